@@ -1,0 +1,47 @@
+"""The ``paohuzi`` command."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import NoReturn
+
+from paohuzi import __version__
+from paohuzi.cli import analyze
+
+
+class _Parser(argparse.ArgumentParser):
+    """Usage errors exit 2 with one line, like every other bad input."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="paohuzi", description="跑胡子 (Paohuzi), Hunan rules.")
+    parser.add_argument("--version", action="version", version=f"paohuzi {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    analyze.add_parser(commands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 0
+    try:
+        result: int = args.run(args)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        # Output piped into a command that stopped reading (head, less): not an error.
+        sys.stderr.close()
+        return 0
+    return result
+
+
+if __name__ == "__main__":
+    sys.exit(main())

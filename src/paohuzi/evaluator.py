@@ -1,0 +1,548 @@
+"""The hand evaluator (R3, R6.1, R9): best winning arrangement, waits, current hu-xi, 天胡.
+
+The hand is split into locked 坎 (R3) and *free* cards. Free cards form sequences, 绞 and at
+most one pair. A 绞 is the only group that mixes the two sizes, so the evaluator tries each way
+of taking 绞 out of the free cards, then looks both sizes up separately in memoised tables of
+the best decomposition of one size: the tables fill quickly, since few one-size patterns occur.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from itertools import product
+
+from paohuzi.cards import KIND_NAMES, NUM_KINDS, RED_KINDS, Counts, Kind, to_counts
+from paohuzi.groups import FOUR_TYPES, Group, GroupType
+from paohuzi.mingtang import HandFacts
+from paohuzi.rules import HUNAN, HuxiTable, RuleSet
+from paohuzi.scoring import Score, score
+
+GROUPS_TO_WIN = 7
+"""A complete hand has exactly seven groups (R6.1)."""
+
+_Best = tuple[int, tuple[Group, ...]]
+"""A decomposition: its hu-xi and its groups."""
+
+_SPECIAL_SEQUENCES: tuple[tuple[Kind, ...], ...] = (
+    (0, 1, 2),
+    (1, 6, 9),
+    (10, 11, 12),
+    (11, 16, 19),
+)
+_JOINABLE = frozenset({GroupType.PENG, GroupType.WEI, GroupType.CHOUWEI})
+
+
+@dataclass(frozen=True, slots=True)
+class HuResult:
+    """A winning arrangement (R9.1) with its score (R10)."""
+
+    win: Kind | None
+    """The winning card; None for a forced 天胡 (R9.5.1)."""
+    groups: tuple[Group, ...]
+    group_huxi: tuple[int, ...]
+    score: Score
+    leftover: tuple[Kind, ...] = ()
+    """Cards in no group: only a forced 天胡 has them."""
+
+    @property
+    def huxi(self) -> int:
+        return self.score.huxi
+
+    @property
+    def points(self) -> int:
+        """底数 (R10.4)."""
+        return self.score.points
+
+
+@dataclass(frozen=True, slots=True)
+class Wait:
+    """One winning kind of a hand that is 听牌, for a card shown from another player's draw."""
+
+    win: Kind
+    huxi: int
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class _Placement:
+    """One place R9.1 allows the winning card to go, and what is left to decompose."""
+
+    table: tuple[Group, ...]
+    """The table groups, a 碰/偎 the card joined now a 跑/提; plus any group the card made
+    with a hand pair or 坎."""
+    kans: tuple[Kind, ...]
+    """The locked 坎 still in hand."""
+    free: Counts
+    """The free cards to decompose."""
+    huxi: int
+    """Hu-xi of the table groups and the 坎."""
+    fours: int
+    """提 and 跑 on the table: *k* of R6."""
+    n_free: int
+
+
+class _SuitTable:
+    """Best decompositions of one size's free cards into sequences and at most one pair.
+
+    A key packs the counts of ranks 1–10 two bits each. The value is (best without a pair,
+    best with exactly one pair), None where impossible.
+    """
+
+    def __init__(self, base: Kind, w123: int, w2710: int) -> None:
+        self._w123 = w123
+        self._w2710 = w2710
+        self._runs = [
+            Group(GroupType.RUN, (base + r, base + r + 1, base + r + 2)) for r in range(8)
+        ]
+        self._run2710 = Group(GroupType.RUN, (base + 1, base + 6, base + 9))
+        self._pairs = [Group(GroupType.PAIR, (base + r, base + r)) for r in range(10)]
+        self._cache: dict[int, tuple[_Best | None, _Best | None]] = {0: ((0, ()), None)}
+
+    def solve(self, key: int) -> tuple[_Best | None, _Best | None]:
+        hit = self._cache.get(key)
+        if hit is not None:
+            return hit
+        # The lowest rank present must be in a sequence starting at it, in 2-7-10 (if it is
+        # rank 2), or in the pair.
+        shift = ((key & -key).bit_length() - 1) & ~1
+        r = shift >> 1
+        best_np: _Best | None = None
+        best_p: _Best | None = None
+        options: list[tuple[int, Group, int]] = []
+        if r <= 7 and (key >> (shift + 2)) & 3 and (key >> (shift + 4)) & 3:
+            options.append((key - (0b010101 << shift), self._runs[r], self._w123 if r == 0 else 0))
+        if r == 1 and (key >> 12) & 3 and (key >> 18) & 3:
+            options.append((key - (1 << 2) - (1 << 12) - (1 << 18), self._run2710, self._w2710))
+        for sub_key, group, weight in options:
+            sub_np, sub_p = self.solve(sub_key)
+            if sub_np is not None and (best_np is None or sub_np[0] + weight > best_np[0]):
+                best_np = (sub_np[0] + weight, (group, *sub_np[1]))
+            if sub_p is not None and (best_p is None or sub_p[0] + weight > best_p[0]):
+                best_p = (sub_p[0] + weight, (group, *sub_p[1]))
+        if (key >> shift) & 3 >= 2:
+            sub_np = self.solve(key - (2 << shift))[0]
+            if sub_np is not None and (best_p is None or sub_np[0] > best_p[0]):
+                best_p = (sub_np[0], (self._pairs[r], *sub_np[1]))
+        result = (best_np, best_p)
+        self._cache[key] = result
+        return result
+
+
+class Evaluator:
+    """The evaluator for one hu-xi table, with its memo tables. Use :func:`evaluator`."""
+
+    def __init__(self, huxi: HuxiTable) -> None:
+        self.huxi = huxi
+        self._small = _SuitTable(0, huxi.sequence((0, 1, 2)), huxi.sequence((1, 6, 9)))
+        self._big = _SuitTable(10, huxi.sequence((10, 11, 12)), huxi.sequence((11, 16, 19)))
+        self._jiao = [
+            (
+                Group(GroupType.JIAO, (r, r, r + 10)),
+                Group(GroupType.JIAO, (r, r + 10, r + 10)),
+            )
+            for r in range(10)
+        ]
+        self.kan_huxi = [huxi.same_kind(GroupType.KAN, k) for k in range(NUM_KINDS)]
+        self._same_kind = {
+            t: [huxi.same_kind(t, k) for k in range(NUM_KINDS)]
+            for t in (
+                GroupType.PENG,
+                GroupType.WEI,
+                GroupType.CHOUWEI,
+                GroupType.KAN,
+                GroupType.PAO,
+                GroupType.TI,
+            )
+        }
+        self._sequence: dict[tuple[Kind, ...], int] = {
+            cards: value for cards in _SPECIAL_SEQUENCES if (value := huxi.sequence(cards))
+        }
+
+    def group_huxi(self, group: Group) -> int:
+        """Hu-xi of a group (R3)."""
+        row = self._same_kind.get(group.type)
+        if row is not None:
+            return row[group.cards[0]]
+        return self._sequence.get(group.cards, 0)
+
+    def free_best(self, free: Sequence[int], need_pair: bool) -> _Best | None:
+        """Best decomposition of free cards into sequences, 绞 and (iff ``need_pair``) a pair."""
+        small_key = big_key = 0
+        jiao_ranks: list[int] = []
+        for r in range(10):
+            s = free[r]
+            b = free[r + 10]
+            if s:
+                small_key |= s << (2 * r)
+            if b:
+                big_key |= b << (2 * r)
+                if s and s + b >= 3:
+                    jiao_ranks.append(r)
+        if not jiao_ranks:
+            return self._combine(small_key, big_key, need_pair, ())
+        best: _Best | None = None
+        per_rank: list[list[tuple[int, int, Group | None]]] = []
+        for r in jiao_ranks:
+            shift = 2 * r
+            xx_d, x_dd = self._jiao[r]
+            choices: list[tuple[int, int, Group | None]] = [(0, 0, None)]
+            if free[r] >= 2:
+                choices.append((2 << shift, 1 << shift, xx_d))
+            if free[r + 10] >= 2:
+                choices.append((1 << shift, 2 << shift, x_dd))
+            per_rank.append(choices)
+        for combo in product(*per_rank):
+            sk, bk = small_key, big_key
+            jiaos: list[Group] = []
+            for ds, db, group in combo:
+                if group is not None:
+                    sk -= ds
+                    bk -= db
+                    jiaos.append(group)
+            found = self._combine(sk, bk, need_pair, tuple(jiaos))
+            if found is not None and (best is None or found[0] > best[0]):
+                best = found
+        return best
+
+    def _combine(
+        self, small_key: int, big_key: int, need_pair: bool, jiaos: tuple[Group, ...]
+    ) -> _Best | None:
+        s_np, s_p = self._small.solve(small_key)
+        b_np, b_p = self._big.solve(big_key)
+        best: _Best | None = None
+        if need_pair:
+            if s_p is not None and b_np is not None:
+                best = (s_p[0] + b_np[0], jiaos + s_p[1] + b_np[1])
+            if (
+                s_np is not None
+                and b_p is not None
+                and (best is None or s_np[0] + b_p[0] > best[0])
+            ):
+                best = (s_np[0] + b_p[0], jiaos + s_np[1] + b_p[1])
+        elif s_np is not None and b_np is not None:
+            best = (s_np[0] + b_np[0], jiaos + s_np[1] + b_np[1])
+        return best
+
+    def best_partial(self, free: Sequence[int]) -> tuple[int, tuple[Group, ...]]:
+        """Greatest hu-xi of groups formed from free cards, leftovers allowed (R10.6)."""
+        total = 0
+        groups: list[Group] = []
+        for table in (self._small, self._big):
+            base = 0 if table is self._small else 10
+            one, two, three, seven, ten = (free[base + i] for i in (0, 1, 2, 6, 9))
+            best = (-1, 0, 0)
+            for n123 in range(min(one, two, three) + 1):
+                n2710 = min(two - n123, seven, ten)
+                value = n123 * table._w123 + n2710 * table._w2710
+                if value > best[0]:
+                    best = (value, n123, n2710)
+            total += best[0]
+            groups += [table._runs[0]] * best[1] + [table._run2710] * best[2]
+        return total, tuple(groups)
+
+
+_EVALUATORS: dict[int, tuple[HuxiTable, Evaluator]] = {}
+
+
+def evaluator(rules: RuleSet = HUNAN) -> Evaluator:
+    """The shared evaluator of a rule set's hu-xi table."""
+    # Keyed by identity: hashing the table on every call would cost more than the lookup.
+    entry = _EVALUATORS.get(id(rules.huxi))
+    if entry is None or entry[0] is not rules.huxi:
+        entry = _EVALUATORS[id(rules.huxi)] = (rules.huxi, Evaluator(rules.huxi))
+    return entry[1]
+
+
+def _neighbours(kind: Kind) -> tuple[Kind, ...]:
+    """Kinds that can share a sequence or 绞 with ``kind``, and ``kind`` itself."""
+    base, r = kind - kind % 10, kind % 10
+    found = {kind, (kind + 10) % 20}
+    found.update(base + n for n in range(r - 2, r + 3) if 0 <= n <= 9)
+    if r in (1, 6, 9):
+        found.update(base + n for n in (1, 6, 9))
+    return tuple(sorted(found))
+
+
+_NEIGHBOURS = tuple(_neighbours(k) for k in range(NUM_KINDS))
+
+
+class _Holding:
+    """A hand and table, split and summed once for all the winning cards tried on it."""
+
+    __slots__ = ("counts", "ev", "fixed_huxi", "fours", "free", "kans", "n_free", "table")
+
+    def __init__(self, hand: Iterable[Kind], table: Sequence[Group], rules: RuleSet) -> None:
+        counts = to_counts(hand)
+        groups = tuple(table)
+        if max(counts) >= 4:
+            # A four of a kind in hand is the 提 it must become (R5.1).
+            fours = [k for k in range(NUM_KINDS) if counts[k] >= 4]
+            for k in fours:
+                counts[k] -= 4
+            groups += tuple(Group(GroupType.TI, (k,) * 4) for k in fours)
+        self.ev = ev = evaluator(rules)
+        self.counts = counts
+        self.table = groups
+        self.kans = tuple(k for k in range(NUM_KINDS) if counts[k] == 3)
+        self.free = [0 if c == 3 else c for c in counts]
+        self.n_free = sum(self.free)
+        self.fixed_huxi = sum(ev.group_huxi(g) for g in groups) + sum(
+            ev.kan_huxi[k] for k in self.kans
+        )
+        self.fours = sum(g.type in FOUR_TYPES for g in groups)
+
+    def placements(self, win: Kind, *, self_drawn: bool, from_discard: bool) -> list[_Placement]:
+        """Every place R9.1 allows the winning card to go (R4.1, R4.2, R5)."""
+        table, kans, free, ev = self.table, self.kans, self.free, self.ev
+        held = self.counts[win]
+        index = next(
+            (i for i, g in enumerate(table) if g.cards[0] == win and g.type in _JOINABLE), None
+        )
+        joinable = table[index].type if index is not None else None
+
+        def joined(gtype: GroupType) -> _Placement:
+            assert index is not None
+            old = table[index]
+            new = Group(gtype, (win,) * 4)
+            huxi = self.fixed_huxi - ev.group_huxi(old) + ev.group_huxi(new)
+            groups = (*table[:index], new, *table[index + 1 :])
+            return _Placement(groups, kans, free, huxi, self.fours + 1, self.n_free)
+
+        def with_pair(gtype: GroupType) -> _Placement:
+            rest = list(free)
+            rest[win] -= 2
+            new = Group(gtype, (win,) * 3)
+            huxi = self.fixed_huxi + ev.group_huxi(new)
+            return _Placement((*table, new), kans, rest, huxi, self.fours, self.n_free - 2)
+
+        def with_kan(gtype: GroupType) -> _Placement:
+            new = Group(gtype, (win,) * 4)
+            huxi = self.fixed_huxi - ev.kan_huxi[win] + ev.group_huxi(new)
+            rest = tuple(k for k in kans if k != win)
+            return _Placement((*table, new), rest, free, huxi, self.fours + 1, self.n_free)
+
+        found: list[_Placement] = []
+        if self_drawn:
+            # A drawn card that makes a 提 or 偎 is taken by force before anyone may win (R4.1).
+            if held == 3:
+                return [with_kan(GroupType.TI)]
+            if joinable in (GroupType.WEI, GroupType.CHOUWEI):
+                return [joined(GroupType.TI)]
+            if held == 2:
+                return [with_pair(GroupType.WEI)]
+            if joinable is GroupType.PENG:
+                found.append(joined(GroupType.PAO))  # R5.2.2; or 破跑胡 below (R9.2)
+        else:
+            if held == 2:
+                found.append(with_pair(GroupType.PENG))
+            elif held == 3:
+                found.append(with_kan(GroupType.PAO))
+            if joinable in (GroupType.WEI, GroupType.CHOUWEI) or (
+                joinable is GroupType.PENG and not from_discard  # R4.2: no 跑 on a discard
+            ):
+                found.append(joined(GroupType.PAO))
+        # The card into the free cards: only worth trying if it has a card to go with.
+        if any(free[n] for n in _NEIGHBOURS[win]):
+            in_hand = list(free)
+            in_hand[win] += 1
+            found.append(
+                _Placement(table, kans, in_hand, self.fixed_huxi, self.fours, self.n_free + 1)
+            )
+        return found
+
+    def best(
+        self,
+        options: list[_Placement],
+        win: Kind | None,
+        rules: RuleSet,
+        *,
+        self_drawn: bool,
+        tianhu: bool = False,
+        haidi: bool = False,
+    ) -> HuResult | None:
+        """The best of some placements by 底数, then hu-xi (R9.1)."""
+        ev = self.ev
+        best: tuple[int, int, _Placement, _Best, Score] | None = None
+        colours: tuple[int, int, int] | None = None
+        for option in options:
+            k = option.fours
+            rest = option.n_free - (2 if k else 0)
+            if rest < 0 or rest % 3:
+                continue
+            if len(option.table) + len(option.kans) + rest // 3 + (k > 0) != GROUPS_TO_WIN:
+                continue
+            found = ev.free_best(option.free, k > 0)
+            if found is None:
+                continue
+            huxi = found[0] + option.huxi
+            if huxi < rules.min_huxi:
+                continue
+            if colours is None:
+                colours = _colour_counts(self.counts, self.table, win)
+            red, big, total = colours
+            triplets = rest == 0 and all(g.type is not GroupType.CHI for g in option.table)
+            facts = HandFacts(red=red, big=big, small=total - big, all_triplets=triplets)
+            result = score(huxi, facts, rules, self_drawn=self_drawn, tianhu=tianhu, haidi=haidi)
+            if best is None or (result.points, huxi) > (best[0], best[1]):
+                best = (result.points, huxi, option, found, result)
+        if best is None:
+            return None
+        _, _, option, found, result = best
+        hand = sorted(found[1], key=lambda g: (g.type is GroupType.PAIR, g.cards))
+        groups = (*option.table, *(Group(GroupType.KAN, (c,) * 3) for c in option.kans), *hand)
+        return HuResult(win, groups, tuple(ev.group_huxi(g) for g in groups), result)
+
+
+def best_win(
+    hand: Iterable[Kind],
+    table: Sequence[Group],
+    win: Kind,
+    *,
+    self_drawn: bool,
+    rules: RuleSet = HUNAN,
+    from_discard: bool = False,
+    tianhu: bool = False,
+    haidi: bool = False,
+) -> HuResult | None:
+    """The best winning arrangement on ``win`` (R9.1), or None when the hand does not win.
+
+    ``hand`` holds the cards in hand before ``win``; ``table`` the player's table groups;
+    ``self_drawn``: the player drew ``win`` himself. Of all placements and decompositions the
+    one with the greatest 底数, then the greatest hu-xi, is returned (R9.1).
+    """
+    holding = _Holding(hand, table, rules)
+    options = holding.placements(win, self_drawn=self_drawn, from_discard=from_discard)
+    return holding.best(options, win, rules, self_drawn=self_drawn, tianhu=tianhu, haidi=haidi)
+
+
+def best_complete(
+    hand: Iterable[Kind],
+    table: Sequence[Group],
+    *,
+    rules: RuleSet = HUNAN,
+    self_drawn: bool = True,
+    win: Kind | None = None,
+    haidi: bool = False,
+) -> HuResult | None:
+    """The best arrangement of a hand that is complete as it is, as right after a forced 偎
+    or 提 of the drawn card ``win`` (R4.1 step 3, R9.2). ``win`` is already in hand or table."""
+    holding = _Holding(hand, table, rules)
+    option = _Placement(
+        holding.table,
+        holding.kans,
+        holding.free,
+        holding.fixed_huxi,
+        holding.fours,
+        holding.n_free,
+    )
+    result = holding.best([option], None, rules, self_drawn=self_drawn, haidi=haidi)
+    if result is None or win is None:
+        return result
+    return HuResult(win, result.groups, result.group_huxi, result.score)
+
+
+class InvalidHolding(ValueError):
+    """Cards that no player can hold (more than four of a kind, a count R6 does not allow)."""
+
+
+def check_holding(hand: Sequence[Kind], table: Sequence[Group], win: Kind | None = None) -> None:
+    """Raise :class:`InvalidHolding` unless a player can hold this hand and table (R1, R6):
+    at most four of a kind (counting ``win``), no four of a kind still in hand (R5.1), table
+    groups only on the table, and 20 + max(0, k − 1) cards in hand and table."""
+    for g in table:
+        if not g.on_table:
+            raise InvalidHolding(
+                f"{g} is a hand group; a table holds chi, peng, wei, chouwei, pao, ti"
+            )
+    in_hand = to_counts(hand)
+    held = list(in_hand)
+    for g in table:
+        for k in g.cards:
+            held[k] += 1
+    if win is not None:
+        held[win] += 1
+    for k in range(NUM_KINDS):
+        if held[k] > 4:
+            raise InvalidHolding(f"more than four {KIND_NAMES[k]} ({held[k]} given)")
+        if in_hand[k] == 4:
+            raise InvalidHolding(
+                f"four {KIND_NAMES[k]} in hand: four of a kind is laid down as "
+                f"ti:{KIND_NAMES[k]} (R5.1)"
+            )
+    fours = sum(g.is_four for g in table)
+    need = 20 + max(0, fours - 1)
+    have = len(hand) + sum(len(g.cards) for g in table)
+    if have != need:
+        raise InvalidHolding(
+            f"hand and table hold {have} cards; with {fours} ti/pao on the table they must hold "
+            f"{need} (R6)"
+        )
+
+
+def waits(hand: Iterable[Kind], table: Sequence[Group], rules: RuleSet = HUNAN) -> list[Wait]:
+    """听牌: every kind that wins when shown from another player's draw, in kind order."""
+    holding = _Holding(hand, table, rules)
+    held = list(holding.counts)
+    for g in holding.table:
+        for k in g.cards:
+            held[k] += 1
+    found: list[Wait] = []
+    for win in range(NUM_KINDS):
+        if held[win] >= 4:
+            continue
+        options = holding.placements(win, self_drawn=False, from_discard=False)
+        result = holding.best(options, win, rules, self_drawn=False)
+        if result is not None:
+            found.append(Wait(win, result.huxi, result.points))
+    return found
+
+
+def current_huxi(hand: Iterable[Kind], table: Sequence[Group], rules: RuleSet = HUNAN) -> int:
+    """A player's current total hu-xi (R10.6): the greatest over all combinations of his table
+    and hand cards, leftovers allowed."""
+    holding = _Holding(hand, table, rules)
+    return holding.fixed_huxi + holding.ev.best_partial(holding.free)[0]
+
+
+def is_forced_tianhu(counts: Sequence[int]) -> bool:
+    """必需天胡 (R9.5.1): three or more 提, or five or more 坎 and 提 together."""
+    fours = sum(c == 4 for c in counts)
+    return fours >= 3 or fours + sum(c == 3 for c in counts) >= 5
+
+
+def forced_tianhu(cards: Iterable[Kind], rules: RuleSet = HUNAN) -> HuResult | None:
+    """The forced 天胡 of dealt cards (R9.5.1; the dealer's include the 亮张), or None.
+
+    Hu-xi: the 提 and 坎 plus the best partial decomposition of the rest [decision]. 对对胡
+    applies when no sequence scores and the cards left over are at most one pair [decision].
+    """
+    counts = to_counts(cards)
+    if not is_forced_tianhu(counts):
+        return None
+    holding = _Holding(cards, (), rules)
+    ev = holding.ev
+    partial, runs = ev.best_partial(holding.free)
+    free = list(holding.free)
+    for run in runs:
+        for k in run.cards:
+            free[k] -= 1
+    leftover = tuple(k for k in range(NUM_KINDS) for _ in range(free[k]))
+    groups = (*holding.table, *(Group(GroupType.KAN, (k,) * 3) for k in holding.kans), *runs)
+    triplets = not runs and (not leftover or (len(leftover) == 2 and leftover[0] == leftover[1]))
+    red, big, total = _colour_counts(counts, (), None)
+    facts = HandFacts(red=red, big=big, small=total - big, all_triplets=triplets)
+    result = score(holding.fixed_huxi + partial, facts, rules, self_drawn=True, tianhu=True)
+    return HuResult(None, groups, tuple(ev.group_huxi(g) for g in groups), result, leftover)
+
+
+def _colour_counts(
+    counts: Counts, table: tuple[Group, ...], win: Kind | None
+) -> tuple[int, int, int]:
+    """Red, big and total cards of a holding (R10.1 counts all the winner's cards)."""
+    cards = [k for k in range(NUM_KINDS) for _ in range(counts[k])]
+    for g in table:
+        cards += g.cards
+    if win is not None:
+        cards.append(win)
+    return sum(k in RED_KINDS for k in cards), sum(k >= 10 for k in cards), len(cards)

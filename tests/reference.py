@@ -1,0 +1,194 @@
+"""A deliberately slow, independent evaluator of R3, R9.1 and R10 (Hunan), for cross-checks.
+
+It shares nothing with ``paohuzi.evaluator`` but the card ints: cards are lists, groups are
+(type, sorted cards) tuples, every decomposition is enumerated by brute force, and the hu-xi
+and 名堂 tables are written out again from RULES.md.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+from itertools import combinations
+
+RefGroup = tuple[str, tuple[int, ...]]
+
+# R3: (small, big)
+SAME_KIND_HUXI = {
+    "peng": (1, 3),
+    "wei": (3, 6),
+    "chouwei": (3, 6),
+    "kan": (3, 6),
+    "pao": (6, 9),
+    "ti": (9, 12),
+}
+RED = {1, 6, 9, 11, 16, 19}
+
+
+def _size(card: int) -> str:
+    return "big" if card >= 10 else "small"
+
+
+def _rank(card: int) -> int:
+    return card % 10 + 1
+
+
+def shape(cards: tuple[int, ...]) -> str | None:
+    """'seq', 'jiao' or None for three sorted cards."""
+    a, b, c = cards
+    sizes = {_size(a), _size(b), _size(c)}
+    ranks = [_rank(a), _rank(b), _rank(c)]
+    if len(sizes) == 1 and (ranks == [ranks[0], ranks[0] + 1, ranks[0] + 2] or ranks == [2, 7, 10]):
+        return "seq"
+    if len(set(ranks)) == 1 and len(sizes) == 2:
+        return "jiao"
+    return None
+
+
+def group_huxi(group: RefGroup) -> int:
+    gtype, cards = group
+    if gtype in SAME_KIND_HUXI:
+        small, big = SAME_KIND_HUXI[gtype]
+        return big if cards[0] >= 10 else small
+    if gtype == "pair":
+        return 0
+    ranks = [_rank(c) for c in cards]
+    if shape(cards) == "seq" and ranks in ([1, 2, 3], [2, 7, 10]):
+        return 6 if cards[0] >= 10 else 3
+    return 0
+
+
+def decompositions(cards: list[int], pairs_left: int) -> Iterator[list[RefGroup]]:
+    """Every way to split sorted ``cards`` into sequences, 绞 and exactly ``pairs_left`` pairs."""
+    if not cards:
+        if pairs_left == 0:
+            yield []
+        return
+    first, rest = cards[0], cards[1:]
+    if pairs_left and rest and rest[0] == first:
+        for tail in decompositions(rest[1:], pairs_left - 1):
+            yield [("pair", (first, first)), *tail]
+    tried = set()
+    for i, j in combinations(range(len(rest)), 2):
+        triple = (first, rest[i], rest[j])
+        if triple in tried or shape(triple) is None:
+            continue
+        tried.add(triple)
+        remaining = [c for n, c in enumerate(rest) if n not in (i, j)]
+        for tail in decompositions(remaining, pairs_left):
+            gtype = "run" if shape(triple) == "seq" else "jiao"
+            yield [(gtype, triple), *tail]
+
+
+@dataclass
+class RefResult:
+    huxi: int
+    deng: int
+    fan: int
+    points: int
+    mingtang: list[tuple[str, int]]
+    groups: list[RefGroup]
+
+
+def mingtang(all_cards: list[int], groups: list[RefGroup]) -> list[tuple[str, int]]:
+    red = sum(c in RED for c in all_cards)
+    big = sum(c >= 10 for c in all_cards)
+    small = len(all_cards) - big
+    found = []
+    if 10 <= red <= 12:
+        found.append(("红胡", 2))
+    if red >= 13:
+        found.append(("红乌", 4))
+    if red == 1:
+        found.append(("点胡", 3))
+    if red == 0:
+        found.append(("乌胡", 5))
+    if all(g[0] not in ("chi", "run", "jiao") for g in groups):
+        found.append(("对对胡", 4))
+    if big >= 18:
+        found.append(("大字胡", 6 + big - 18))
+    if small >= 16:
+        found.append(("小字胡", 8 + small - 16))
+    return found
+
+
+def ref_score(
+    huxi: int, all_cards: list[int], groups: list[RefGroup], self_drawn: bool, haidi: bool = False
+) -> RefResult:
+    deng = (huxi - 12) // 3 + (1 if self_drawn else 0)
+    names = mingtang(all_cards, groups)
+    fan = sum(f for _, f in names) if names else 1
+    if haidi:
+        fan += 1
+    return RefResult(huxi, deng, fan, deng * fan, names, groups)
+
+
+def ref_best_win(
+    hand: list[int],
+    table: list[RefGroup],
+    win: int,
+    self_drawn: bool,
+    from_discard: bool = False,
+) -> RefResult | None:
+    """Best win by 底数 then hu-xi, or None (R9.1), by enumerating everything."""
+    counts = Counter(hand)
+    kans = sorted(k for k, n in counts.items() if n == 3)
+    table_kind = {g[1][0]: g[0] for g in table if g[0] in ("peng", "wei", "chouwei")}
+
+    def replaced(kind: int, gtype: str) -> list[RefGroup]:
+        return [
+            (gtype, (kind,) * 4) if g[1][0] == kind and g[0] in ("peng", "wei", "chouwei") else g
+            for g in table
+        ]
+
+    loose_hand = [c for c in hand if counts[c] != 3] + [win]
+    no_kan_hand = [c for c in hand if counts[c] != 3]
+    without_pair = list(no_kan_hand)
+    if counts[win] == 2:
+        without_pair.remove(win)
+        without_pair.remove(win)
+    # Each option: (table groups, locked kans, cards to decompose)
+    options: list[tuple[list[RefGroup], list[int], list[int]]] = []
+    if self_drawn:
+        if counts[win] == 3:
+            options.append(
+                (table + [("ti", (win,) * 4)], [k for k in kans if k != win], no_kan_hand)
+            )
+        elif table_kind.get(win) in ("wei", "chouwei"):
+            options.append((replaced(win, "ti"), kans, no_kan_hand))
+        elif counts[win] == 2:
+            options.append((table + [("wei", (win,) * 3)], kans, without_pair))
+        else:
+            options.append((table, kans, loose_hand))
+            if table_kind.get(win) == "peng":
+                options.append((replaced(win, "pao"), kans, no_kan_hand))
+    else:
+        options.append((table, kans, loose_hand))
+        if counts[win] == 2:
+            options.append((table + [("peng", (win,) * 3)], kans, without_pair))
+        if counts[win] == 3:
+            options.append(
+                (table + [("pao", (win,) * 4)], [k for k in kans if k != win], no_kan_hand)
+            )
+        if table_kind.get(win) in ("wei", "chouwei") or (
+            table_kind.get(win) == "peng" and not from_discard
+        ):
+            options.append((replaced(win, "pao"), kans, no_kan_hand))
+
+    all_cards = list(hand) + [win] + [c for g in table for c in g[1]]
+    best: RefResult | None = None
+    for groups_on_table, locked, free in options:
+        has_four = any(g[0] in ("pao", "ti") for g in groups_on_table)
+        fixed = groups_on_table + [("kan", (k,) * 3) for k in locked]
+        for rest in decompositions(sorted(free), 1 if has_four else 0):
+            groups = fixed + rest
+            if len(groups) != 7:
+                continue
+            huxi = sum(group_huxi(g) for g in groups)
+            if huxi < 15:
+                continue
+            result = ref_score(huxi, all_cards, groups, self_drawn)
+            if best is None or (result.points, result.huxi) > (best.points, best.huxi):
+                best = result
+    return best
