@@ -31,7 +31,7 @@ def main() -> None:
     ev._EVALUATORS.clear()
     print(f"{len(holdings)} holdings (seed {args.seed}), {wins / len(holdings):.0%} winning")
     for rep in range(args.repeat):
-        label = "cold" if rep == 0 else "warm"
+        label = "cold memo tables" if rep == 0 else "warm"
         start = time.perf_counter()
         for h in holdings:
             ev.best_win(h.hand, h.table, h.win, self_drawn=h.self_drawn, rules=HUNAN)

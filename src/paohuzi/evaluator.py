@@ -64,7 +64,7 @@ class Wait:
     points: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class _Placement:
     """One place R9.1 allows the winning card to go, and what is left to decompose."""
 
@@ -264,16 +264,30 @@ def _neighbours(kind: Kind) -> tuple[Kind, ...]:
     return tuple(sorted(found))
 
 
-_NEIGHBOURS = tuple(_neighbours(k) for k in range(NUM_KINDS))
+_NEIGHBOURS = tuple(sum(1 << n for n in _neighbours(k)) for k in range(NUM_KINDS))
+"""Per kind, a bit mask of the kinds it can share a group with."""
 
 
 class _Holding:
     """A hand and table, split and summed once for all the winning cards tried on it."""
 
-    __slots__ = ("counts", "ev", "fixed_huxi", "fours", "free", "kans", "n_free", "table")
+    __slots__ = (
+        "counts",
+        "ev",
+        "fixed_huxi",
+        "fours",
+        "free",
+        "free_mask",
+        "joinable",
+        "kans",
+        "n_free",
+        "table",
+    )
 
     def __init__(self, hand: Iterable[Kind], table: Sequence[Group], rules: RuleSet) -> None:
-        counts = to_counts(hand)
+        counts = [0] * NUM_KINDS
+        for k in hand:
+            counts[k] += 1
         groups = tuple(table)
         if max(counts) >= 4:
             # A four of a kind in hand is the 提 it must become (R5.1).
@@ -284,72 +298,94 @@ class _Holding:
         self.ev = ev = evaluator(rules)
         self.counts = counts
         self.table = groups
-        self.kans = tuple(k for k in range(NUM_KINDS) if counts[k] == 3)
-        self.free = [0 if c == 3 else c for c in counts]
-        self.n_free = sum(self.free)
-        self.fixed_huxi = sum(ev.group_huxi(g) for g in groups) + sum(
-            ev.kan_huxi[k] for k in self.kans
-        )
-        self.fours = sum(g.type in FOUR_TYPES for g in groups)
+        kans: list[Kind] = []
+        mask = n_free = huxi = 0
+        for k, c in enumerate(counts):
+            if c == 3:
+                kans.append(k)
+                huxi += ev.kan_huxi[k]
+            elif c:
+                mask |= 1 << k
+                n_free += c
+        free = counts
+        if kans:
+            free = list(counts)
+            for k in kans:
+                free[k] = 0
+        self.kans = tuple(kans)
+        self.free = free
+        self.n_free = n_free
+        self.free_mask = mask
+        fours = 0
+        self.joinable: dict[Kind, int] = {}
+        for i, g in enumerate(groups):
+            huxi += ev.group_huxi(g)
+            if g.type in FOUR_TYPES:
+                fours += 1
+            elif g.type in _JOINABLE:
+                self.joinable[g.cards[0]] = i
+        self.fixed_huxi = huxi
+        self.fours = fours
 
     def placements(self, win: Kind, *, self_drawn: bool, from_discard: bool) -> list[_Placement]:
         """Every place R9.1 allows the winning card to go (R4.1, R4.2, R5)."""
-        table, kans, free, ev = self.table, self.kans, self.free, self.ev
         held = self.counts[win]
-        index = next(
-            (i for i, g in enumerate(table) if g.cards[0] == win and g.type in _JOINABLE), None
-        )
-        joinable = table[index].type if index is not None else None
-
-        def joined(gtype: GroupType) -> _Placement:
-            assert index is not None
-            old = table[index]
-            new = Group(gtype, (win,) * 4)
-            huxi = self.fixed_huxi - ev.group_huxi(old) + ev.group_huxi(new)
-            groups = (*table[:index], new, *table[index + 1 :])
-            return _Placement(groups, kans, free, huxi, self.fours + 1, self.n_free)
-
-        def with_pair(gtype: GroupType) -> _Placement:
-            rest = list(free)
-            rest[win] -= 2
-            new = Group(gtype, (win,) * 3)
-            huxi = self.fixed_huxi + ev.group_huxi(new)
-            return _Placement((*table, new), kans, rest, huxi, self.fours, self.n_free - 2)
-
-        def with_kan(gtype: GroupType) -> _Placement:
-            new = Group(gtype, (win,) * 4)
-            huxi = self.fixed_huxi - ev.kan_huxi[win] + ev.group_huxi(new)
-            rest = tuple(k for k in kans if k != win)
-            return _Placement((*table, new), rest, free, huxi, self.fours + 1, self.n_free)
-
+        index = self.joinable.get(win)
+        joinable = self.table[index].type if index is not None else None
         found: list[_Placement] = []
         if self_drawn:
             # A drawn card that makes a 提 or 偎 is taken by force before anyone may win (R4.1).
             if held == 3:
-                return [with_kan(GroupType.TI)]
+                return [self._with_kan(win, GroupType.TI)]
             if joinable in (GroupType.WEI, GroupType.CHOUWEI):
-                return [joined(GroupType.TI)]
+                return [self._joined(win, GroupType.TI)]
             if held == 2:
-                return [with_pair(GroupType.WEI)]
+                return [self._with_pair(win, GroupType.WEI)]
             if joinable is GroupType.PENG:
-                found.append(joined(GroupType.PAO))  # R5.2.2; or 破跑胡 below (R9.2)
+                found.append(self._joined(win, GroupType.PAO))  # R5.2.2; or 破跑胡 below
         else:
             if held == 2:
-                found.append(with_pair(GroupType.PENG))
+                found.append(self._with_pair(win, GroupType.PENG))
             elif held == 3:
-                found.append(with_kan(GroupType.PAO))
+                found.append(self._with_kan(win, GroupType.PAO))
             if joinable in (GroupType.WEI, GroupType.CHOUWEI) or (
                 joinable is GroupType.PENG and not from_discard  # R4.2: no 跑 on a discard
             ):
-                found.append(joined(GroupType.PAO))
+                found.append(self._joined(win, GroupType.PAO))
         # The card into the free cards: only worth trying if it has a card to go with.
-        if any(free[n] for n in _NEIGHBOURS[win]):
-            in_hand = list(free)
+        if self.free_mask & _NEIGHBOURS[win]:
+            in_hand = list(self.free)
             in_hand[win] += 1
             found.append(
-                _Placement(table, kans, in_hand, self.fixed_huxi, self.fours, self.n_free + 1)
+                _Placement(
+                    self.table, self.kans, in_hand, self.fixed_huxi, self.fours, self.n_free + 1
+                )
             )
         return found
+
+    def _joined(self, win: Kind, gtype: GroupType) -> _Placement:
+        """The card joins the table 碰/偎 of its kind."""
+        index = self.joinable[win]
+        table = self.table
+        new = Group(gtype, (win,) * 4)
+        huxi = self.fixed_huxi - self.ev.group_huxi(table[index]) + self.ev.group_huxi(new)
+        groups = (*table[:index], new, *table[index + 1 :])
+        return _Placement(groups, self.kans, self.free, huxi, self.fours + 1, self.n_free)
+
+    def _with_pair(self, win: Kind, gtype: GroupType) -> _Placement:
+        """The card and a hand pair make a 碰 or 偎."""
+        rest = list(self.free)
+        rest[win] -= 2
+        new = Group(gtype, (win,) * 3)
+        huxi = self.fixed_huxi + self.ev.group_huxi(new)
+        return _Placement((*self.table, new), self.kans, rest, huxi, self.fours, self.n_free - 2)
+
+    def _with_kan(self, win: Kind, gtype: GroupType) -> _Placement:
+        """The card and a hand 坎 make a 跑 or 提."""
+        new = Group(gtype, (win,) * 4)
+        huxi = self.fixed_huxi - self.ev.kan_huxi[win] + self.ev.group_huxi(new)
+        rest = tuple(k for k in self.kans if k != win)
+        return _Placement((*self.table, new), rest, self.free, huxi, self.fours + 1, self.n_free)
 
     def best(
         self,
@@ -540,9 +576,13 @@ def _colour_counts(
     counts: Counts, table: tuple[Group, ...], win: Kind | None
 ) -> tuple[int, int, int]:
     """Red, big and total cards of a holding (R10.1 counts all the winner's cards)."""
-    cards = [k for k in range(NUM_KINDS) for _ in range(counts[k])]
+    held = list(counts)
     for g in table:
-        cards += g.cards
+        for k in g.cards:
+            held[k] += 1
     if win is not None:
-        cards.append(win)
-    return sum(k in RED_KINDS for k in cards), sum(k >= 10 for k in cards), len(cards)
+        held[win] += 1
+    return sum(held[k] for k in _RED), sum(held[10:]), sum(held)
+
+
+_RED = tuple(sorted(RED_KINDS))
