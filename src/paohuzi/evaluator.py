@@ -291,10 +291,10 @@ class _Holding:
         groups = tuple(table)
         if max(counts) >= 4:
             # A four of a kind in hand is the 提 it must become (R5.1).
-            fours = [k for k in range(NUM_KINDS) if counts[k] >= 4]
-            for k in fours:
+            laid = [k for k in range(NUM_KINDS) if counts[k] >= 4]
+            for k in laid:
                 counts[k] -= 4
-            groups += tuple(Group(GroupType.TI, (k,) * 4) for k in fours)
+            groups += tuple(Group(GroupType.TI, (k,) * 4) for k in laid)
         self.ev = ev = evaluator(rules)
         self.counts = counts
         self.table = groups
