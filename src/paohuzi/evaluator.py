@@ -268,8 +268,12 @@ _NEIGHBOURS = tuple(sum(1 << n for n in _neighbours(k)) for k in range(NUM_KINDS
 """Per kind, a bit mask of the kinds it can share a group with."""
 
 
-class _Holding:
-    """A hand and table, split and summed once for all the winning cards tried on it."""
+class PreparedHand:
+    """A hand and table split and summed once, to evaluate many winning cards on it cheaply.
+
+    The functions below (:func:`best_win`, :func:`waits` …) each prepare one; a game that asks
+    about several cards between two changes of a hand keeps one instead.
+    """
 
     __slots__ = (
         "counts",
@@ -281,6 +285,7 @@ class _Holding:
         "joinable",
         "kans",
         "n_free",
+        "rules",
         "table",
     )
 
@@ -295,6 +300,7 @@ class _Holding:
             for k in laid:
                 counts[k] -= 4
             groups += tuple(Group(GroupType.TI, (k,) * 4) for k in laid)
+        self.rules = rules
         self.ev = ev = evaluator(rules)
         self.counts = counts
         self.table = groups
@@ -327,7 +333,7 @@ class _Holding:
         self.fixed_huxi = huxi
         self.fours = fours
 
-    def placements(self, win: Kind, *, self_drawn: bool, from_discard: bool) -> list[_Placement]:
+    def _placements(self, win: Kind, *, self_drawn: bool, from_discard: bool) -> list[_Placement]:
         """Every place R9.1 allows the winning card to go (R4.1, R4.2, R5)."""
         held = self.counts[win]
         index = self.joinable.get(win)
@@ -387,18 +393,17 @@ class _Holding:
         rest = tuple(k for k in self.kans if k != win)
         return _Placement((*self.table, new), rest, self.free, huxi, self.fours + 1, self.n_free)
 
-    def best(
+    def _best(
         self,
         options: list[_Placement],
         win: Kind | None,
-        rules: RuleSet,
         *,
         self_drawn: bool,
         tianhu: bool = False,
         haidi: bool = False,
     ) -> HuResult | None:
         """The best of some placements by 底数, then hu-xi (R9.1)."""
-        ev = self.ev
+        ev, rules = self.ev, self.rules
         best: tuple[int, int, _Placement, _Best, Score] | None = None
         colours: tuple[int, int, int] | None = None
         for option in options:
@@ -429,6 +434,49 @@ class _Holding:
         groups = (*option.table, *(Group(GroupType.KAN, (c,) * 3) for c in option.kans), *hand)
         return HuResult(win, groups, tuple(ev.group_huxi(g) for g in groups), result)
 
+    def win(
+        self,
+        card: Kind,
+        *,
+        self_drawn: bool,
+        from_discard: bool = False,
+        tianhu: bool = False,
+        haidi: bool = False,
+    ) -> HuResult | None:
+        """:func:`best_win` on this hand."""
+        options = self._placements(card, self_drawn=self_drawn, from_discard=from_discard)
+        if not options:
+            return None
+        return self._best(options, card, self_drawn=self_drawn, tianhu=tianhu, haidi=haidi)
+
+    def complete(
+        self, *, self_drawn: bool = True, win: Kind | None = None, haidi: bool = False
+    ) -> HuResult | None:
+        """:func:`best_complete` on this hand."""
+        option = _Placement(
+            self.table, self.kans, self.free, self.fixed_huxi, self.fours, self.n_free
+        )
+        result = self._best([option], None, self_drawn=self_drawn, haidi=haidi)
+        if result is None or win is None:
+            return result
+        return HuResult(win, result.groups, result.group_huxi, result.score)
+
+    def waits(self) -> list[Wait]:
+        """:func:`waits` of this hand."""
+        held = list(self.counts)
+        for g in self.table:
+            for k in g.cards:
+                held[k] += 1
+        found: list[Wait] = []
+        for card in range(NUM_KINDS):
+            if held[card] < 4 and (result := self.win(card, self_drawn=False)) is not None:
+                found.append(Wait(card, result.huxi, result.points))
+        return found
+
+    def current_huxi(self) -> int:
+        """:func:`current_huxi` of this hand."""
+        return self.fixed_huxi + self.ev.best_partial(self.free)[0]
+
 
 def best_win(
     hand: Iterable[Kind],
@@ -447,9 +495,9 @@ def best_win(
     ``self_drawn``: the player drew ``win`` himself. Of all placements and decompositions the
     one with the greatest 底数, then the greatest hu-xi, is returned (R9.1).
     """
-    holding = _Holding(hand, table, rules)
-    options = holding.placements(win, self_drawn=self_drawn, from_discard=from_discard)
-    return holding.best(options, win, rules, self_drawn=self_drawn, tianhu=tianhu, haidi=haidi)
+    return PreparedHand(hand, table, rules).win(
+        win, self_drawn=self_drawn, from_discard=from_discard, tianhu=tianhu, haidi=haidi
+    )
 
 
 def best_complete(
@@ -463,19 +511,7 @@ def best_complete(
 ) -> HuResult | None:
     """The best arrangement of a hand that is complete as it is, as right after a forced 偎
     or 提 of the drawn card ``win`` (R4.1 step 3, R9.2). ``win`` is already in hand or table."""
-    holding = _Holding(hand, table, rules)
-    option = _Placement(
-        holding.table,
-        holding.kans,
-        holding.free,
-        holding.fixed_huxi,
-        holding.fours,
-        holding.n_free,
-    )
-    result = holding.best([option], None, rules, self_drawn=self_drawn, haidi=haidi)
-    if result is None or win is None:
-        return result
-    return HuResult(win, result.groups, result.group_huxi, result.score)
+    return PreparedHand(hand, table, rules).complete(self_drawn=self_drawn, win=win, haidi=haidi)
 
 
 class InvalidHolding(ValueError):
@@ -518,27 +554,13 @@ def check_holding(hand: Sequence[Kind], table: Sequence[Group], win: Kind | None
 
 def waits(hand: Iterable[Kind], table: Sequence[Group], rules: RuleSet = HUNAN) -> list[Wait]:
     """听牌: every kind that wins when shown from another player's draw, in kind order."""
-    holding = _Holding(hand, table, rules)
-    held = list(holding.counts)
-    for g in holding.table:
-        for k in g.cards:
-            held[k] += 1
-    found: list[Wait] = []
-    for win in range(NUM_KINDS):
-        if held[win] >= 4:
-            continue
-        options = holding.placements(win, self_drawn=False, from_discard=False)
-        result = holding.best(options, win, rules, self_drawn=False)
-        if result is not None:
-            found.append(Wait(win, result.huxi, result.points))
-    return found
+    return PreparedHand(hand, table, rules).waits()
 
 
 def current_huxi(hand: Iterable[Kind], table: Sequence[Group], rules: RuleSet = HUNAN) -> int:
     """A player's current total hu-xi (R10.6): the greatest over all combinations of his table
     and hand cards, leftovers allowed."""
-    holding = _Holding(hand, table, rules)
-    return holding.fixed_huxi + holding.ev.best_partial(holding.free)[0]
+    return PreparedHand(hand, table, rules).current_huxi()
 
 
 def is_forced_tianhu(counts: Sequence[int]) -> bool:
@@ -556,7 +578,7 @@ def forced_tianhu(cards: Iterable[Kind], rules: RuleSet = HUNAN) -> HuResult | N
     counts = to_counts(cards)
     if not is_forced_tianhu(counts):
         return None
-    holding = _Holding(cards, (), rules)
+    holding = PreparedHand(cards, (), rules)
     ev = holding.ev
     partial, runs = ev.best_partial(holding.free)
     free = list(holding.free)

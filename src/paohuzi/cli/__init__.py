@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from paohuzi import __version__
-from paohuzi.cli import analyze
+from paohuzi.cli import analyze, replay, simulate
 
 
 class _Parser(argparse.ArgumentParser):
@@ -23,6 +23,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"paohuzi {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     analyze.add_parser(commands)
+    replay.add_parser(commands)
+    simulate.add_parser(commands)
     return parser
 
 

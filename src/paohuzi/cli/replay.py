@@ -1,0 +1,89 @@
+"""``paohuzi replay FILE``: replay a record (F4), as JSON (F5) or move by move."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+from paohuzi.actions import parse_seat_action
+from paohuzi.cards import KIND_NAMES, NotationError, format_cards
+from paohuzi.cli.render import describe, print_settlement
+from paohuzi.game import IllegalAction
+from paohuzi.record import Record, RecordError, replay
+
+
+def add_parser(commands: Any) -> None:
+    parser = commands.add_parser(
+        "replay",
+        help="replay a game record (.phz.json)",
+        description="Replay a game record (F4): check every action, print the game or F5 JSON.",
+    )
+    parser.add_argument("file", help="the record, or - for standard input")
+    parser.add_argument("--json", action="store_true", help="print one F5 JSON object")
+    parser.set_defaults(run=run)
+
+
+def read_record(name: str) -> Record:
+    """Read a record file; raises RecordError with a one-line reason."""
+    try:
+        text = sys.stdin.read() if name == "-" else Path(name).read_text(encoding="utf-8")
+    except OSError as error:
+        raise RecordError(f"cannot read {name}: {error.strerror}") from None
+    except UnicodeDecodeError:
+        raise RecordError(f"{name} is not UTF-8 text") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise RecordError(f"{name}: bad JSON: {error.msg} (line {error.lineno})") from None
+    return Record.from_json(data)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        record = read_record(args.file)
+    except RecordError as error:
+        print(f"paohuzi replay: error: {error}", file=sys.stderr)
+        return 2
+    outcome = replay(record)
+    if args.json:
+        print(json.dumps(outcome.to_json(), ensure_ascii=False))
+    else:
+        _print_moves(record)
+    return 1 if outcome.error is not None else 0
+
+
+def _print_moves(record: Record) -> None:
+    console = Console(highlight=False)
+    game = record.new_game()
+    console.print(f"rules {record.rules}, dealer seat {record.dealer}")
+    for i in range(3):
+        seat = (record.dealer + i) % 3
+        console.print(f"seat {seat} dealt: {format_cards(record.deck[20 * i : 20 * i + 20])}")
+    console.print(f"亮张 {KIND_NAMES[game.liang]}")
+    shown = 0
+
+    def flush() -> None:
+        nonlocal shown
+        for event in game.log[shown:]:
+            console.print("  " + describe(event))
+        shown = len(game.log)
+
+    for index, text in enumerate(record.actions):
+        flush()
+        try:
+            seat, action = parse_seat_action(text)
+            game.apply_text(text)
+        except (IllegalAction, NotationError) as error:
+            console.print(f"[red]action {index} {text!r} is illegal: {error}[/red]")
+            return
+        console.print(f"> seat {seat}: {action}")
+    flush()
+    if game.result is not None:
+        print_settlement(console, game.result)
+    else:
+        console.print(f"(the record stops here; seat {game.to_act} is to act)")

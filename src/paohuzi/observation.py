@@ -1,0 +1,113 @@
+"""What one seat may know (R4, R5): the only view of a game that bots, clients and
+environments get.
+
+Hidden from a seat: the other hands, the wall, the kind of another seat's face-down 偎, the
+cards others drew and did not show, and the answers others gave in a claim window (R8).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from paohuzi.actions import Action
+from paohuzi.cards import KIND_NAMES, Kind
+from paohuzi.game import PRIVATE_CARD_EVENTS, Event, Game, GameResult, Phase, Source
+from paohuzi.groups import Group, GroupType
+
+HIDDEN = "?"
+
+
+@dataclass(frozen=True, slots=True)
+class SeenGroup:
+    """A table group as a seat sees it: ``cards`` is None for another seat's face-down 偎."""
+
+    type: GroupType
+    cards: tuple[Kind, ...] | None
+
+    def __str__(self) -> str:
+        if self.cards is None:
+            return f"{self.type.value}:{HIDDEN}"
+        return f"{self.type.value}:" + "".join(KIND_NAMES[k] for k in self.cards)
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """One seat's view of a game."""
+
+    seat: int
+    dealer: int
+    liang: Kind
+    hand: tuple[int, ...]
+    """The seat's own hand, as counts per kind."""
+    hand_sizes: tuple[int, ...]
+    tables: tuple[tuple[SeenGroup, ...], ...]
+    rows: tuple[tuple[Kind, ...], ...]
+    """The passed and discarded cards in front of each seat, in order."""
+    discarded: tuple[frozenset[Kind], ...]
+    """Kinds each seat has discarded (public: every discard is seen)."""
+    wall: int
+    turn: int | None
+    """Whose card is on offer, or who is drawing or discarding: public knowledge."""
+    offer: Kind | None
+    """The card on offer (a shown draw, a discard, the 亮张), if any."""
+    offer_source: Source | None
+    legal: tuple[Action, ...]
+    """The seat's own choices; empty unless it is to decide now."""
+    chou: frozenset[Kind]
+    """Kinds that are 臭 for this seat (R7.1)."""
+    chou_hu: tuple[tuple[Kind, int], ...]
+    """Kinds this seat declined to win on, with its hu-xi then (R9.3)."""
+    events: tuple[Event, ...]
+    """The log as this seat saw it."""
+    result: GameResult | None
+
+    @property
+    def to_act(self) -> bool:
+        return bool(self.legal)
+
+
+def _seen_group(group: Group, mine: bool) -> SeenGroup:
+    if group.type is GroupType.WEI and not mine:
+        return SeenGroup(group.type, None)
+    return SeenGroup(group.type, group.cards)
+
+
+def _seen_event(event: Event, seat: int) -> Event:
+    if event.seat != seat and event.type in PRIVATE_CARD_EVENTS and event.card is not None:
+        return Event(event.type, event.seat)
+    return event
+
+
+def observe(game: Game, seat: int) -> Observation:
+    """What ``seat`` may know of ``game``."""
+    window = game.window
+    if window is not None:
+        turn: int | None = window.owner
+        offer: Kind | None = window.card
+        source: Source | None = window.source
+    else:
+        turn = game.to_act
+        offer = None
+        source = None
+    mine = game.to_act == seat and not game.is_over
+    return Observation(
+        seat=seat,
+        dealer=game.dealer,
+        liang=game.liang,
+        hand=tuple(game.hands[seat]),
+        hand_sizes=tuple(sum(h) for h in game.hands),
+        tables=tuple(
+            tuple(_seen_group(g, s == seat) for g in game.tables[s]) for s in range(len(game.tables))
+        ),
+        rows=tuple(tuple(r) for r in game.rows),
+        discarded=tuple(frozenset(d) for d in game.discarded),
+        wall=game.wall,
+        turn=turn if game.phase is not Phase.OVER else None,
+        offer=offer,
+        offer_source=source,
+        legal=tuple(game.legal_actions()) if mine else (),
+        chou=frozenset(game.chou[seat]),
+        chou_hu=tuple(sorted(game.chou_hu[seat].items())),
+        events=tuple(_seen_event(e, seat) for e in game.log),
+        result=game.result,
+    )

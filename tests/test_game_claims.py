@@ -1,0 +1,75 @@
+"""R4 turn flow, R5.2 跑, R8 claim windows: who is asked, in what order, and who gets the card."""
+
+from __future__ import annotations
+
+from paohuzi.actions import PASS
+from paohuzi.game import EventType, Phase
+from paohuzi.rules import LUZHOU
+from tests.scenario import deal, hand, legal, play, quiet, table
+
+
+def test_r8_peng_beats_an_earlier_chi_and_the_loser_is_not_chou() -> None:
+    game = deal({0: "x5 x5 x4 x4 x6 x6", 1: "x4 x6 x1 x9", 2: "x5 x5 x1 x9"}, liang="d10", seed=1)
+    play(game, "0 discard x5")
+    assert "1 chi x4x5x6" in legal(game)
+    play(game, "1 chi x4x5x6")
+    assert legal(game) == ["2 pass", "2 peng"]
+    play(game, "2 peng")
+    assert table(game, 2) == ["peng:x5x5x5"] and table(game, 1) == []
+    assert 4 not in game.chou[1]  # R7.1: wanted to 吃 but lost to a 碰
+    assert game.phase is Phase.DISCARD and game.to_act == 2
+    assert [e.type for e in game.log[-2:]] == [EventType.DISCARD, EventType.PENG]
+
+
+def test_r8_a_pass_on_a_chi_makes_the_card_chou() -> None:
+    game = deal({0: "x5 x5 x4 x4 x6 x6", 1: "x4 x6 x1 x9", 2: "x5 x5 x1 x9"}, liang="d10", seed=1)
+    play(game, "0 discard x5", "1 pass", "2 pass")
+    assert 4 in game.chou[1] and 4 in game.chou[2]  # both could take x5 and passed
+    assert game.rows[0] == [4]  # nobody took it: it stays in front of the discarder (R4.2)
+
+
+def test_r8_drawers_chi_beats_the_next_players_who_is_then_not_asked() -> None:
+    game = deal(
+        {0: "d1 d1", 1: "x8 x9 d5 d5", 2: "x5 x6 d3 d3"},
+        liang="d10",
+        wall="x7 d2 d2 d2 x7 x7 x7",
+        seed=2,
+    )
+    quiet(game, 18)  # the dealer's first discard; seat 1 draws x7
+    assert game.log[-1].type is EventType.SHOW and game.log[-1].card == 6
+    assert "1 chi x7x8x9" in legal(game) and legal(game)[-1] == "1 pass"
+    play(game, "1 chi x7x8x9")
+    assert game.to_act == 1 and game.phase is Phase.DISCARD  # seat 2 was skipped
+    assert "chi:x7x8x9" in table(game, 1) and 6 not in game.chou[2]
+
+
+def test_r8_next_player_chis_when_the_drawer_passes() -> None:
+    game = deal(
+        {0: "d1 d1", 1: "x8 x9 d5 d5", 2: "x5 x6 d3 d3"},
+        liang="d10",
+        wall="x7 d2 d2 d2 x7 x7 x7",
+        seed=2,
+    )
+    quiet(game, 18)
+    play(game, "1 pass")
+    assert 6 in game.chou[1]
+    assert "2 chi x5x6x7" in legal(game)
+    play(game, "2 chi x5x6x7")
+    assert "chi:x5x6x7" in table(game, 2) and game.to_act == 2
+
+
+def test_r5_2_1_kan_runs_on_a_card_drawn_by_another() -> None:
+    game = deal({0: "d1 d1", 1: "d2 d2", 2: "x3 x3 x3"}, liang="d10", wall="x3", seed=3)
+    quiet(game, 18)
+    events = [e.type for e in game.log]
+    assert EventType.PAO in events and table(game, 2)[-1] == "pao:x3x3x3x3"
+    assert game.to_act == 2 and game.phase is Phase.DISCARD  # first 跑: still discards (R6)
+
+
+def test_r4_2_kan_runs_on_a_discard() -> None:
+    game = deal({0: "x3 d1 d1", 1: "x3 x3 x3"}, liang="d10", seed=3)
+    play(game, "0 discard x3")
+    assert table(game, 1) == ["pao:x3x3x3x3"] and game.to_act == 1
+    assert game.rows[0] == []  # the card was taken
+
+

@@ -1,0 +1,188 @@
+"""Random-simulation invariants over thousands of seeded random hands (R1, R5, R6, R10)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from paohuzi.actions import Action
+from paohuzi.cards import DECK_SIZE, NUM_KINDS
+from paohuzi.game import EventType, Game, Phase
+from paohuzi.observation import observe
+from paohuzi.record import Record, record_of, replay
+
+
+def cards_in_play(game: Game) -> int:
+    """Every card accounted for: hands, tables, rows, the wall and the card on offer; after a
+    win, the winner's cards are those of his winning groups (and a 天胡's leftovers)."""
+    winner = game.result.winner if game.result is not None else None
+    total = 0
+    for seat in range(3):
+        if seat == winner:
+            assert game.result is not None and game.result.hu is not None
+            hu = game.result.hu
+            total += sum(len(g.cards) for g in hu.groups) + len(hu.leftover)
+        else:
+            total += sum(game.hands[seat]) + sum(len(g.cards) for g in game.tables[seat])
+    total += sum(len(r) for r in game.rows)
+    total += game.wall
+    if game.window is not None:
+        total += 1
+    return total
+
+
+def discard_pending(game: Game, seat: int) -> bool:
+    """The seat took a card and has not yet discarded: it is to discard, or to decide on a
+    win after a forced 偎/提 (R4.1 step 3), or that take was on the last card (荒庄)."""
+    if game.to_act == seat and game.phase in (Phase.DISCARD, Phase.SELF_HU):
+        return True
+    last = game.log[-2] if len(game.log) > 1 else None
+    return (
+        game.log[-1].type is EventType.HUANGZHUANG
+        and last is not None
+        and last.seat == seat
+        and last.type in (EventType.WEI, EventType.CHOUWEI, EventType.TI)
+    )
+
+
+def dealt(game: Game) -> bool:
+    """The 亮张 offers are over and every dealt four of a kind has been laid down (R2)."""
+    return any(e.type in (EventType.DRAW, EventType.DISCARD) for e in game.log) or (
+        game.phase is Phase.DISCARD
+    )
+
+
+def check_step(game: Game) -> None:
+    assert cards_in_play(game) == DECK_SIZE
+    for seat in range(3):
+        limit = 20 + max(0, game.fours(seat) - 1)
+        if not discard_pending(game, seat):
+            if sum(game.hands[seat]):
+                assert game.holding(seat) <= limit  # R6
+            else:
+                # A forced 偎/提 that empties the hand leaves nothing to discard [decision].
+                assert game.holding(seat) <= limit + 1
+        if dealt(game):
+            assert max(game.hands[seat]) <= 3  # no four of a kind in hand after the first 提
+    if not game.is_over:
+        assert game.legal_actions()
+        assert game.to_act is not None
+
+
+def random_game(seed: int) -> tuple[Game, list[Action]]:
+    rng = random.Random(seed)
+    game = Game(dealer=seed % 3, seed=seed)
+    actions = []
+    while not game.is_over:
+        check_step(game)
+        action = rng.choice(game.legal_actions())
+        actions.append(action)
+        game.apply(action)
+    check_step(game)
+    return game, actions
+
+
+@pytest.mark.parametrize("block", range(8))
+def test_random_games_keep_the_invariants(block: int) -> None:
+    outcomes = {"win": 0, "huangzhuang": 0}
+    for seed in range(block * 250, block * 250 + 250):
+        game, _ = random_game(seed)
+        result = game.result
+        assert result is not None
+        assert sum(result.payments) == 0  # R10.5
+        outcomes["win" if result.winner is not None else "huangzhuang"] += 1
+        if result.winner is not None:
+            assert result.hu is not None and result.hu.points > 0
+            assert result.payments[result.winner] == 2 * result.hu.points
+            assert set(result.other_huxi) == {0, 1, 2} - {result.winner}
+        # Replaying the record reproduces the game and its result.
+        record = Record.from_json(record_of(game).to_json())
+        again = replay(record)
+        assert again.error is None and again.status == "finished"
+        assert again.game.result == result
+        assert again.game.log == game.log
+    assert outcomes["win"] > 0 and outcomes["huangzhuang"] > 0
+
+
+def test_clone_then_the_same_actions_gives_the_same_game() -> None:
+    for seed in range(60):
+        rng = random.Random(seed)
+        game = Game(seed=seed)
+        for _ in range(rng.randrange(1, 25)):
+            if game.is_over:
+                break
+            game.apply(rng.choice(game.legal_actions()))
+        copy = game.clone()
+        choices = random.Random(seed + 1000)
+        while not game.is_over:
+            action = choices.choice(game.legal_actions())
+            game.apply(action)
+            copy.apply(action)
+            assert copy.hands == game.hands and copy.tables == game.tables
+            assert copy.legal_actions() == game.legal_actions()
+        assert copy.result == game.result and copy.log == game.log
+
+
+def test_clone_is_independent() -> None:
+    game = Game(seed=5)
+    copy = game.clone()
+    copy.apply(copy.legal_actions()[0])
+    assert game.history == [] and len(copy.history) == 1
+    assert [sum(h) for h in game.hands] != [sum(h) for h in copy.hands] or game.log != copy.log
+
+
+def hidden_reshuffle(game: Game, seat: int, rng: random.Random) -> Game:
+    """A copy of the game with every card hidden from ``seat`` dealt again at random: the
+    other hands and the wall, keeping each hand's size (another's face-down 偎 keeps its place
+    but may change kind)."""
+    copy = game.clone()
+    pool: list[int] = []
+    others = [s for s in range(3) if s != seat]
+    for s in others:
+        for k in range(NUM_KINDS):
+            pool += [k] * copy.hands[s][k]
+    wall = list(copy.deck[copy.wall_pos :])
+    pool += wall
+    rng.shuffle(pool)
+    for s in others:
+        size = sum(copy.hands[s])
+        copy.hands[s] = [0] * NUM_KINDS
+        for k in pool[:size]:
+            copy.hands[s][k] += 1
+        del pool[:size]
+    copy.deck = copy.deck[: copy.wall_pos] + tuple(pool)
+    copy._prepared = [None, None, None]
+    return copy
+
+
+def test_observation_does_not_change_when_hidden_cards_are_reshuffled() -> None:
+    rng = random.Random(7)
+    checked = 0
+    for seed in range(150):
+        game = Game(seed=seed)
+        choices = random.Random(seed)
+        while not game.is_over:
+            for seat in range(3):
+                seen = observe(game, seat)
+                assert observe(hidden_reshuffle(game, seat, rng), seat) == seen
+                checked += 1
+            game.apply(choices.choice(game.legal_actions()))
+    assert checked > 5000
+
+
+def test_observation_hides_other_wei_and_draws() -> None:
+    for seed in range(200):
+        game = Game(seed=seed)
+        choices = random.Random(seed)
+        while not game.is_over:
+            game.apply(choices.choice(game.legal_actions()))
+            for seat in range(3):
+                seen = observe(game, seat)
+                for other in range(3):
+                    for group in seen.tables[other]:
+                        if group.type.value == "wei":
+                            assert (group.cards is None) == (other != seat)
+                for event in seen.events:
+                    if event.type.value in ("draw", "wei") and event.seat != seat:
+                        assert event.card is None
