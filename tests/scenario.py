@@ -41,7 +41,6 @@ def table(game: Game, seat: int) -> list[str]:
     return [str(g) for g in game.tables[seat]]
 
 
-
 def quiet(game: Game, wall: int) -> None:
     """Pass every offer and discard the first legal card while more than ``wall`` cards are
     left to draw."""

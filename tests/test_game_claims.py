@@ -71,5 +71,3 @@ def test_r4_2_kan_runs_on_a_discard() -> None:
     play(game, "0 discard x3")
     assert table(game, 1) == ["pao:x3x3x3x3"] and game.to_act == 1
     assert game.rows[0] == []  # the card was taken
-
-

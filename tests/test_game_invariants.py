@@ -55,9 +55,10 @@ def dealt(game: Game) -> bool:
 
 def check_step(game: Game) -> None:
     assert cards_in_play(game) == DECK_SIZE
+    winner = game.result.winner if game.result is not None else None
     for seat in range(3):
         limit = 20 + max(0, game.fours(seat) - 1)
-        if not discard_pending(game, seat):
+        if seat != winner and not discard_pending(game, seat):
             if sum(game.hands[seat]):
                 assert game.holding(seat) <= limit  # R6
             else:

@@ -57,7 +57,9 @@ def discard(kind: Kind) -> Action:
 
 def chi(take: Cards, bi: tuple[Cards, ...] = ()) -> Action:
     """A 吃 action in canonical form: the taking group, then the 比 groups sorted."""
-    return Action(ActionType.CHI, None, (tuple(sorted(take)), *sorted(tuple(sorted(b)) for b in bi)))
+    return Action(
+        ActionType.CHI, None, (tuple(sorted(take)), *sorted(tuple(sorted(b)) for b in bi))
+    )
 
 
 def parse_action(text: str) -> Action:

@@ -169,7 +169,10 @@ class Game:
         self.pending_hu: HuResult | None = None
         self.result: GameResult | None = None
         self.history: list[tuple[int, Action]] = []
-        self.log: list[Event] = [Event(EventType.DEAL, dealer), Event(EventType.LIANG, dealer, self.liang)]
+        self.log: list[Event] = [
+            Event(EventType.DEAL, dealer),
+            Event(EventType.LIANG, dealer, self.liang),
+        ]
         self._legal: list[Action] | None = None
         self._prepared: list[PreparedHand | None] = [None] * PLAYERS
         self._start()
@@ -410,7 +413,7 @@ class Game:
             return
         # R4.1 step 3: he may win now if his hand is complete.
         result = None
-        if self._can_complete(seat):
+        if self._can_complete(seat, taken=1):
             result = self._prepared_hand(seat).complete(win=card, haidi=last)
         if result is not None and not self._hu_blocked(seat, card):
             self.pending_hu = result
@@ -461,9 +464,10 @@ class Game:
                 return seat
         return None
 
-    def _can_complete(self, seat: int) -> bool:
-        """Whether the seat holds the card count of a hand one card short of complete (R6)."""
-        return self.holding(seat) == HAND_SIZE + max(0, self.fours(seat) - 1)
+    def _can_complete(self, seat: int, taken: int = 0) -> bool:
+        """Whether the seat holds the card count of a hand one card short of complete (R6),
+        or of a complete one when it has ``taken`` the card already."""
+        return self.holding(seat) == HAND_SIZE + taken + max(0, self.fours(seat) - 1)
 
     def _hu_blocked(self, seat: int, card: Kind) -> bool:
         """臭胡 (R9.3): he declined this kind and his hu-xi has not changed since."""
@@ -653,7 +657,9 @@ def stacked_deck(
     left = [COPIES] * NUM_KINDS
     wanted: dict[int, list[Kind]] = {s: cards_of(c) for s, c in (hands or {}).items()}
     top = cards_of(wall)
-    liang_card = None if liang is None else (cards_of(liang)[0] if isinstance(liang, str) else liang)
+    liang_card = (
+        None if liang is None else (cards_of(liang)[0] if isinstance(liang, str) else liang)
+    )
     for cards in [*wanted.values(), top, [] if liang_card is None else [liang_card]]:
         for k in cards:
             left[k] -= 1

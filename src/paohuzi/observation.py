@@ -97,7 +97,8 @@ def observe(game: Game, seat: int) -> Observation:
         hand=tuple(game.hands[seat]),
         hand_sizes=tuple(sum(h) for h in game.hands),
         tables=tuple(
-            tuple(_seen_group(g, s == seat) for g in game.tables[s]) for s in range(len(game.tables))
+            tuple(_seen_group(g, s == seat) for g in game.tables[s])
+            for s in range(len(game.tables))
         ),
         rows=tuple(tuple(r) for r in game.rows),
         discarded=tuple(frozenset(d) for d in game.discarded),

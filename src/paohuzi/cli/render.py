@@ -52,7 +52,11 @@ def print_settlement(console: Console, result: GameResult, totals: list[int] | N
         score = hu.score
         how = [
             name
-            for name, on in (("自摸", score.self_drawn), ("天胡", score.tianhu), ("海底胡", score.haidi))
+            for name, on in (
+                ("自摸", score.self_drawn),
+                ("天胡", score.tianhu),
+                ("海底胡", score.haidi),
+            )
             if on
         ]
         card = f" on {KIND_NAMES[hu.win]}" if hu.win is not None else ""
@@ -72,4 +76,6 @@ def print_settlement(console: Console, result: GameResult, totals: list[int] | N
     others = "   ".join(f"seat {s}: {h}" for s, h in sorted(result.other_huxi.items()))
     console.print(f"current hu-xi of the others   {others}")
     if totals is not None:
-        console.print("match total   " + "   ".join(f"seat {s}: {t:+d}" for s, t in enumerate(totals)))
+        console.print(
+            "match total   " + "   ".join(f"seat {s}: {t:+d}" for s, t in enumerate(totals))
+        )

@@ -49,7 +49,9 @@ def run(args: argparse.Namespace) -> int:
         try:
             save.mkdir(parents=True, exist_ok=True)
         except OSError as error:
-            print(f"paohuzi simulate: error: cannot create {save}: {error.strerror}", file=sys.stderr)
+            print(
+                f"paohuzi simulate: error: cannot create {save}: {error.strerror}", file=sys.stderr
+            )
             return 2
     match = Match(PRESETS[args.rules], seed=args.seed)
     choices = random.Random(args.seed + 1)
@@ -96,7 +98,9 @@ def run(args: argparse.Namespace) -> int:
     else:
         out = Console(highlight=False)
         out.print(f"{args.games} hands in {elapsed:.1f} s: {figures['hands_per_second']:,} hands/s")
-        out.print(f"win rate {figures['win_rate']:.1%}, 荒庄 rate {figures['huangzhuang_rate']:.1%}")
+        out.print(
+            f"win rate {figures['win_rate']:.1%}, 荒庄 rate {figures['huangzhuang_rate']:.1%}"
+        )
         for seat in range(3):
             out.print(
                 f"seat {seat}: {wins[seat]} wins, mean score {figures['mean_score'][seat]:+.3f}/hand"
