@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from paohuzi.cards import format_cards
 from paohuzi.actions import PASS
+from paohuzi.cards import format_cards
 from paohuzi.game import Game, Phase, stacked_deck
 from paohuzi.rules import HUNAN, RuleSet
 

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from paohuzi.actions import PASS
 from paohuzi.game import EventType, Phase
-from paohuzi.rules import LUZHOU
-from tests.scenario import deal, hand, legal, play, quiet, table
+from tests.scenario import deal, legal, play, quiet, table
 
 
 def test_r8_peng_beats_an_earlier_chi_and_the_loser_is_not_chou() -> None:

@@ -6,10 +6,9 @@ import random
 
 import pytest
 
-from paohuzi.actions import PASS
 from paohuzi.cards import full_deck
 from paohuzi.game import EventType, Game, Phase, stacked_deck
-from tests.scenario import deal, hand, play, table
+from tests.scenario import deal, hand, play, quiet, table
 
 
 def held(game: Game, seat: int) -> list[int]:
@@ -25,9 +24,7 @@ def test_r2_deal_order() -> None:
     assert held(game, 2) == sorted(deck[20:40])
     assert held(game, 0) == sorted(deck[40:60])
     assert game.liang == deck[60] and game.wall == 19
-    game.apply(game.legal_actions()[0])
-    while game.phase is Phase.CLAIM and game.wall == 19:
-        game.apply(PASS)
+    quiet(game, 18)  # the first discard, then seat 2's draw
     draws = [e for e in game.log if e.type is EventType.DRAW]
     assert draws[0].seat == 2 and draws[0].card == deck[61]
 
@@ -98,4 +95,4 @@ def test_r6_non_dealer_with_two_dealt_ti_skips_the_discard_after_his_first_take(
     play(game, "1 peng")
     assert game.phase is not Phase.DISCARD or game.to_act != 1
     assert game.holding(1) == 21 and not game.must_discard(1)
-    assert [e.seat for e in game.log if e.type is EventType.DRAW][0] == 2
+    assert next(e.seat for e in game.log if e.type is EventType.DRAW) == 2

@@ -40,7 +40,7 @@ class Action:
             return f"discard {KIND_NAMES[self.card]}"
         if self.type is ActionType.CHI:
             return "chi " + " ".join("".join(KIND_NAMES[k] for k in g) for g in self.groups)
-        return self.type.value
+        return str(self.type.value)
 
     def __lt__(self, other: Action) -> bool:
         return str(self) < str(other)

@@ -367,7 +367,7 @@ class Game:
         """After a take: discard if R6 says so, else the next player draws."""
         if last:
             self._huangzhuang()
-        elif self.must_discard(seat) and sum(self.hands[seat]):
+        elif self.must_discard(seat) and any(self.hands[seat]):
             self.phase = Phase.DISCARD
             self.to_act = seat
         else:
@@ -457,7 +457,7 @@ class Game:
                 continue
             if self.hands[seat][card] == 3:
                 return seat
-            runs_from = (GroupType.WEI, GroupType.CHOUWEI)
+            runs_from: tuple[GroupType, ...] = (GroupType.WEI, GroupType.CHOUWEI)
             if source is Source.DRAWN:
                 runs_from = (GroupType.WEI, GroupType.CHOUWEI, GroupType.PENG)
             if any(g.type in runs_from and g.cards[0] == card for g in self.tables[seat]):

@@ -6,7 +6,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from paohuzi.actions import parse_seat_action
 from paohuzi.cards import KIND_NAMES, NotationError, format_cards, parse_cards
 from paohuzi.game import Game, GameResult, IllegalAction, check_deck
 from paohuzi.rules import PRESETS, RuleSet

@@ -102,7 +102,6 @@ def run(args: argparse.Namespace) -> int:
             f"win rate {figures['win_rate']:.1%}, 荒庄 rate {figures['huangzhuang_rate']:.1%}"
         )
         for seat in range(3):
-            out.print(
-                f"seat {seat}: {wins[seat]} wins, mean score {figures['mean_score'][seat]:+.3f}/hand"
-            )
+            mean = figures["mean_score"][seat]
+            out.print(f"seat {seat}: {wins[seat]} wins, mean score {mean:+.3f}/hand")
     return 0
