@@ -46,3 +46,8 @@ def quiet(game: Game, wall: int) -> None:
     left to draw."""
     while not game.is_over and game.wall > wall:
         game.apply(game.legal_actions()[0] if game.phase is Phase.DISCARD else PASS)
+
+
+def claiming(game: Game) -> bool:
+    """Whether a claim window is open (a function, so type checkers do not narrow the phase)."""
+    return game.phase is Phase.CLAIM

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from paohuzi.actions import PASS
 from paohuzi.game import EventType, Phase
-from tests.scenario import deal, legal, play, quiet, table
+from paohuzi.observation import observe
+from tests.scenario import claiming, deal, legal, play, quiet, table
 
 
 def test_r8_peng_beats_an_earlier_chi_and_the_loser_is_not_chou() -> None:
@@ -69,3 +71,60 @@ def test_r4_2_kan_runs_on_a_discard() -> None:
     play(game, "0 discard x3")
     assert table(game, 1) == ["pao:x3x3x3x3"] and game.to_act == 1
     assert game.rows[0] == []  # the card was taken
+
+
+DEALER = "x6 x6 x10 x10 x2 x2 x8 x8 d3 d3 d5 d5 d6 d6 x1 x3 x9 d4 d7 d9"
+
+
+def test_r4_2_only_the_next_player_may_chi_a_discard() -> None:
+    game = deal({0: "x5 x5 x4 x4 x6 x6", 1: "x1 x9", 2: "x4 x6 x1 x9"}, liang="d10", seed=1)
+    play(game, "0 discard x5")
+    assert game.window is not None
+    assert all(a.type.value != "chi" for a in game.window.options.get(2, []))
+    assert (
+        any(a.type.value == "chi" for a in game.window.options[1]) or 1 not in game.window.options
+    )
+
+
+def test_r4_2_a_table_peng_does_not_run_on_a_discard() -> None:
+    dealer = "x3 x3 d7 d8 x6 x6 x10 x10 x2 x2 x8 x8 d3 d3 d5 d5 d6 d6 x1 d4"
+    game = deal({0: dealer, 1: "d9 d9", 2: "x3 x3 d9 x5 x7"}, liang="d1", seed=5)
+    play(game, "0 discard x3")
+    while game.to_act != 2:
+        game.apply(PASS)
+    play(game, "2 peng", "2 discard d9")
+    while game.to_act != 0:
+        game.apply(PASS)
+    play(game, "0 chi d7d8d9")
+    while claiming(game):
+        game.apply(PASS)
+    play(game, "0 discard x3")
+    while claiming(game) and game.window is not None and game.window.card == 2:
+        game.apply(PASS)
+    assert table(game, 2) == ["peng:x3x3x3"]  # no 跑
+    assert game.rows[0][-1] == 2 and not any(e.type is EventType.PAO for e in game.log)
+
+
+def test_r5_2_3_a_wei_runs_on_a_card_another_player_draws() -> None:
+    game = deal({0: DEALER, 1: "x4 x4"}, liang="d1", wall="x4 x4", seed=6)
+    play(game, "0 discard x1")
+    quiet(game, 18)
+    assert table(game, 1) == ["wei:x4x4x4"]
+    quiet(game, 17)  # seat 1 discards; seat 2 draws the last x4
+    assert table(game, 1) == ["pao:x4x4x4x4"]
+    assert game.log[-1].type is EventType.PAO and game.log[-2].type is EventType.SHOW
+
+
+def test_r8_answers_are_hidden_from_the_other_players() -> None:
+
+    chi_game = deal(
+        {0: "x5 x5 x4 x4 x6 x6", 1: "x4 x6 x1 x9", 2: "x5 x5 x1 x9"}, liang="d10", seed=1
+    )
+    pass_game = deal(
+        {0: "x5 x5 x4 x4 x6 x6", 1: "x4 x6 x1 x9", 2: "x5 x5 x1 x9"}, liang="d10", seed=1
+    )
+    play(chi_game, "0 discard x5", "1 chi x4x5x6")
+    play(pass_game, "0 discard x5", "1 pass")
+    assert chi_game.to_act == pass_game.to_act == 2
+    assert observe(chi_game, 0) == observe(pass_game, 0)
+    assert observe(chi_game, 2).legal == observe(pass_game, 2).legal  # 碰 outranks either way

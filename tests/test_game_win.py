@@ -5,7 +5,7 @@ from __future__ import annotations
 from paohuzi.actions import PASS
 from paohuzi.game import EventType, Game, Phase
 from paohuzi.rules import LUZHOU
-from tests.scenario import deal, legal, play, quiet
+from tests.scenario import claiming, deal, legal, play, quiet
 
 # Seat 1 waits on d7 and d10 (18 hu-xi): kan d1, d2d7d10, x1x2x3, kan x5, d4d5d6, x7x8x9, d8 d9.
 WAITING = "d1 d1 d1 d2 d7 d10 x1 x2 x3 x5 x5 x5 d4 d5 d6 x7 x8 x9 d8 d9"
@@ -95,7 +95,7 @@ def test_r9_3_chou_hu_blocks_the_same_kind_until_the_huxi_changes() -> None:
     while not game.is_over and game.window is not None and game.window.card != 19:
         game.apply(PASS)
     assert game.window is not None and game.window.card == 19
-    while game.phase is Phase.CLAIM and game.window is not None and game.window.card == 19:
+    while claiming(game) and game.window is not None and game.window.card == 19:
         assert game.to_act != 1 or "1 hu" not in legal(game)
         game.apply(PASS)
 
@@ -106,7 +106,7 @@ def test_r9_3_a_changed_huxi_lifts_chou_hu() -> None:
     quiet(game, 18)
     assert game.to_act == 1 and "1 chi x2x3x4" in legal(game)
     play(game, "1 chi x2x3x4")
-    while game.phase is Phase.CLAIM:  # seat 2 could 碰 x4: he passes
+    while claiming(game):  # seat 2 could 碰 x4: he passes
         game.apply(PASS)
     play(game, "1 discard x1")  # x1x2x3 (3) is gone: 15 hu-xi now
     pass_until(game, 1)

@@ -1,0 +1,281 @@
+"""``paohuzi replay`` (F5) and ``paohuzi simulate``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+
+from paohuzi.cli import main
+from paohuzi.record import Record, replay
+
+GOLDEN = Path(__file__).parent / "golden"
+CARDS = r"^(([xd](10|[1-9]))( [xd](10|[1-9]))*)?$"
+GROUP = r"^(chi|peng|wei|chouwei|pao|ti|run|jiao|kan|pair):([xd](10|[1-9]))+$"
+SEAT_ACTION = r"^[012] (discard [xd](10|[1-9])|chi( ([xd](10|[1-9])){3})+|peng|hu|pass)$"
+F5: dict[str, Any] = {
+    "type": "object",
+    "required": ["status", "error", "to_act", "legal", "position", "result"],
+    "additionalProperties": False,
+    "properties": {
+        "status": {"enum": ["ongoing", "finished", "illegal"]},
+        "error": {
+            "oneOf": [
+                {"type": "null"},
+                {
+                    "type": "object",
+                    "required": ["index", "action", "message"],
+                    "properties": {
+                        "index": {"type": "integer", "minimum": 0},
+                        "action": {"type": ["string", "null"]},
+                        "message": {"type": "string", "minLength": 1},
+                    },
+                },
+            ]
+        },
+        "to_act": {"enum": [0, 1, 2, None]},
+        "legal": {"type": "array", "items": {"type": "string", "pattern": SEAT_ACTION}},
+        "position": {
+            "type": "object",
+            "required": ["dealer", "wall", "hands", "tables", "discards", "chou"],
+            "additionalProperties": False,
+            "properties": {
+                "dealer": {"enum": [0, 1, 2]},
+                "wall": {"type": "integer", "minimum": 0, "maximum": 19},
+                "hands": {
+                    "type": "array",
+                    "minItems": 3,
+                    "maxItems": 3,
+                    "items": {"type": "string", "pattern": CARDS},
+                },
+                "tables": {
+                    "type": "array",
+                    "minItems": 3,
+                    "maxItems": 3,
+                    "items": {"type": "array", "items": {"type": "string", "pattern": GROUP}},
+                },
+                "discards": {
+                    "type": "array",
+                    "minItems": 3,
+                    "maxItems": 3,
+                    "items": {"type": "string", "pattern": CARDS},
+                },
+                "chou": {
+                    "type": "array",
+                    "minItems": 3,
+                    "maxItems": 3,
+                    "items": {"type": "string", "pattern": CARDS},
+                },
+            },
+        },
+        "result": {
+            "oneOf": [
+                {"type": "null"},
+                {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "required": [
+                        "winner",
+                        "winning_card",
+                        "self_drawn",
+                        "tianhu",
+                        "haidi",
+                        "groups",
+                        "huxi",
+                        "deng",
+                        "mingtang",
+                        "fan",
+                        "score",
+                        "payments",
+                        "other_huxi",
+                    ],
+                    "properties": {
+                        "winner": {"enum": [0, 1, 2, None]},
+                        "winning_card": {
+                            "type": ["string", "null"],
+                            "pattern": r"^[xd](10|[1-9])$",
+                        },
+                        "self_drawn": {"type": "boolean"},
+                        "tianhu": {"type": "boolean"},
+                        "haidi": {"type": "boolean"},
+                        "groups": {"type": "array", "items": {"type": "string", "pattern": GROUP}},
+                        "huxi": {"type": "integer"},
+                        "deng": {"type": "integer"},
+                        "mingtang": {
+                            "type": "array",
+                            "items": {
+                                "type": "object",
+                                "required": ["name", "fan"],
+                                "properties": {
+                                    "name": {"type": "string"},
+                                    "fan": {"type": "integer"},
+                                },
+                            },
+                        },
+                        "fan": {"type": "integer"},
+                        "score": {"type": "integer"},
+                        "payments": {
+                            "type": "array",
+                            "items": {"type": "integer"},
+                            "minItems": 3,
+                            "maxItems": 3,
+                        },
+                        "other_huxi": {
+                            "type": "object",
+                            "patternProperties": {"^[012]$": {"type": "integer"}},
+                            "additionalProperties": False,
+                        },
+                    },
+                },
+            ]
+        },
+    },
+}
+
+
+def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(args)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def write(tmp_path: Path, data: Any, name: str = "game.phz.json") -> str:
+    path = tmp_path / name
+    path.write_text(data if isinstance(data, str) else json.dumps(data), encoding="utf-8")
+    return str(path)
+
+
+def golden(name: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((GOLDEN / f"{name}.phz.json").read_text(encoding="utf-8"))
+    return data
+
+
+@pytest.mark.parametrize("name", sorted(p.name.split(".")[0] for p in GOLDEN.glob("*.phz.json")))
+def test_f5_finished_records(name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(["replay", write(tmp_path, golden(name)), "--json"], capsys)
+    assert code == 0 and err == ""
+    data = json.loads(out)
+    jsonschema.validate(data, F5)
+    assert data["status"] == "finished" and data["to_act"] is None and data["legal"] == []
+    assert data["result"] == golden(name)["result"]
+    assert sum(data["result"]["payments"]) == 0
+
+
+def test_f5_a_record_that_stops_gives_the_position_to_continue(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = golden("bi")
+    record["actions"] = record["actions"][:5]
+    del record["result"]
+    code, out, _ = run(["replay", write(tmp_path, record), "--json"], capsys)
+    data = json.loads(out)
+    jsonschema.validate(data, F5)
+    assert code == 0 and data["status"] == "ongoing" and data["result"] is None
+    game = replay(Record.from_json(record)).game
+    assert data["to_act"] == game.to_act
+    assert data["legal"] == sorted(data["legal"]) and data["legal"]
+    assert all(line.startswith(f"{game.to_act} ") for line in data["legal"])
+    position = data["position"]
+    assert position["wall"] == game.wall
+    cards = sum(len(h.split()) for h in position["hands"])
+    cards += sum(len(g.split(":")[1]) // 2 for t in position["tables"] for g in t)
+    assert cards > 40
+
+
+def test_f5_illegal_action(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    record = golden("bi")
+    legal_prefix = record["actions"][:3]
+    record["actions"] = [*legal_prefix, "2 discard x11"]
+    code, out, _ = run(["replay", write(tmp_path, record), "--json"], capsys)
+    data = json.loads(out)
+    jsonschema.validate(data, F5)
+    assert code == 1 and data["status"] == "illegal" and data["to_act"] is None
+    assert data["error"]["index"] == 3 and data["error"]["action"] == "2 discard x11"
+    ongoing = dict(record, actions=legal_prefix)
+    del ongoing["result"]
+    _, before, _ = run(["replay", write(tmp_path, ongoing, "b.json"), "--json"], capsys)
+    assert json.loads(before)["position"] == data["position"]
+
+
+def test_f5_out_of_turn_and_impossible_actions(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = golden("bi")
+    first_seat = record["actions"][0][0]
+    other = str((int(first_seat) + 1) % 3)
+    for bad, reason in ((f"{other} pass", "turn"), (f"{first_seat} peng", "")):
+        data = dict(record, actions=[bad])
+        code, out, _ = run(["replay", write(tmp_path, data), "--json"], capsys)
+        answer = json.loads(out)
+        assert code == 1 and answer["error"]["index"] == 0
+        assert reason in answer["error"]["message"]
+
+
+def test_f5_result_that_does_not_match_is_reported(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = golden("random-win-1")
+    record["result"]["score"] += 1
+    code, out, _ = run(["replay", write(tmp_path, record), "--json"], capsys)
+    assert code == 1 and "score" in json.loads(out)["error"]["message"]
+
+
+@pytest.mark.parametrize(
+    "mutate, message",
+    [
+        (lambda r: "{not json", "bad JSON"),
+        (lambda r: dict(r, deck=" ".join(r["deck"].split()[:79])), "80 cards"),
+        (lambda r: dict(r, deck=r["deck"].replace("x1", "x11", 1)), "unknown card"),
+        (lambda r: dict(r, deck=r["deck"].replace("x1 ", "x2 ", 1)), "four"),
+        (lambda r: dict(r, format="other"), "paohuzi-record/1"),
+        (lambda r: dict(r, rules="sichuan"), "unknown rules"),
+        (lambda r: dict(r, dealer=3), "dealer"),
+    ],
+)
+def test_f5_unreadable_record_exits_2_with_one_line(
+    mutate: Any, message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run(["replay", write(tmp_path, mutate(golden("bi"))), "--json"], capsys)
+    assert code == 2 and out == "" and err.count("\n") == 1 and message in err
+
+
+def test_replay_missing_file(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(["replay", "/nonexistent/x.phz.json"], capsys)
+    assert code == 2 and "cannot read" in err
+
+
+def test_replay_text_mode_prints_moves_and_settlement(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run(["replay", write(tmp_path, golden("popaohu"))], capsys)
+    assert code == 0
+    assert "seat 0 discards x1" in out and "> seat 1: hu" in out
+    assert "Seat 1 wins on d10" in out and "payments" in out and "current hu-xi" in out
+
+
+def test_simulate_json_and_saved_records_replay(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run(
+        ["simulate", "--games", "30", "--seed", "4", "--json", "--save", str(tmp_path)], capsys
+    )
+    assert code == 0
+    figures = json.loads(out)
+    assert figures["hands"] == 30 and abs(sum(figures["mean_score"])) < 1e-3
+    assert figures["win_rate"] + figures["huangzhuang_rate"] == pytest.approx(1)
+    files = sorted(tmp_path.glob("*.phz.json"))
+    assert len(files) == 30
+    for path in files:
+        assert replay(Record.from_json(json.loads(path.read_text()))).status == "finished"
+    code, again, _ = run(["simulate", "--games", "30", "--seed", "4", "--json"], capsys)
+    assert {k: v for k, v in json.loads(again).items() if "second" not in k} == {
+        k: v for k, v in figures.items() if "second" not in k
+    }
+
+
+def test_simulate_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(["simulate", "--games", "0"], capsys)
+    assert code == 2 and err.count("\n") == 1
