@@ -175,6 +175,7 @@ class Game:
         ]
         self._legal: list[Action] | None = None
         self._prepared: list[PreparedHand | None] = [None] * PLAYERS
+        self._held: list[tuple[int, int] | None] = [None] * PLAYERS
         self._start()
 
     # ----------------------------------------------------------------------------- queries
@@ -190,11 +191,19 @@ class Game:
 
     def holding(self, seat: int) -> int:
         """Cards in hand plus on the table (R6)."""
-        return sum(self.hands[seat]) + sum(len(g.cards) for g in self.tables[seat])
+        return self._counts(seat)[0]
 
     def fours(self, seat: int) -> int:
         """提 and 跑 on the seat's table: *k* of R6."""
-        return sum(g.is_four for g in self.tables[seat])
+        return self._counts(seat)[1]
+
+    def _counts(self, seat: int) -> tuple[int, int]:
+        found = self._held[seat]
+        if found is None:
+            table = self.tables[seat]
+            held = sum(self.hands[seat]) + sum(len(g.cards) for g in table)
+            found = self._held[seat] = (held, sum(g.is_four for g in table))
+        return found
 
     def must_discard(self, seat: int) -> bool:
         """R6: holding > 20 + max(0, k − 1)."""
@@ -216,7 +225,9 @@ class Game:
         return found
 
     def _changed(self, seat: int) -> None:
+        """Forget what was derived from the seat's hand and table: they are about to change."""
         self._prepared[seat] = None
+        self._held[seat] = None
 
     def legal_actions(self) -> list[Action]:
         """The choices of :attr:`to_act`, sorted by their F3 text; empty when the hand is over."""
@@ -277,6 +288,7 @@ class Game:
         other.log = list(self.log)
         other._legal = self._legal
         other._prepared = list(self._prepared)
+        other._held = list(self._held)
         return other
 
     # ----------------------------------------------------------------------------- actions
