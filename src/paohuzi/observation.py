@@ -13,6 +13,7 @@ from paohuzi.actions import Action
 from paohuzi.cards import KIND_NAMES, Kind
 from paohuzi.game import PRIVATE_CARD_EVENTS, Event, Game, GameResult, Phase, Source
 from paohuzi.groups import Group, GroupType
+from paohuzi.rules import RuleSet
 
 HIDDEN = "?"
 
@@ -35,6 +36,7 @@ class Observation:
     """One seat's view of a game."""
 
     seat: int
+    rules: RuleSet
     dealer: int
     liang: Kind
     hand: tuple[int, ...]
@@ -65,6 +67,21 @@ class Observation:
     def to_act(self) -> bool:
         return bool(self.legal)
 
+    def unseen(self) -> list[int]:
+        """Per kind, the copies this seat has not seen anywhere (other hands, the wall, face-down
+        偎)."""
+        seen = list(self.hand)
+        for table in self.tables:
+            for group in table:
+                for k in group.cards or ():
+                    seen[k] += 1
+        for row in self.rows:
+            for k in row:
+                seen[k] += 1
+        if self.offer is not None:
+            seen[self.offer] += 1
+        return [max(0, 4 - n) for n in seen]
+
 
 def _seen_group(group: Group, mine: bool) -> SeenGroup:
     if group.type is GroupType.WEI and not mine:
@@ -92,6 +109,7 @@ def observe(game: Game, seat: int) -> Observation:
     mine = game.to_act == seat and not game.is_over
     return Observation(
         seat=seat,
+        rules=game.rules,
         dealer=game.dealer,
         liang=game.liang,
         hand=tuple(game.hands[seat]),

@@ -1,0 +1,145 @@
+"""A one-step heuristic player: it scores the hand each choice leaves and takes the best.
+
+The score of a hand (:func:`hand_value`) counts its current hu-xi (R10.6), the cards that
+already work together (坎, pairs, cards with a partner for a sequence or 绞) against the
+isolated ones, and, once it is 听牌, how many unseen cards would win. A discard also weighs
+what it may give away: the next player may 吃 it unless he discarded that kind himself (R7.1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from paohuzi.actions import HU, PASS, Action, ActionType
+from paohuzi.cards import NUM_KINDS, Kind
+from paohuzi.evaluator import PreparedHand
+from paohuzi.groups import Group, GroupType
+from paohuzi.observation import Observation
+from paohuzi.rules import RuleSet
+
+
+def _partners(kind: Kind) -> tuple[Kind, ...]:
+    """Kinds that can share a sequence or 绞 with ``kind``."""
+    base, r = kind - kind % 10, kind % 10
+    found = {(kind + 10) % 20}
+    found.update(base + n for n in range(r - 2, r + 3) if 0 <= n <= 9 and n != r)
+    if r in (1, 6, 9):
+        found.update(base + n for n in (1, 6, 9) if n != r)
+    return tuple(sorted(found))
+
+
+PARTNERS = tuple(_partners(k) for k in range(NUM_KINDS))
+
+CLAIM_MARGIN = 0.5
+"""A 吃 or 碰 must beat passing by this much: taking shows cards and commits the hand."""
+
+
+def hand_value(
+    hand: Sequence[int], table: Sequence[Group], rules: RuleSet, unseen: Sequence[int]
+) -> float:
+    """How good a hand and table are (higher is better)."""
+    cards = [k for k in range(NUM_KINDS) for _ in range(hand[k])]
+    prepared = PreparedHand(cards, table, rules)
+    value = 1.2 * prepared.current_huxi()
+    isolated = 0
+    for k in range(NUM_KINDS):
+        n = hand[k]
+        if n == 0 or n == 3:
+            continue
+        if n == 2:
+            value += 1.5 + 0.3 * unseen[k]
+        elif any(hand[p] for p in PARTNERS[k]):
+            value += 0.8
+        else:
+            isolated += 1
+            value -= 1.2
+    holding = len(cards) + sum(len(g.cards) for g in table)
+    fours = sum(g.is_four for g in table)
+    if isolated <= 2 and holding == 20 + max(0, fours - 1):
+        live = sum(unseen[w.win] for w in prepared.waits())
+        if live:
+            value += 6 + 2.5 * live
+    return value
+
+
+class GreedyBot:
+    """Always wins when it can; otherwise takes the choice whose hand scores best."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int | None = None) -> None:
+        del seed  # deterministic
+
+    def act(self, observation: Observation) -> Action:
+        legal = observation.legal
+        if HU in legal:
+            return HU
+        if legal[0].type is ActionType.DISCARD:
+            hand = list(observation.hand)
+            table = self._own_table(observation)
+            return max(legal, key=lambda a: self._after_discard(observation, hand, table, a))
+        return self._claim(observation)
+
+    @staticmethod
+    def _own_table(observation: Observation) -> list[Group]:
+        return [Group(g.type, g.cards) for g in observation.tables[observation.seat] if g.cards]
+
+    def _after_discard(
+        self, observation: Observation, hand: list[int], table: list[Group], action: Action
+    ) -> float:
+        card = action.card
+        assert card is not None
+        hand[card] -= 1
+        value = hand_value(hand, table, observation.rules, observation.unseen())
+        hand[card] += 1
+        nxt = (observation.seat + 1) % 3
+        if card not in observation.discarded[nxt]:
+            value -= 0.6  # the next player may 吃 it (R4.2, R7.1)
+        return value
+
+    def _best_discard_value(
+        self, observation: Observation, hand: list[int], table: list[Group]
+    ) -> float:
+        unseen = observation.unseen()
+        best = None
+        for k in range(NUM_KINDS):
+            if 0 < hand[k] < 3:
+                hand[k] -= 1
+                value = hand_value(hand, table, observation.rules, unseen)
+                hand[k] += 1
+                best = value if best is None else max(best, value)
+        return hand_value(hand, table, observation.rules, unseen) if best is None else best
+
+    def _claim(self, observation: Observation) -> Action:
+        card = observation.offer
+        assert card is not None
+        hand = list(observation.hand)
+        table = self._own_table(observation)
+        unseen = observation.unseen()
+        keep = hand_value(hand, table, observation.rules, unseen)
+        best, best_value = PASS, keep + CLAIM_MARGIN
+        for action in observation.legal:
+            if action.type is ActionType.PASS:
+                continue
+            after = list(hand)
+            new = list(table)
+            if action.type is ActionType.PENG:
+                after[card] -= 2
+                new.append(Group(GroupType.PENG, (card,) * 3))
+            else:
+                after[card] += 1
+                for cards in action.groups:
+                    for k in cards:
+                        after[k] -= 1
+                    new.append(Group(GroupType.CHI, cards))
+            holding = sum(after) + sum(len(g.cards) for g in new)
+            fours = sum(g.is_four for g in new)
+            if holding > 20 + max(0, fours - 1):
+                value = self._best_discard_value(observation, after, new)
+            else:
+                value = hand_value(after, new, observation.rules, unseen)
+            if hand[card] == 2:
+                value += 0.5  # passing would make a kind it holds a pair of 臭 (R7.1)
+            if value > best_value:
+                best, best_value = action, value
+        return best

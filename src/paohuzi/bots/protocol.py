@@ -1,0 +1,189 @@
+"""The bot protocol (docs/protocol.md): an external program plays a seat over JSON lines.
+
+The program reads one JSON object a line on its standard input — ``start`` when a hand
+begins, ``event`` for everything its seat sees happen, ``ask`` when it must decide, ``error``
+when its last answer was refused, ``end`` with the hand's result — and answers each ``ask``
+with one line: ``{"action": "peng"}`` (or the bare F3 action, ``peng``). Everything it is sent
+comes from its seat's observation. A missing, late, unreadable or illegal answer is logged
+and the seat plays a safe default instead (pass if it may, else the first legal action), so a
+broken bot never corrupts a game.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import queue
+import subprocess
+import threading
+from collections.abc import Sequence
+from typing import IO, Any
+
+from paohuzi.actions import PASS, Action, parse_action
+from paohuzi.cards import KIND_NAMES, NotationError, format_cards
+from paohuzi.game import Event
+from paohuzi.observation import Observation
+from paohuzi.record import result_json
+
+PROTOCOL = "paohuzi-bot/1"
+DEFAULT_TIMEOUT = 10.0
+log = logging.getLogger("paohuzi.protocol")
+
+JSON = dict[str, Any]
+
+
+def event_json(event: Event) -> JSON:
+    """An event as the protocol sends it; a card the seat may not see is null."""
+    return {
+        "type": "event",
+        "event": event.type.value,
+        "seat": event.seat,
+        "card": KIND_NAMES[event.card] if event.card is not None else None,
+        "groups": [str(g) for g in event.groups],
+    }
+
+
+def observation_json(obs: Observation) -> JSON:
+    """The state a bot needs to decide, from its observation only."""
+    return {
+        "seat": obs.seat,
+        "dealer": obs.dealer,
+        "liang": KIND_NAMES[obs.liang],
+        "hand": format_cards(k for k in range(len(obs.hand)) for _ in range(obs.hand[k])),
+        "hand_sizes": list(obs.hand_sizes),
+        "tables": [[str(g) for g in t] for t in obs.tables],
+        "discards": [format_cards(r, sort=False) for r in obs.rows],
+        "chou": format_cards(obs.chou),
+        "wall": obs.wall,
+        "turn": obs.turn,
+        "offer": KIND_NAMES[obs.offer] if obs.offer is not None else None,
+        "offer_source": obs.offer_source.value if obs.offer_source is not None else None,
+        "legal": sorted(str(a) for a in obs.legal),
+    }
+
+
+def safe_default(legal: Sequence[Action]) -> Action:
+    """What a seat plays when its bot fails to answer properly."""
+    return PASS if PASS in legal else legal[0]
+
+
+class SubprocessBot:
+    """A bot that is another program speaking the protocol on its stdin and stdout."""
+
+    def __init__(
+        self, command: Sequence[str], *, name: str = "external", timeout: float = DEFAULT_TIMEOUT
+    ) -> None:
+        self.name = name
+        self.timeout = timeout
+        self.errors: list[str] = []
+        self._process = subprocess.Popen(
+            list(command),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            bufsize=1,
+        )
+        self._lines: queue.Queue[str | None] = queue.Queue()
+        assert self._process.stdout is not None
+        self._reader = threading.Thread(
+            target=self._read, args=(self._process.stdout,), daemon=True
+        )
+        self._reader.start()
+        self._sent_events = 0
+        self._dead = False
+
+    def _read(self, stream: IO[str]) -> None:
+        for line in stream:
+            self._lines.put(line)
+        self._lines.put(None)
+
+    def _send(self, message: JSON) -> None:
+        if self._dead:
+            return
+        try:
+            assert self._process.stdin is not None
+            self._process.stdin.write(json.dumps(message, ensure_ascii=False) + "\n")
+            self._process.stdin.flush()
+        except (BrokenPipeError, OSError):
+            self._fail("the bot closed its input")
+
+    def _fail(self, message: str) -> None:
+        self.errors.append(message)
+        log.warning("bot %s: %s", self.name, message)
+        if "closed" in message or "exited" in message:
+            self._dead = True
+
+    def _sync(self, obs: Observation) -> None:
+        """Send the start of a new hand, then every event not sent yet."""
+        if len(obs.events) < self._sent_events or self._sent_events == 0:
+            self._sent_events = 0
+            self._send({"type": "start", "protocol": PROTOCOL, **observation_json(obs)})
+        for event in obs.events[self._sent_events :]:
+            self._send(event_json(event))
+        self._sent_events = len(obs.events)
+
+    def act(self, observation: Observation) -> Action:
+        self._sync(observation)
+        self._send({"type": "ask", **observation_json(observation)})
+        legal = observation.legal
+        if self._dead:
+            return safe_default(legal)
+        try:
+            line = self._lines.get(timeout=self.timeout)
+        except queue.Empty:
+            self._fail(f"no answer within {self.timeout:g} s")
+            return self._refuse(legal, "timeout")
+        if line is None:
+            self._fail("the bot exited")
+            return safe_default(legal)
+        try:
+            action = _parse_answer(line)
+        except ValueError as error:
+            self._fail(f"unreadable answer {line.strip()!r}: {error}")
+            return self._refuse(legal, str(error))
+        if action not in legal:
+            self._fail(f"illegal answer {line.strip()!r}")
+            return self._refuse(legal, f"{action} is not legal now")
+        return action
+
+    def _refuse(self, legal: Sequence[Action], message: str) -> Action:
+        default = safe_default(legal)
+        self._send({"type": "error", "message": message, "played": str(default)})
+        return default
+
+    def end(self, observation: Observation) -> None:
+        """Tell the bot how the hand ended."""
+        self._sync(observation)
+        self._send({"type": "end", "result": result_json(observation.result)})
+        self._sent_events = 0
+
+    def close(self) -> None:
+        self._dead = True
+        if self._process.stdin is not None:
+            with contextlib.suppress(OSError):
+                self._process.stdin.close()
+        try:
+            self._process.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            self._process.kill()
+            self._process.wait()
+        self._reader.join(timeout=2)
+        if self._process.stdout is not None:
+            self._process.stdout.close()
+
+
+def _parse_answer(line: str) -> Action:
+    text = line.strip()
+    if text.startswith("{"):
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise ValueError(f"bad JSON: {error.msg}") from None
+        if not isinstance(data, dict) or not isinstance(data.get("action"), str):
+            raise ValueError('expected {"action": "…"}')
+        text = data["action"]
+    try:
+        return parse_action(text)
+    except NotationError as error:
+        raise ValueError(str(error)) from None

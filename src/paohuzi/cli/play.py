@@ -1,0 +1,234 @@
+"""``paohuzi play``: a person plays a match against two bots in the terminal."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from paohuzi.actions import Action, ActionType
+from paohuzi.bots import BOTS, Bot, make_bot
+from paohuzi.bots.protocol import SubprocessBot
+from paohuzi.cards import GLYPHS, KIND_NAMES, RED_KINDS, Kind
+from paohuzi.cli.render import describe, print_settlement
+from paohuzi.evaluator import PreparedHand
+from paohuzi.game import Game
+from paohuzi.groups import Group
+from paohuzi.match import Match
+from paohuzi.observation import Observation, observe
+from paohuzi.record import record_of
+from paohuzi.rules import PRESETS
+
+
+def add_parser(commands: Any) -> None:
+    parser = commands.add_parser(
+        "play",
+        help="play against two bots in the terminal",
+        description="Play a match of Hunan Paohuzi against two computer players.",
+    )
+    parser.add_argument(
+        "--bots",
+        default="greedy,greedy",
+        help=f"the two opponents: {', '.join(BOTS)}, or cmd:PROGRAM for a protocol bot",
+    )
+    parser.add_argument("--seed", type=int, help="seed of the deals (default: random)")
+    parser.add_argument(
+        "--dealer", type=int, choices=(0, 1, 2), help="first dealer (default: random)"
+    )
+    parser.add_argument(
+        "--seat", type=int, choices=(0, 1, 2), default=0, help="your seat (default 0)"
+    )
+    parser.add_argument("--hands", type=int, default=0, help="stop after this many hands (0: ask)")
+    parser.add_argument("--rules", choices=sorted(PRESETS), default="hunan")
+    parser.add_argument("--save-dir", default=".", help="where a saved record goes (default .)")
+    parser.set_defaults(run=run)
+
+
+def _card(kind: Kind) -> str:
+    style = "red" if kind in RED_KINDS else "bold"
+    return f"[{style}]{GLYPHS[kind]}[/{style}]{KIND_NAMES[kind]}"
+
+
+def _opponents(spec: str, seed: int | None) -> list[Bot]:
+    names = [n.strip() for n in spec.split(",")]
+    if len(names) != 2:
+        raise ValueError(f"--bots takes two opponents, not {len(names)}")
+    bots: list[Bot] = []
+    for i, name in enumerate(names):
+        if name.startswith("cmd:"):
+            bots.append(SubprocessBot(shlex.split(name[4:]), name=name))
+        else:
+            bots.append(make_bot(name, None if seed is None else seed + i))
+    return bots
+
+
+class TerminalTable:
+    """The terminal table: shows one seat's view and reads that seat's choices."""
+
+    def __init__(self, console: Console, seat: int) -> None:
+        self.console = console
+        self.seat = seat
+        self.shown = 0
+
+    def news(self, obs: Observation) -> None:
+        """Announce what happened since last time (forced moves included)."""
+        for event in obs.events[self.shown :]:
+            text = describe(event)
+            if event.seat == self.seat:
+                text = text.replace(f"seat {event.seat}", f"seat {event.seat} (you)", 1)
+            self.console.print("  · " + text)
+        self.shown = len(obs.events)
+
+    def show(self, obs: Observation, totals: list[int]) -> None:
+        console = self.console
+        console.rule(f"wall {obs.wall} · dealer seat {obs.dealer} · 亮张 {_card(obs.liang)}")
+        view = Table(box=None, padding=(0, 1), show_header=False)
+        for s in range(3):
+            who = "you" if s == self.seat else f"seat {s}"
+            tables = " ".join(str(g) for g in obs.tables[s]) or "—"
+            rows = " ".join(KIND_NAMES[k] for k in obs.rows[s]) or "—"
+            view.add_row(
+                f"[bold]{who}[/bold] ({totals[s]:+d})",
+                f"{obs.hand_sizes[s]} in hand",
+                f"table: {tables}",
+                f"discards: {rows}",
+            )
+        console.print(view)
+        hand = obs.hand
+        kans = [k for k in range(len(hand)) if hand[k] == 3]
+        loose = [k for k in range(len(hand)) for _ in range(hand[k]) if hand[k] != 3]
+        text = " ".join(_card(k) for k in loose)
+        if kans:
+            text += "   坎: " + "  ".join(" ".join(_card(k) for _ in range(3)) for k in kans)
+        console.print(f"your hand: {text}")
+        if obs.offer is not None:
+            whose = "you" if obs.turn == self.seat else f"seat {obs.turn}"
+            source = obs.offer_source.value if obs.offer_source else ""
+            console.print(f"on offer: {_card(obs.offer)} ({source} by {whose})")
+
+    def hint(self, obs: Observation) -> None:
+        cards = [k for k in range(len(obs.hand)) for _ in range(obs.hand[k])]
+        table = [Group(g.type, g.cards) for g in obs.tables[obs.seat] if g.cards is not None]
+        prepared = PreparedHand(cards, table, obs.rules)
+        waits = prepared.waits()
+        listed = ", ".join(f"{KIND_NAMES[w.win]} ({w.huxi} 胡息, {w.points} 底)" for w in waits)
+        self.console.print(f"current hu-xi {prepared.current_huxi()}; 听牌: {listed or 'none'}")
+
+    def choose(self, obs: Observation) -> Action:
+        options = sorted(obs.legal, key=_order)
+        for i, action in enumerate(options, 1):
+            self.console.print(f"  {i}) {_label(action)}")
+        while True:
+            answer = self.console.input(f"choose 1-{len(options)}, h for a hint: ").strip().lower()
+            if answer == "h":
+                self.hint(obs)
+            elif answer.isdigit() and 1 <= int(answer) <= len(options):
+                return options[int(answer) - 1]
+            else:
+                self.console.print("type a number from the list, or h")
+
+
+_ORDER = {
+    ActionType.HU: 0,
+    ActionType.PENG: 1,
+    ActionType.CHI: 2,
+    ActionType.DISCARD: 3,
+    ActionType.PASS: 4,
+}
+
+
+def _order(action: Action) -> tuple[int, int, str]:
+    return (_ORDER[action.type], action.card if action.card is not None else 0, str(action))
+
+
+def _label(action: Action) -> str:
+    if action.type is ActionType.DISCARD:
+        assert action.card is not None
+        return f"discard {_card(action.card)}"
+    if action.type is ActionType.CHI:
+        take, *bis = action.groups
+        text = "吃 chi " + "".join(KIND_NAMES[k] for k in take)
+        if bis:
+            text += "  比 " + " ".join("".join(KIND_NAMES[k] for k in b) for b in bis)
+        return text
+    return {"hu": "胡 hu — win", "peng": "碰 peng", "pass": "pass"}[action.type.value]
+
+
+def _save(console: Console, game: Game, directory: str) -> None:
+    path = Path(directory) / f"paohuzi-{time.strftime('%Y%m%d-%H%M%S')}.phz.json"
+    try:
+        path.write_text(json.dumps(record_of(game).to_json(), ensure_ascii=False) + "\n")
+    except OSError as error:
+        console.print(f"[red]could not save {path}: {error.strerror}[/red]")
+        return
+    console.print(f"saved {path}")
+
+
+def run(args: argparse.Namespace) -> int:
+    console = Console(highlight=False)
+    try:
+        opponents = _opponents(args.bots, args.seed)
+    except ValueError as error:
+        print(f"paohuzi play: error: {error}", file=sys.stderr)
+        return 2
+    bots: list[Bot | None] = []
+    it = iter(opponents)
+    for s in range(3):
+        bots.append(None if s == args.seat else next(it))
+    match = Match(PRESETS[args.rules], seed=args.seed, dealer=args.dealer)
+    game: Game | None = None
+    try:
+        while True:
+            game = match.new_game()
+            view = TerminalTable(console, args.seat)
+            console.rule(f"[bold]hand {match.hands + 1}[/bold]")
+            while not game.is_over:
+                seat = game.to_act
+                assert seat is not None
+                bot = bots[seat]
+                if bot is not None:
+                    game.apply(bot.act(observe(game, seat)))
+                    continue
+                obs = observe(game, seat)
+                view.news(obs)
+                view.show(obs, match.totals)
+                game.apply(view.choose(obs))
+            view.news(observe(game, args.seat))
+            match.finish(game)
+            assert game.result is not None
+            print_settlement(console, game.result, match.totals)
+            for s, bot in enumerate(bots):
+                end = getattr(bot, "end", None)
+                if end is not None:
+                    end(observe(game, s))
+            if args.hands and match.hands >= args.hands:
+                return 0
+            answer = console.input("Enter for the next hand, s to save this one, q to quit: ")
+            if answer.strip().lower() == "s":
+                _save(console, game, args.save_dir)
+            elif answer.strip().lower() == "q":
+                return 0
+    except (KeyboardInterrupt, EOFError):
+        console.print()
+        if game is not None:
+            try:
+                answer = console.input(
+                    "Leaving. Save the record of this hand? [y/N] ", markup=False
+                )
+            except (KeyboardInterrupt, EOFError):
+                answer = ""
+            if answer.strip().lower().startswith("y"):
+                _save(console, game, args.save_dir)
+        return 0
+    finally:
+        for bot in opponents:
+            close = getattr(bot, "close", None)
+            if close is not None:
+                close()

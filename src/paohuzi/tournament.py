@@ -1,0 +1,147 @@
+"""Fair comparison of bots by duplicate deals.
+
+Every deal (a seeded deck and dealer) is played once for each distinct way of seating the
+bots, so each bot meets the same cards from every seat and the luck of the deal cancels. A
+bot's score for a deal is its mean payment (R10.5) over the hands it sat in; the tournament
+reports the mean of those per-deal scores with a 95% confidence interval, deals being the
+independent samples.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from itertools import permutations
+
+from paohuzi.bots import make_bot, play_hand
+from paohuzi.cards import full_deck
+from paohuzi.game import PLAYERS, Game
+from paohuzi.record import JSON, record_of
+from paohuzi.rules import HUNAN, RuleSet
+
+
+@dataclass(frozen=True)
+class HandOutcome:
+    """One hand of a deal: who sat where, and what they were paid."""
+
+    deal: int
+    seating: tuple[str, ...]
+    payments: tuple[int, ...]
+    winner: int | None
+    record: JSON | None = None
+
+
+@dataclass(frozen=True)
+class BotStats:
+    name: str
+    mean: float
+    ci95: tuple[float, float]
+    win_rate: float
+    hands: int
+
+
+def seatings(names: Sequence[str]) -> list[tuple[str, ...]]:
+    """Every distinct seating of the bots, in a fixed order."""
+    return sorted(set(permutations(names)))
+
+
+def deal_deck(seed: int, deal: int) -> list[int]:
+    deck = full_deck()
+    random.Random(seed * 1_000_003 + deal).shuffle(deck)
+    return deck
+
+
+def play_deal(
+    names: Sequence[str], seed: int, deal: int, rules: RuleSet = HUNAN, keep_records: bool = False
+) -> list[HandOutcome]:
+    """Play one deal once per seating."""
+    deck = deal_deck(seed, deal)
+    outcomes = []
+    for n, seating in enumerate(seatings(names)):
+        game = Game(rules, dealer=deal % PLAYERS, deck=deck)
+        bots = [
+            make_bot(name, seed * 7919 + deal * 31 + n * 3 + s) for s, name in enumerate(seating)
+        ]
+        play_hand(game, bots)
+        assert game.result is not None
+        record = record_of(game).to_json() if keep_records else None
+        outcomes.append(
+            HandOutcome(deal, seating, tuple(game.result.payments), game.result.winner, record)
+        )
+    return outcomes
+
+
+def _play_deal_star(args: tuple[Sequence[str], int, int, RuleSet, bool]) -> list[HandOutcome]:
+    return play_deal(*args)
+
+
+def run_deals(
+    names: Sequence[str],
+    deals: int,
+    seed: int,
+    *,
+    rules: RuleSet = HUNAN,
+    workers: int = 1,
+    keep_records: bool = False,
+) -> Iterator[list[HandOutcome]]:
+    """Play deals 0 … deals − 1, yielding each deal's hands as it finishes (in deal order)."""
+    jobs = [(tuple(names), seed, deal, rules, keep_records) for deal in range(deals)]
+    if workers <= 1:
+        yield from map(_play_deal_star, jobs)
+        return
+    import multiprocessing
+
+    with multiprocessing.get_context("spawn").Pool(workers) as pool:
+        yield from pool.imap(
+            _play_deal_star, jobs, chunksize=max(1, min(50, deals // (workers * 8) or 1))
+        )
+
+
+def summarize(outcomes: Iterable[list[HandOutcome]]) -> list[BotStats]:
+    """Per distinct bot name: mean score per hand with its 95% CI, and win rate."""
+    per_deal: dict[str, list[float]] = {}
+    wins: dict[str, int] = {}
+    hands: dict[str, int] = {}
+    for deal in outcomes:
+        paid: dict[str, list[int]] = {}
+        for hand in deal:
+            for seat, name in enumerate(hand.seating):
+                paid.setdefault(name, []).append(hand.payments[seat])
+                hands[name] = hands.get(name, 0) + 1
+                wins[name] = wins.get(name, 0) + (hand.winner == seat)
+        for name, payments in paid.items():
+            per_deal.setdefault(name, []).append(sum(payments) / len(payments))
+    stats = []
+    for name in sorted(per_deal):
+        values = per_deal[name]
+        mean = sum(values) / len(values)
+        var = sum((v - mean) ** 2 for v in values) / (len(values) - 1) if len(values) > 1 else 0.0
+        half = 1.96 * math.sqrt(var / len(values))
+        stats.append(
+            BotStats(name, mean, (mean - half, mean + half), wins[name] / hands[name], hands[name])
+        )
+    return stats
+
+
+def tournament(
+    names: Sequence[str],
+    deals: int,
+    seed: int,
+    *,
+    rules: RuleSet = HUNAN,
+    workers: int = 1,
+    keep_records: bool = False,
+    on_deal: Callable[[list[HandOutcome]], None] | None = None,
+) -> tuple[int, list[BotStats]]:
+    """Run a duplicate tournament; returns the number of hands and each bot's figures.
+    ``on_deal`` sees each deal's hands as it finishes (with their records if kept)."""
+    played: list[list[HandOutcome]] = []
+    for deal in run_deals(
+        names, deals, seed, rules=rules, workers=workers, keep_records=keep_records
+    ):
+        played.append(deal)
+        if on_deal is not None:
+            on_deal(deal)
+    return sum(len(d) for d in played), summarize(played)
