@@ -19,8 +19,10 @@ class Match:
         self, rules: RuleSet = HUNAN, *, seed: int | None = None, dealer: int | None = None
     ) -> None:
         self.rules = rules
-        self._rng = random.Random(seed)
-        self.dealer = self._rng.randrange(PLAYERS) if dealer is None else dealer
+        self.seed = random.randrange(2**32) if seed is None else seed
+        """Every deck of the match follows from it and the hand's number: a match can be
+        stored as a few numbers and picked up again."""
+        self.dealer = random.Random(self.seed).randrange(PLAYERS) if dealer is None else dealer
         """The dealer of the next hand; the first is chosen at random (R2)."""
         self.totals = [0] * PLAYERS
         self.hands = 0
@@ -29,7 +31,7 @@ class Match:
     def new_game(self) -> Game:
         """The next hand, dealt from a freshly shuffled deck."""
         deck = full_deck()
-        self._rng.shuffle(deck)
+        random.Random(self.seed * 1_000_003 + self.hands).shuffle(deck)
         return Game(self.rules, dealer=self.dealer, deck=deck)
 
     def finish(self, game: Game) -> None:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from paohuzi.actions import Action
 from paohuzi.cards import KIND_NAMES, Kind
+from paohuzi.evaluator import PreparedHand, Wait
 from paohuzi.game import PRIVATE_CARD_EVENTS, Event, Game, GameResult, Phase, Source
 from paohuzi.groups import Group, GroupType
 from paohuzi.rules import RuleSet
@@ -35,7 +36,8 @@ class SeenGroup:
 class Observation:
     """One seat's view of a game."""
 
-    seat: int
+    seat: int | None
+    """The observing seat; None for a spectator, who sees public information only."""
     rules: RuleSet
     dealer: int
     liang: Kind
@@ -67,6 +69,21 @@ class Observation:
     def to_act(self) -> bool:
         return bool(self.legal)
 
+    def hand_cards(self) -> list[Kind]:
+        """The seat's own hand as cards, in canonical order."""
+        return [k for k in range(len(self.hand)) for _ in range(self.hand[k])]
+
+    def own_table(self) -> list[Group]:
+        """The seat's own table groups (all visible to it)."""
+        if self.seat is None:
+            return []
+        return [Group(g.type, g.cards) for g in self.tables[self.seat] if g.cards is not None]
+
+    def hint(self) -> tuple[int, list[Wait]]:
+        """The seat's current total hu-xi (R10.6) and its waits (听牌)."""
+        prepared = PreparedHand(self.hand_cards(), self.own_table(), self.rules)
+        return prepared.current_huxi(), prepared.waits()
+
     def unseen(self) -> list[int]:
         """Per kind, the copies this seat has not seen anywhere (other hands, the wall, face-down
         偎)."""
@@ -89,14 +106,14 @@ def _seen_group(group: Group, mine: bool) -> SeenGroup:
     return SeenGroup(group.type, group.cards)
 
 
-def _seen_event(event: Event, seat: int) -> Event:
+def _seen_event(event: Event, seat: int | None) -> Event:
     if event.seat != seat and event.type in PRIVATE_CARD_EVENTS and event.card is not None:
         return Event(event.type, event.seat)
     return event
 
 
-def observe(game: Game, seat: int) -> Observation:
-    """What ``seat`` may know of ``game``."""
+def observe(game: Game, seat: int | None) -> Observation:
+    """What ``seat`` may know of ``game``; ``seat`` None: what a spectator may know."""
     window = game.window
     if window is not None:
         turn: int | None = window.owner
@@ -112,7 +129,7 @@ def observe(game: Game, seat: int) -> Observation:
         rules=game.rules,
         dealer=game.dealer,
         liang=game.liang,
-        hand=tuple(game.hands[seat]),
+        hand=tuple(game.hands[seat]) if seat is not None else (0,) * len(game.hands[0]),
         hand_sizes=tuple(sum(h) for h in game.hands),
         tables=tuple(
             tuple(_seen_group(g, s == seat) for g in game.tables[s])
@@ -125,8 +142,8 @@ def observe(game: Game, seat: int) -> Observation:
         offer=offer,
         offer_source=source,
         legal=tuple(game.legal_actions()) if mine else (),
-        chou=frozenset(game.chou[seat]),
-        chou_hu=tuple(sorted(game.chou_hu[seat].items())),
+        chou=frozenset(game.chou[seat]) if seat is not None else frozenset(),
+        chou_hu=tuple(sorted(game.chou_hu[seat].items())) if seat is not None else (),
         events=tuple(_seen_event(e, seat) for e in game.log),
         result=game.result,
     )

@@ -76,13 +76,10 @@ class GreedyBot:
             return HU
         if legal[0].type is ActionType.DISCARD:
             hand = list(observation.hand)
-            table = self._own_table(observation)
+            table = observation.own_table()
             return max(legal, key=lambda a: self._after_discard(observation, hand, table, a))
         return self._claim(observation)
 
-    @staticmethod
-    def _own_table(observation: Observation) -> list[Group]:
-        return [Group(g.type, g.cards) for g in observation.tables[observation.seat] if g.cards]
 
     def _after_discard(
         self, observation: Observation, hand: list[int], table: list[Group], action: Action
@@ -92,6 +89,7 @@ class GreedyBot:
         hand[card] -= 1
         value = hand_value(hand, table, observation.rules, observation.unseen())
         hand[card] += 1
+        assert observation.seat is not None
         nxt = (observation.seat + 1) % 3
         if card not in observation.discarded[nxt]:
             value -= 0.6  # the next player may 吃 it (R4.2, R7.1)
@@ -114,7 +112,7 @@ class GreedyBot:
         card = observation.offer
         assert card is not None
         hand = list(observation.hand)
-        table = self._own_table(observation)
+        table = observation.own_table()
         unseen = observation.unseen()
         keep = hand_value(hand, table, observation.rules, unseen)
         best, best_value = PASS, keep + CLAIM_MARGIN

@@ -18,9 +18,7 @@ from paohuzi.bots import BOTS, Bot, make_bot
 from paohuzi.bots.protocol import SubprocessBot
 from paohuzi.cards import GLYPHS, KIND_NAMES, RED_KINDS, Kind
 from paohuzi.cli.render import describe, print_settlement
-from paohuzi.evaluator import PreparedHand
 from paohuzi.game import Game
-from paohuzi.groups import Group
 from paohuzi.match import Match
 from paohuzi.observation import Observation, observe
 from paohuzi.record import record_of
@@ -114,12 +112,9 @@ class TerminalTable:
             console.print(f"on offer: {_card(obs.offer)} ({source} by {whose})")
 
     def hint(self, obs: Observation) -> None:
-        cards = [k for k in range(len(obs.hand)) for _ in range(obs.hand[k])]
-        table = [Group(g.type, g.cards) for g in obs.tables[obs.seat] if g.cards is not None]
-        prepared = PreparedHand(cards, table, obs.rules)
-        waits = prepared.waits()
+        huxi, waits = obs.hint()
         listed = ", ".join(f"{KIND_NAMES[w.win]} ({w.huxi} 胡息, {w.points} 底)" for w in waits)
-        self.console.print(f"current hu-xi {prepared.current_huxi()}; 听牌: {listed or 'none'}")
+        self.console.print(f"current hu-xi {huxi}; 听牌: {listed or 'none'}")
 
     def choose(self, obs: Observation) -> Action:
         options = sorted(obs.legal, key=_order)
