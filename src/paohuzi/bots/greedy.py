@@ -80,7 +80,6 @@ class GreedyBot:
             return max(legal, key=lambda a: self._after_discard(observation, hand, table, a))
         return self._claim(observation)
 
-
     def _after_discard(
         self, observation: Observation, hand: list[int], table: list[Group], action: Action
     ) -> float:

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from paohuzi import __version__
-from paohuzi.cli import analyze, play, replay, simulate, tournament
+from paohuzi.cli import analyze, play, replay, serve, simulate, tournament
 
 
 class _Parser(argparse.ArgumentParser):
@@ -22,6 +22,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="paohuzi", description="跑胡子 (Paohuzi), Hunan rules.")
     parser.add_argument("--version", action="version", version=f"paohuzi {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    serve.add_parser(commands)
     play.add_parser(commands)
     analyze.add_parser(commands)
     replay.add_parser(commands)

@@ -1,0 +1,1 @@
+"""The multiplayer web server (needs the ``server`` extra: FastAPI, uvicorn)."""

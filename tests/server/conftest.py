@@ -1,0 +1,82 @@
+"""A real server process for the browser and restart tests."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class Server:
+    """``paohuzi serve`` in a subprocess on a free port of 127.0.0.1."""
+
+    def __init__(self, db: Path, bot_delay: float = 0.0) -> None:
+        self.db = db
+        self.port = free_port()
+        self.bot_delay = bot_delay
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        command = [sys.executable, "-m", "paohuzi", "serve", "--port", str(self.port)]
+        command += ["--db", str(self.db), "--bot-delay", str(self.bot_delay)]
+        self.process = subprocess.Popen(
+            command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            try:
+                urllib.request.urlopen(self.url + "/api/metrics", timeout=1).read()
+                return
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError("the server did not start")
+
+    def kill(self) -> None:
+        assert self.process is not None
+        os.kill(self.process.pid, signal.SIGKILL)
+        self.process.wait()
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=10)
+
+    def post(self, path: str, body: dict[str, Any]) -> Any:
+        request = urllib.request.Request(
+            self.url + path,
+            data=json.dumps(body).encode(),
+            headers={"Content-Type": "application/json"},
+        )
+        return json.load(urllib.request.urlopen(request, timeout=10))
+
+    def get(self, path: str) -> Any:
+        return json.load(urllib.request.urlopen(self.url + path, timeout=10))
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    found = Server(tmp_path / "server.db")
+    found.start()
+    yield found
+    found.stop()
