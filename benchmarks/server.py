@@ -138,7 +138,8 @@ def main() -> None:
 
     print(
         f"{metrics['rooms']} rooms, {3 * args.rooms} WebSocket clients, think {args.think:g} s, "
-        f"{args.seconds:g} s: {metrics['actions']} actions ({metrics['actions'] / args.seconds:,.0f}/s), "
+        f"{args.seconds:g} s: {metrics['actions']} actions "
+        f"({metrics['actions'] / args.seconds:,.0f}/s), "
         f"{counts['hands']} hands finished"
     )
     print(
@@ -146,7 +147,8 @@ def main() -> None:
         f"p99 {metrics.get('p99_ms')} ms, max {metrics.get('max_ms')} ms"
     )
     print(
-        f"client round trip (answer sent to its state received): p50 {pct(0.5)} ms, p99 {pct(0.99)} ms"
+        "client round trip (answer sent to its state received): "
+        f"p50 {pct(0.5)} ms, p99 {pct(0.99)} ms"
     )
 
 
