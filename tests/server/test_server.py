@@ -213,3 +213,27 @@ def test_restore_after_restart_continues_where_it_was(tmp_path: Path) -> None:
     room_id, hands, history = asyncio.run(first())
     assert len(history) > 1
     assert asyncio.run(second(room_id)) == (hands, history)
+
+
+def test_the_turn_timer_plays_for_a_silent_seat(tmp_path: Path) -> None:
+    async def run() -> tuple[int, int]:
+        store = Store(tmp_path / "timer.db")
+        rooms = Rooms(store)
+        room = await rooms.create([None, "greedy", "greedy"], timer=0.05, seed=3)
+        game = room.game
+        assert game is not None
+        before = len(game.history)
+        waited = 0
+        while len(game.history) == before and waited < 100:
+            await asyncio.sleep(0.02)
+            waited += 1
+        seat, action = game.history[before]
+        assert seat == 0
+        obs_legal_kinds = {"pass", "discard"}
+        assert action.type.value in obs_legal_kinds
+        rooms.close()
+        store.close()
+        return before, len(game.history)
+
+    before, after = asyncio.run(run())
+    assert after > before
