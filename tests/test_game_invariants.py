@@ -39,7 +39,8 @@ def discard_pending(game: Game, seat: int) -> bool:
         return True
     last = game.log[-2] if len(game.log) > 1 else None
     return (
-        game.log[-1].type is EventType.HUANGZHUANG
+        bool(game.log)
+        and game.log[-1].type is EventType.HUANGZHUANG
         and last is not None
         and last.seat == seat
         and last.type in (EventType.WEI, EventType.CHOUWEI, EventType.TI)

@@ -443,12 +443,18 @@ class Game:
 
     # ----------------------------------------------------------------------------- claims
 
-    def _open_window(self, card: Kind, owner: int, source: Source) -> None:
+    def _open_window(
+        self, card: Kind, owner: int, source: Source, first: int | None = None
+    ) -> None:
+        """Ask every seat with an option on the card (R8); ``first``: start the asking at that
+        seat, as if those before it had passed (a position rebuilt for search)."""
         last = source is Source.DRAWN and self.wall == 0
         pao = None if last or source is Source.LIANG else self._pao_seat(card, owner, source)
         order = [owner, _next(owner), _next(_next(owner))]
         if source is Source.DISCARDED:
             order = order[1:]
+        if first is not None:
+            order = order[order.index(first) :]
         window = _Window(card, owner, source, [], {}, {}, pao, last)
         for seat in order:
             options = self._claim_options(seat, window)
@@ -639,6 +645,72 @@ class Game:
         self.to_act = None
         self.window = None
         self._legal = None
+
+
+@dataclass
+class Position:
+    """Everything that makes a position, for building a game that did not start from a deal
+    (a sampled completion of what one seat knows, for search). ``to_act`` decides next: in a
+    claim window on ``offer`` (from ``owner``, by ``source``) if there is one, else a discard."""
+
+    dealer: int
+    liang: Kind
+    hands: list[list[int]]
+    tables: list[list[Group]]
+    rows: list[list[Kind]]
+    discarded: list[set[Kind]]
+    chou: list[set[Kind]]
+    chou_hu: list[dict[Kind, int]]
+    wall: list[Kind]
+    to_act: int
+    offer: Kind | None = None
+    owner: int | None = None
+    source: Source | None = None
+    self_hu: bool = False
+    """``to_act`` has just made a forced 偎/提 and decides on a win (R4.1 step 3)."""
+    offered: tuple[Action, ...] | None = None
+    """In a claim window: what ``to_act`` is offered, when claims declared before it (hidden
+    from it) took some of its options away (R8)."""
+
+
+def game_from_position(position: Position, rules: RuleSet = HUNAN) -> Game:
+    """A game at ``position``; its cards must add up to the 80 of the deck (R1)."""
+    p = position
+    game = Game.__new__(Game)
+    game.rules = rules
+    game.dealer = p.dealer
+    # Only the wall part of the deck is ever read again; the rest stands for dealt cards.
+    game.deck = tuple([p.liang] * (DECK_SIZE - len(p.wall)) + list(p.wall))
+    game.liang = p.liang
+    game.wall_pos = DECK_SIZE - len(p.wall)
+    game.hands = [list(h) for h in p.hands]
+    game.tables = [list(t) for t in p.tables]
+    game.rows = [list(r) for r in p.rows]
+    game.discarded = [set(d) for d in p.discarded]
+    game.chou = [set(c) for c in p.chou]
+    game.chou_hu = [dict(c) for c in p.chou_hu]
+    game.window = None
+    game.pending_hu = None
+    game.result = None
+    game.history = []
+    game.log = []
+    game._legal = None
+    game._prepared = [None] * PLAYERS
+    game._held = [None] * PLAYERS
+    game.to_act = p.to_act
+    game.phase = Phase.DISCARD
+    if p.offer is not None:
+        assert p.owner is not None and p.source is not None
+        game._open_window(p.offer, p.owner, p.source, first=p.to_act)
+        if p.offered is not None and game.window is not None and game.to_act == p.to_act:
+            game.window.offered = [a for a in p.offered if a != PASS]
+    elif p.self_hu:
+        found = game._prepared_hand(p.to_act).complete(haidi=game.wall == 0)
+        if found is None:
+            raise ValueError("the seat has no complete hand to win with")
+        game.pending_hu = found
+        game.phase = Phase.SELF_HU
+    return game
 
 
 def check_deck(deck: Sequence[Kind]) -> None:

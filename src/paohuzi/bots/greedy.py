@@ -35,9 +35,15 @@ CLAIM_MARGIN = 0.5
 
 
 def hand_value(
-    hand: Sequence[int], table: Sequence[Group], rules: RuleSet, unseen: Sequence[int]
+    hand: Sequence[int],
+    table: Sequence[Group],
+    rules: RuleSet,
+    unseen: Sequence[int],
+    *,
+    waits: bool = True,
 ) -> float:
-    """How good a hand and table are (higher is better)."""
+    """How good a hand and table are (higher is better); ``waits``: count the live winning
+    cards of a 听牌 hand (the costly part)."""
     cards = [k for k in range(NUM_KINDS) for _ in range(hand[k])]
     prepared = PreparedHand(cards, table, rules)
     value = 1.2 * prepared.current_huxi()
@@ -55,7 +61,7 @@ def hand_value(
             value -= 1.2
     holding = len(cards) + sum(len(g.cards) for g in table)
     fours = sum(g.is_four for g in table)
-    if isolated <= 2 and holding == 20 + max(0, fours - 1):
+    if waits and isolated <= 2 and holding == 20 + max(0, fours - 1):
         live = sum(unseen[w.win] for w in prepared.waits())
         if live:
             value += 6 + 2.5 * live
@@ -67,18 +73,25 @@ class GreedyBot:
 
     name = "greedy"
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, seed: int | None = None, *, waits: bool = True) -> None:
         del seed  # deterministic
+        self.waits = waits
 
     def act(self, observation: Observation) -> Action:
-        legal = observation.legal
-        if HU in legal:
+        if HU in observation.legal:
             return HU
+        scores = self.scores(observation)
+        # Ties go to passing (a claim must be worth it), then to the first in F3 order.
+        return max(observation.legal, key=lambda a: (scores[a], a == PASS))
+
+    def scores(self, observation: Observation) -> dict[Action, float]:
+        """How good the hand each legal choice leaves is (a win scores infinitely well)."""
+        legal = observation.legal
         if legal[0].type is ActionType.DISCARD:
             hand = list(observation.hand)
             table = observation.own_table()
-            return max(legal, key=lambda a: self._after_discard(observation, hand, table, a))
-        return self._claim(observation)
+            return {a: self._after_discard(observation, hand, table, a) for a in legal}
+        return self._claims(observation)
 
     def _after_discard(
         self, observation: Observation, hand: list[int], table: list[Group], action: Action
@@ -86,7 +99,7 @@ class GreedyBot:
         card = action.card
         assert card is not None
         hand[card] -= 1
-        value = hand_value(hand, table, observation.rules, observation.unseen())
+        value = hand_value(hand, table, observation.rules, observation.unseen(), waits=self.waits)
         hand[card] += 1
         assert observation.seat is not None
         nxt = (observation.seat + 1) % 3
@@ -102,22 +115,29 @@ class GreedyBot:
         for k in range(NUM_KINDS):
             if 0 < hand[k] < 3:
                 hand[k] -= 1
-                value = hand_value(hand, table, observation.rules, unseen)
+                value = hand_value(hand, table, observation.rules, unseen, waits=self.waits)
                 hand[k] += 1
                 best = value if best is None else max(best, value)
-        return hand_value(hand, table, observation.rules, unseen) if best is None else best
+        return (
+            hand_value(hand, table, observation.rules, unseen, waits=self.waits)
+            if best is None
+            else best
+        )
 
-    def _claim(self, observation: Observation) -> Action:
-        card = observation.offer
-        assert card is not None
+    def _claims(self, observation: Observation) -> dict[Action, float]:
+        unseen = observation.unseen()
         hand = list(observation.hand)
         table = observation.own_table()
-        unseen = observation.unseen()
-        keep = hand_value(hand, table, observation.rules, unseen)
-        best, best_value = PASS, keep + CLAIM_MARGIN
+        keep = hand_value(hand, table, observation.rules, unseen, waits=self.waits)
+        scores = {PASS: keep + CLAIM_MARGIN}
+        card = observation.offer
         for action in observation.legal:
+            if action.type is ActionType.HU:
+                scores[action] = float("inf")
+                continue
             if action.type is ActionType.PASS:
                 continue
+            assert card is not None
             after = list(hand)
             new = list(table)
             if action.type is ActionType.PENG:
@@ -134,9 +154,8 @@ class GreedyBot:
             if holding > 20 + max(0, fours - 1):
                 value = self._best_discard_value(observation, after, new)
             else:
-                value = hand_value(after, new, observation.rules, unseen)
+                value = hand_value(after, new, observation.rules, unseen, waits=self.waits)
             if hand[card] == 2:
                 value += 0.5  # passing would make a kind it holds a pair of 臭 (R7.1)
-            if value > best_value:
-                best, best_value = action, value
-        return best
+            scores[action] = value
+        return scores

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from paohuzi import __version__
-from paohuzi.cli import analyze, play, replay, serve, simulate, tournament
+from paohuzi.cli import analyze, play, replay, review, serve, simulate, tournament
 
 
 class _Parser(argparse.ArgumentParser):
@@ -28,6 +28,7 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_parser(commands)
     simulate.add_parser(commands)
     tournament.add_parser(commands)
+    review.add_parser(commands)
     return parser
 
 

@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from paohuzi.bots import BOTS
+from paohuzi.bots import BOTS, is_bot_name
 from paohuzi.rules import PRESETS
 from paohuzi.tournament import HandOutcome, seatings, tournament
 
@@ -25,7 +25,9 @@ def add_parser(commands: Any) -> None:
         "each bot's mean score per hand with a 95%% confidence interval and its win rate.",
     )
     parser.add_argument(
-        "--bots", default="greedy,random,random", help=f"three of: {', '.join(BOTS)}"
+        "--bots",
+        default="greedy,random,random",
+        help=f"three of: {', '.join(BOTS)} (expert@N: N samples a decision)",
     )
     parser.add_argument("--deals", type=int, default=200, help="deals to play (default 200)")
     parser.add_argument("--seed", type=int, default=0)
@@ -45,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
     names = [n.strip() for n in args.bots.split(",")]
     if len(names) != 3:
         return _fail(f"--bots takes three bots, not {len(names)}")
-    unknown = [n for n in names if n not in BOTS]
+    unknown = [n for n in names if not is_bot_name(n)]
     if unknown:
         return _fail(f"unknown bot {unknown[0]!r} (known: {', '.join(BOTS)})")
     if args.deals < 1 or args.workers < 1:

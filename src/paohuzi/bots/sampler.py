@@ -1,0 +1,202 @@
+"""Sampling the hidden cards: complete positions consistent with one seat's observation.
+
+What a seat knows, besides the cards it sees:
+
+* a hand only ever loses cards after the deal (draws are shown or laid down, claims go to the
+  table), so what is true of another hand at some moment stays true of what is left of it;
+* a card shown from another seat's own draw proves he held at most one of that kind then (a
+  pair would have made a 偎, a 坎 a 提, R4.1);
+* a card shown or discarded by anyone else, with no 跑 following, proves he held no 坎 of it
+  then (R5.2); and after the latest of his face-down 偎, none of them is of such a kind;
+* if this seat is offered a 吃 or 碰, nobody must 跑 on the card (only 胡 would be offered, R8).
+
+Within those limits every completion is equally likely: the unseen cards are dealt uniformly
+at random (rejection sampling), and a face-down 偎 takes a kind with a weight of the number of
+ways to choose its three cards.
+"""
+
+from __future__ import annotations
+
+import random
+from math import comb
+
+from paohuzi.actions import ActionType
+from paohuzi.cards import NUM_KINDS, Kind
+from paohuzi.game import EventType, Game, Phase, Position, Source, game_from_position
+from paohuzi.groups import Group, GroupType
+from paohuzi.observation import Observation, observe
+
+REJECTION_TRIES = 300
+
+
+class SamplingError(ValueError):
+    """No completion satisfies the constraints (an observation that cannot happen)."""
+
+
+def limits(obs: Observation) -> tuple[dict[int, list[int]], dict[int, set[Kind]]]:
+    """Per other seat: the most copies of each kind its hand can hold now, and the kinds its
+    face-down 偎 cannot be."""
+    assert obs.seat is not None
+    others = [s for s in range(3) if s != obs.seat]
+    caps = {o: [3] * NUM_KINDS for o in others}
+    not_wei: dict[int, set[Kind]] = {o: set() for o in others}
+    events = obs.events
+    last_wei = {
+        o: max(
+            (i for i, e in enumerate(events) if e.type is EventType.WEI and e.seat == o), default=-1
+        )
+        for o in others
+    }
+    for i, event in enumerate(events):
+        if event.card is None or event.type not in (EventType.SHOW, EventType.DISCARD):
+            continue
+        k = event.card
+        runner = next(
+            (e.seat for e in events[i + 1 : i + 3] if e.type is EventType.PAO and e.card == k), None
+        )
+        for o in others:
+            if runner == o:
+                continue
+            if event.type is EventType.SHOW and event.seat == o:
+                caps[o][k] = min(caps[o][k], 1)
+            elif event.seat != o:
+                caps[o][k] = min(caps[o][k], 2)
+                if i > last_wei[o]:
+                    not_wei[o].add(k)
+    if obs.offer is not None and any(
+        a.type in (ActionType.CHI, ActionType.PENG) for a in obs.legal
+    ):
+        for o in others:
+            caps[o][obs.offer] = min(caps[o][obs.offer], 2)
+            not_wei[o].add(obs.offer)
+    return caps, not_wei
+
+
+def sample(obs: Observation, rng: random.Random) -> Game:
+    """A game consistent with ``obs``, at the decision the observing seat faces."""
+    seat = obs.seat
+    if seat is None or not obs.legal:
+        raise ValueError("sampling needs the observation of a seat that is to act")
+    unseen = obs.unseen()
+    caps, not_wei = limits(obs)
+    others = [s for s in range(3) if s != seat]
+    tables: list[list[Group]] = [[] for _ in range(3)]
+    for s in range(3):
+        for group in obs.tables[s]:
+            if group.cards is not None:
+                tables[s].append(Group(group.type, group.cards))
+                continue
+            kinds = [k for k in range(NUM_KINDS) if unseen[k] >= 3 and k not in not_wei[s]]
+            if not kinds:
+                raise SamplingError(f"no kind fits seat {s}'s face-down 偎")
+            k = rng.choices(kinds, weights=[comb(unseen[k], 3) for k in kinds])[0]
+            unseen[k] -= 3
+            tables[s].append(Group(GroupType.WEI, (k,) * 3))
+    sizes = {o: obs.hand_sizes[o] for o in others}
+    if sum(sizes.values()) + obs.wall != sum(unseen):
+        raise SamplingError("the unseen cards do not fill the hidden places")
+    # The 亮张 went into the dealer's hand: it is still there unless he has let a card of that
+    # kind go since (a discard, a group on his table).
+    kept = (
+        obs.dealer in others
+        and obs.offer_source is not Source.LIANG
+        and unseen[obs.liang] > 0
+        and not any(
+            e.seat == obs.dealer
+            and (e.card == obs.liang or any(obs.liang in g.cards for g in e.groups))
+            and e.type not in (EventType.LIANG, EventType.DRAW, EventType.SHOW)
+            for e in obs.events
+        )
+    )
+    if kept:
+        unseen[obs.liang] -= 1
+        sizes[obs.dealer] -= 1
+        caps[obs.dealer][obs.liang] -= 1
+    pool = [k for k in range(NUM_KINDS) for _ in range(unseen[k])]
+    hands = _deal(pool, sizes, caps, rng)
+    if kept:
+        hands[obs.dealer][obs.liang] += 1
+    wall = hands.pop(-1)
+    hands[seat] = list(obs.hand)
+    self_hu = obs.offer is None and all(
+        a.type in (ActionType.HU, ActionType.PASS) for a in obs.legal
+    )
+    return game_from_position(
+        Position(
+            dealer=obs.dealer,
+            liang=obs.liang,
+            hands=[hands[s] for s in range(3)],
+            tables=tables,
+            rows=[list(r) for r in obs.rows],
+            discarded=[set(d) for d in obs.discarded],
+            chou=[set(obs.chou) if s == seat else set() for s in range(3)],
+            chou_hu=[dict(obs.chou_hu) if s == seat else {} for s in range(3)],
+            wall=wall,
+            to_act=seat,
+            offer=obs.offer,
+            owner=obs.turn if obs.offer is not None else None,
+            source=obs.offer_source,
+            self_hu=self_hu,
+            offered=obs.legal,
+        ),
+        obs.rules,
+    )
+
+
+def _deal(
+    pool: list[Kind], sizes: dict[int, int], caps: dict[int, list[int]], rng: random.Random
+) -> dict[int, list[int]]:
+    """Deal ``pool`` into the other hands (as counts) and the wall (key -1, as cards in
+    order), uniformly among the deals that respect ``caps``."""
+    for _ in range(REJECTION_TRIES):
+        rng.shuffle(pool)
+        hands: dict[int, list[int]] = {}
+        start = 0
+        ok = True
+        for o, size in sizes.items():
+            counts = [0] * NUM_KINDS
+            for k in pool[start : start + size]:
+                counts[k] += 1
+            start += size
+            if any(c > cap for c, cap in zip(counts, caps[o], strict=True)):
+                ok = False
+                break
+            hands[o] = counts
+        if ok:
+            hands[-1] = pool[start:]
+            return hands
+    # Rare: the constraints bind hard. Fill each hand card by card within its caps.
+    rng.shuffle(pool)
+    left = list(pool)
+    hands = {}
+    for o, size in sizes.items():
+        counts = [0] * NUM_KINDS
+        rest = []
+        for k in left:
+            if sum(counts) < size and counts[k] < caps[o][k]:
+                counts[k] += 1
+            else:
+                rest.append(k)
+        if sum(counts) < size:
+            raise SamplingError("no deal of the unseen cards respects what is known")
+        hands[o] = counts
+        left = rest
+    hands[-1] = left
+    return hands
+
+
+def is_consistent(game: Game, obs: Observation) -> bool:
+    """Whether a sampled game shows the observing seat what it observed: its hand, every
+    table as it sees it, the discards, the wall size, the card on offer and its choices."""
+    assert obs.seat is not None
+    mine = observe(game, obs.seat)
+    return (
+        game.phase is not Phase.OVER
+        and mine.hand == obs.hand
+        and mine.hand_sizes == obs.hand_sizes
+        and mine.tables == obs.tables
+        and mine.rows == obs.rows
+        and mine.wall == obs.wall
+        and mine.offer == obs.offer
+        and set(mine.legal) == set(obs.legal)
+    )

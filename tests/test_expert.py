@@ -1,0 +1,173 @@
+"""Issue 6: sampling the hidden cards, the expert's search, ``paohuzi review``."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from paohuzi.actions import HU
+from paohuzi.bots import ExpertBot, GreedyBot, make_bot, play_hand
+from paohuzi.bots.sampler import is_consistent, sample
+from paohuzi.cards import NUM_KINDS
+from paohuzi.cli import main
+from paohuzi.game import Game, Phase
+from paohuzi.observation import observe
+from tests.scenario import deal, play, quiet
+from tests.test_game_invariants import check_step
+from tests.test_game_win import DEALER, SEAT2, WAITING, pass_until
+
+GOLDEN = Path(__file__).parent / "golden"
+
+
+def all_cards(game: Game) -> list[int]:
+    counts = [0] * NUM_KINDS
+    for hand in game.hands:
+        for k in range(NUM_KINDS):
+            counts[k] += hand[k]
+    for table in game.tables:
+        for group in table:
+            for k in group.cards:
+                counts[k] += 1
+    for row in game.rows:
+        for k in row:
+            counts[k] += 1
+    for k in game.deck[game.wall_pos :]:
+        counts[k] += 1
+    if game.window is not None:
+        counts[game.window.card] += 1
+    return counts
+
+
+def test_samples_are_consistent_legal_positions() -> None:
+    rng = random.Random(1)
+    checked = 0
+    for seed in range(60):
+        game = Game(seed=seed)
+        driver = random.Random(seed)
+        while not game.is_over:
+            seat = game.to_act
+            assert seat is not None
+            obs = observe(game, seat)
+            if driver.random() < 0.4:
+                position = sample(obs, rng)
+                assert is_consistent(position, obs)
+                assert all_cards(position) == [4] * NUM_KINDS  # no card seen elsewhere is reused
+                assert position.hands[seat] == list(obs.hand)
+                check_step(position)
+                finish = position.clone()  # and it plays on to an end like any game
+                while not finish.is_over:
+                    finish.apply(driver.choice(finish.legal_actions()))
+                checked += 1
+            game.apply(driver.choice(game.legal_actions()))
+    assert checked > 300
+
+
+def test_unseen_cards_are_spread_uniformly_where_nothing_else_is_known() -> None:
+    game = Game(seed=12, dealer=0)
+    assert game.phase is Phase.DISCARD and game.to_act == 0
+    obs = observe(game, 0)
+    unseen = obs.unseen()
+    rng = random.Random(3)
+    n = 3000
+    in_seat1 = [0] * NUM_KINDS
+    in_wall = [0] * NUM_KINDS
+    for _ in range(n):
+        position = sample(obs, rng)
+        for k in range(NUM_KINDS):
+            in_seat1[k] += position.hands[1][k]
+        for k in position.deck[position.wall_pos :]:
+            in_wall[k] += 1
+    slots = obs.hand_sizes[1] + obs.hand_sizes[2] + obs.wall
+    for k in range(NUM_KINDS):
+        if unseen[k] == 0:
+            continue
+        expected_hand = unseen[k] * obs.hand_sizes[1] / slots
+        expected_wall = unseen[k] * obs.wall / slots
+        assert in_seat1[k] / n == pytest.approx(expected_hand, rel=0.08, abs=0.05)
+        assert in_wall[k] / n == pytest.approx(expected_wall, rel=0.08, abs=0.05)
+
+
+def test_a_card_shown_from_ones_own_draw_caps_that_kind_in_hand() -> None:
+    rng = random.Random(5)
+    for seed in range(30):
+        game = Game(seed=seed)
+        driver = random.Random(seed)
+        while not game.is_over:
+            seat = game.to_act
+            assert seat is not None
+            obs = observe(game, seat)
+            shown = {
+                (e.seat, e.card) for e in obs.events if e.type.value == "show" and e.seat != seat
+            }
+            if shown:
+                position = sample(obs, rng)
+                for other, kind in shown:
+                    assert kind is not None and position.hands[other][kind] <= 1
+            game.apply(driver.choice(game.legal_actions()))
+
+
+def test_expert_returns_a_legal_choice_and_wins_when_it_can() -> None:
+    game = deal({0: DEALER, 1: WAITING, 2: SEAT2}, liang="x4", wall="x4 d10", seed=1)
+    play(game, "0 discard x1")
+    quiet(game, 18)
+    expert = ExpertBot(1, samples=2)
+    while game.window is not None and game.window.card == 3:
+        seat = game.to_act
+        assert seat is not None
+        action = expert.act(observe(game, seat))
+        assert action in game.legal_actions()
+        game.apply(action)
+    if not game.is_over:
+        pass_until(game, 1)
+        assert expert.act(observe(game, 1)) == HU
+
+
+def test_expert_estimates_every_candidate_with_a_sample_budget() -> None:
+    game = Game(seed=4)
+    seat = game.to_act
+    assert seat is not None
+    obs = observe(game, seat)
+    expert = ExpertBot(7, samples=3, candidates=3)
+    estimates = expert.evaluate(obs)
+    assert len(estimates) == 3 and all(e.samples == 3 for e in estimates)
+    assert estimates[0].action == GreedyBot().act(obs)  # the greedy favourite is always in
+    again = ExpertBot(7, samples=3, candidates=3).evaluate(obs)
+    assert [e.mean for e in again] == [e.mean for e in estimates]  # reproducible
+
+
+def test_expert_levels_by_name() -> None:
+    assert isinstance(make_bot("expert"), ExpertBot)
+    bot = make_bot("expert@16")
+    assert isinstance(bot, ExpertBot) and bot.samples == 16
+    timed = make_bot("expert@0.2s")
+    assert isinstance(timed, ExpertBot) and timed.budget == 0.2 and timed.samples is None
+    with pytest.raises(ValueError, match="bad expert setting"):
+        make_bot("expert@lots")
+
+
+def test_expert_plays_whole_hands() -> None:
+    for seed in range(2):
+        game = Game(seed=seed)
+        play_hand(game, [ExpertBot(seed, samples=1, candidates=2), GreedyBot(), GreedyBot()])
+        assert game.is_over
+
+
+def test_review_cli(capsys: pytest.CaptureFixture[str]) -> None:
+    record = str(GOLDEN / "random-win-1.phz.json")
+    seat = json.loads((GOLDEN / "random-win-1.phz.json").read_text())["actions"][0][0]
+    code = main(["review", record, "--seat", seat, "--samples", "1", "--json"])
+    out = capsys.readouterr().out
+    assert code == 0
+    data = json.loads(out)
+    assert data["seat"] == int(seat) and data["decisions"]
+    for decision in data["decisions"]:
+        assert (
+            decision["played"] in decision["estimates"]
+            and decision["best"] in decision["estimates"]
+        )
+        assert decision["loss"] >= 0
+    assert set(data["mistakes"]) <= {d["index"] for d in data["decisions"]}
+    assert main(["review", "/nonexistent.json", "--seat", "0"]) == 2
