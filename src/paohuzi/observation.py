@@ -112,8 +112,9 @@ def _seen_event(event: Event, seat: int | None) -> Event:
     return event
 
 
-def observe(game: Game, seat: int | None) -> Observation:
-    """What ``seat`` may know of ``game``; ``seat`` None: what a spectator may know."""
+def observe(game: Game, seat: int | None, *, events: bool = True) -> Observation:
+    """What ``seat`` may know of ``game``; ``seat`` None: what a spectator may know.
+    ``events`` False leaves the log out (it is the costly part)."""
     window = game.window
     if window is not None:
         turn: int | None = window.owner
@@ -144,6 +145,6 @@ def observe(game: Game, seat: int | None) -> Observation:
         legal=tuple(game.legal_actions()) if mine else (),
         chou=frozenset(game.chou[seat]) if seat is not None else frozenset(),
         chou_hu=tuple(sorted(game.chou_hu[seat].items())) if seat is not None else (),
-        events=tuple(_seen_event(e, seat) for e in game.log),
+        events=tuple(_seen_event(e, seat) for e in game.log) if events else (),
         result=game.result,
     )

@@ -5,14 +5,17 @@ For a decision, the bot draws positions consistent with what its seat knows
 (:mod:`paohuzi.bots.sampler`), plays every candidate choice on each of them to the end of the
 hand with fast greedy players for all three seats, and scores it by the real points of R10
 (the seat's payment). The same sample serves every candidate, so their comparison is not
-blurred by the luck of the sample. Candidates are the greedy bot's best few choices (always
-including its favourite). It searches until its time budget is spent (about 1 s by default)
-or, for reproducible play, for a fixed number of samples; ``workers`` > 1 spreads the samples
+blurred by the luck of the sample. Candidates are the greedy bot's best few choices, its
+favourite first; the bot leaves the favourite only for a candidate whose paired gain over it
+is more than one standard error above zero, and does not search at all when the greedy
+scores leave no doubt. It searches until its time budget is spent (about 1 s by default) or,
+for reproducible play, for a fixed number of samples; ``workers`` > 1 spreads the samples
 over that many processes.
 """
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Sequence
@@ -30,25 +33,32 @@ DEFAULT_BUDGET = 1.0
 CANDIDATES = 4
 
 
+CLEAR_MARGIN = 3.0
+"""Greedy score lead above which the favourite is played without search."""
+
+
 @dataclass(frozen=True)
 class Estimate:
-    """A choice's estimated points for the deciding seat: mean payment over ``samples``."""
+    """A choice's estimated points for the deciding seat: mean payment over ``samples``, and
+    the mean and standard error of its gain over the first candidate on the same samples."""
 
     action: Action
     mean: float
     samples: int
+    gain: float = 0.0
+    gain_error: float = 0.0
 
 
 def rollout_values(
     obs: Observation, candidates: Sequence[Action], samples: int, seed: int, deadline: float | None
-) -> tuple[list[float], int]:
-    """Total payment of each candidate over up to ``samples`` sampled positions (stopping at
-    ``deadline``, after at least one); returns the totals and the samples played."""
+) -> list[list[float]]:
+    """Payment of each candidate (rows) on each of up to ``samples`` sampled positions
+    (columns), stopping at ``deadline`` after at least one sample."""
     assert obs.seat is not None
     rng = random.Random(seed)
     policy = GreedyBot(waits=False)
     players = [policy, policy, policy]
-    totals = [0.0] * len(candidates)
+    values: list[list[float]] = [[] for _ in candidates]
     done = 0
     started = time.monotonic()
     while done < samples:
@@ -62,15 +72,27 @@ def rollout_values(
             game.apply(action)
             play_hand(game, players)
             assert game.result is not None
-            totals[i] += game.result.payments[obs.seat]
+            values[i].append(game.result.payments[obs.seat])
         done += 1
-    return totals, done
+    return values
 
 
 def _rollout_job(
     args: tuple[Observation, tuple[Action, ...], int, int, float | None],
-) -> tuple[list[float], int]:
+) -> list[list[float]]:
     return rollout_values(*args)
+
+
+def estimates(candidates: Sequence[Action], values: list[list[float]]) -> list[Estimate]:
+    """Means, and paired gains over the first candidate, from per-sample payments."""
+    n = len(values[0])
+    found = []
+    for action, row in zip(candidates, values, strict=True):
+        diffs = [a - b for a, b in zip(row, values[0], strict=True)]
+        gain = sum(diffs) / n
+        var = sum((d - gain) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
+        found.append(Estimate(action, sum(row) / n, n, gain, math.sqrt(var / n)))
+    return found
 
 
 class ExpertBot:
@@ -101,15 +123,23 @@ class ExpertBot:
             return legal[0]
         if HU in legal:
             return HU
-        best = max(self.evaluate(observation), key=lambda e: e.mean)
-        return best.action
+        shortlist = self.shortlist(observation, margin=CLEAR_MARGIN)
+        if len(shortlist) == 1:
+            return shortlist[0]
+        found = self.evaluate(observation, shortlist)
+        better = [e for e in found[1:] if e.gain > 0 and e.gain > e.gain_error]
+        return max(better, key=lambda e: e.gain).action if better else found[0].action
 
-    def shortlist(self, observation: Observation) -> list[Action]:
-        """The greedy bot's best few choices, its favourite first."""
+    def shortlist(self, observation: Observation, margin: float | None = None) -> list[Action]:
+        """The greedy bot's best few choices, its favourite first; with ``margin``, only those
+        scored within that much of the favourite."""
         scores = self._greedy.scores(observation)
         favourite = self._greedy.act(observation)
         ranked = sorted(observation.legal, key=lambda a: -scores[a])
-        return [favourite, *(a for a in ranked if a != favourite)][: self.candidates]
+        found = [favourite, *(a for a in ranked if a != favourite)][: self.candidates]
+        if margin is not None:
+            found = [a for a in found if scores[favourite] - scores[a] <= margin or a == favourite]
+        return found
 
     def evaluate(
         self, observation: Observation, candidates: Sequence[Action] | None = None
@@ -118,10 +148,10 @@ class ExpertBot:
         chosen = tuple(candidates if candidates is not None else self.shortlist(observation))
         deadline = None if self.samples is not None else time.monotonic() + self.budget
         wanted = self.samples if self.samples is not None else 1_000_000
+        seed = self._rng.randrange(2**32)
+        values: list[list[float]]
         if self.workers <= 1:
-            totals, done = rollout_values(
-                observation, chosen, wanted, self._rng.randrange(2**32), deadline
-            )
+            values = rollout_values(observation, chosen, wanted, seed, deadline)
         else:
             if self._pool is None:
                 import multiprocessing
@@ -130,15 +160,13 @@ class ExpertBot:
                     self.workers, mp_context=multiprocessing.get_context("spawn")
                 )
             share = -(-wanted // self.workers)
-            jobs = [
-                (observation, chosen, share, self._rng.randrange(2**32), deadline)
-                for _ in range(self.workers)
-            ]
-            totals, done = [0.0] * len(chosen), 0
-            for part, n in self._pool.map(_rollout_job, jobs):
-                totals = [a + b for a, b in zip(totals, part, strict=True)]
-                done += n
-        return [Estimate(a, t / done, done) for a, t in zip(chosen, totals, strict=True)]
+            jobs = [(observation, chosen, share, seed + i, deadline) for i in range(self.workers)]
+            values = [[] for _ in chosen]
+            part: list[list[float]]
+            for part in self._pool.map(_rollout_job, jobs):
+                for row, more in zip(values, part, strict=True):
+                    row.extend(more)
+        return estimates(chosen, values)
 
     def close(self) -> None:
         if self._pool is not None:

@@ -1,0 +1,97 @@
+"""A Gymnasium single-agent environment: one seat learns, bots play the other two."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from paohuzi.action_ids import NUM_ACTIONS, id_to_action
+from paohuzi.bots import Bot, make_bot
+from paohuzi.cards import NUM_KINDS
+from paohuzi.env.aec import describe
+from paohuzi.env.encoding import PLANES, action_mask, encode
+from paohuzi.game import Game
+from paohuzi.observation import observe
+from paohuzi.rules import HUNAN, RuleSet
+
+ILLEGAL_PENALTY = -1.0
+
+
+class SingleSeatEnv(gym.Env[dict[str, Any], int]):
+    """Seat ``seat`` is the agent; ``opponents`` name the bots of the two other seats. An
+    episode is one hand; the reward is the agent's R10 payment when it ends. Observations are
+    ``{"observation", "action_mask"}`` as in the AEC environment; an illegal action ends the
+    hand with a reward of −1."""
+
+    metadata = {"render_modes": ["ansi"]}
+
+    def __init__(
+        self,
+        seat: int = 0,
+        opponents: tuple[str, str] = ("greedy", "greedy"),
+        rules: RuleSet = HUNAN,
+        render_mode: str | None = None,
+    ) -> None:
+        self.seat = seat
+        self.rules = rules
+        self.opponent_names = opponents
+        self.render_mode = render_mode
+        self.observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, 4.0, (PLANES, NUM_KINDS), dtype=np.float32),
+                "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), dtype=np.int8),
+            }
+        )
+        self.action_space = spaces.Discrete(NUM_ACTIONS)
+        self._rng = random.Random()
+        self.game = Game(rules, seed=0)
+        self._bots: list[Bot | None] = [None, None, None]
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        super().reset(seed=seed)
+        if seed is not None:
+            self._rng = random.Random(seed)
+        while True:
+            self.game = Game(self.rules, dealer=self._rng.randrange(3), seed=self._rng.randrange(2**63))
+            names = iter(self.opponent_names)
+            self._bots = [
+                None if s == self.seat else make_bot(next(names), self._rng.randrange(2**32))
+                for s in range(3)
+            ]
+            self._play_others()
+            if not self.game.is_over:  # a hand won before the agent's first decision: deal again
+                return self._observation(), {}
+
+    def _play_others(self) -> None:
+        game = self.game
+        while not game.is_over and game.to_act != self.seat:
+            seat = game.to_act
+            assert seat is not None
+            bot = self._bots[seat]
+            assert bot is not None
+            game.apply(bot.act(observe(game, seat)))
+
+    def _observation(self) -> dict[str, Any]:
+        obs = observe(self.game, self.seat, events=False)
+        return {"observation": encode(obs), "action_mask": action_mask(obs)}
+
+    def step(self, action: int) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+        chosen = id_to_action(int(action))
+        if chosen not in self.game.legal_actions():
+            return self._observation(), ILLEGAL_PENALTY, True, False, {"illegal": str(chosen)}
+        self.game.apply(chosen)
+        self._play_others()
+        if self.game.is_over:
+            assert self.game.result is not None
+            reward = float(self.game.result.payments[self.seat])
+            return self._observation(), reward, True, False, {}
+        return self._observation(), 0.0, False, False, {}
+
+    def render(self) -> str | None:
+        return describe(self.game)
