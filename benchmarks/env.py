@@ -37,7 +37,7 @@ def aec(hands: int, seed: int) -> tuple[float, int]:
     env.reset(seed=seed)
     for _ in range(hands):
         env.reset()
-        for agent in env.agent_iter():
+        for _ in env.agent_iter():
             observation, _, termination, truncation, _ = env.last()
             if termination or truncation:
                 env.step(None)

@@ -17,6 +17,7 @@ from itertools import permutations
 
 from paohuzi.bots import make_bot, play_hand
 from paohuzi.cards import full_deck
+from paohuzi.distributed import batches, run_jobs
 from paohuzi.game import PLAYERS, Game
 from paohuzi.record import JSON, record_of
 from paohuzi.rules import HUNAN, RuleSet
@@ -73,8 +74,11 @@ def play_deal(
     return outcomes
 
 
-def _play_deal_star(args: tuple[Sequence[str], int, int, RuleSet, bool]) -> list[HandOutcome]:
-    return play_deal(*args)
+def _play_batch(
+    args: tuple[tuple[str, ...], int, range, RuleSet, bool],
+) -> list[list[HandOutcome]]:
+    names, seed, deals, rules, keep_records = args
+    return [play_deal(names, seed, deal, rules, keep_records) for deal in deals]
 
 
 def run_deals(
@@ -85,18 +89,16 @@ def run_deals(
     rules: RuleSet = HUNAN,
     workers: int = 1,
     keep_records: bool = False,
+    backend: str = "local",
+    address: str | None = None,
+    batch: int | None = None,
 ) -> Iterator[list[HandOutcome]]:
-    """Play deals 0 … deals − 1, yielding each deal's hands as it finishes (in deal order)."""
-    jobs = [(tuple(names), seed, deal, rules, keep_records) for deal in range(deals)]
-    if workers <= 1:
-        yield from map(_play_deal_star, jobs)
-        return
-    import multiprocessing
-
-    with multiprocessing.get_context("spawn").Pool(workers) as pool:
-        yield from pool.imap(
-            _play_deal_star, jobs, chunksize=max(1, min(50, deals // (workers * 8) or 1))
-        )
+    """Play deals 0 … deals − 1, yielding each deal's hands in deal order. Deals go out in
+    batches (``batch`` deals a job) to the backend (:func:`paohuzi.distributed.run_jobs`)."""
+    size = batch or max(1, min(100, deals // (4 * max(1, workers))))
+    jobs = [(tuple(names), seed, r, rules, keep_records) for r in batches(deals, size)]
+    for done in run_jobs(_play_batch, jobs, backend=backend, workers=workers, address=address):
+        yield from done
 
 
 def summarize(outcomes: Iterable[list[HandOutcome]]) -> list[BotStats]:
@@ -133,13 +135,22 @@ def tournament(
     rules: RuleSet = HUNAN,
     workers: int = 1,
     keep_records: bool = False,
+    backend: str = "local",
+    address: str | None = None,
     on_deal: Callable[[list[HandOutcome]], None] | None = None,
 ) -> tuple[int, list[BotStats]]:
     """Run a duplicate tournament; returns the number of hands and each bot's figures.
     ``on_deal`` sees each deal's hands as it finishes (with their records if kept)."""
     played: list[list[HandOutcome]] = []
     for deal in run_deals(
-        names, deals, seed, rules=rules, workers=workers, keep_records=keep_records
+        names,
+        deals,
+        seed,
+        rules=rules,
+        workers=workers,
+        keep_records=keep_records,
+        backend=backend,
+        address=address,
     ):
         played.append(deal)
         if on_deal is not None:

@@ -13,6 +13,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from paohuzi.bots import BOTS, is_bot_name
+from paohuzi.cli.simulate import add_backend_arguments
 from paohuzi.rules import PRESETS
 from paohuzi.tournament import HandOutcome, seatings, tournament
 
@@ -31,8 +32,8 @@ def add_parser(commands: Any) -> None:
     )
     parser.add_argument("--deals", type=int, default=200, help="deals to play (default 200)")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--workers", type=int, default=1, help="local processes (default 1)")
     parser.add_argument("--rules", choices=sorted(PRESETS), default="hunan")
+    add_backend_arguments(parser)
     parser.add_argument("--save", metavar="DIR", help="write every hand's record (F4) into DIR")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.set_defaults(run=run)
@@ -77,17 +78,22 @@ def run(args: argparse.Namespace) -> int:
             path = save / f"deal-{hand.deal:06d}-{n}.phz.json"
             path.write_text(json.dumps(hand.record, ensure_ascii=False) + "\n", encoding="utf-8")
 
-    with progress:
-        task = progress.add_task("deals", total=args.deals)
-        hands, stats = tournament(
-            names,
-            args.deals,
-            args.seed,
-            rules=PRESETS[args.rules],
-            workers=args.workers,
-            keep_records=save is not None,
-            on_deal=on_deal,
-        )
+    try:
+        with progress:
+            task = progress.add_task("deals", total=args.deals)
+            hands, stats = tournament(
+                names,
+                args.deals,
+                args.seed,
+                rules=PRESETS[args.rules],
+                workers=args.workers,
+                keep_records=save is not None,
+                backend=args.backend,
+                address=args.address,
+                on_deal=on_deal,
+            )
+    except ValueError as error:
+        return _fail(str(error))
     if args.json:
         print(
             json.dumps(

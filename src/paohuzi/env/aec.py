@@ -7,7 +7,7 @@ hand with a penalty of −1 for the seat that made it); ``raw_env()`` is bare.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
@@ -32,11 +32,15 @@ def env(**kwargs: Any) -> AECEnv:
     return wrappers.OrderEnforcingWrapper(wrapped)
 
 
-class raw_env(AECEnv):  # noqa: N801 - the PettingZoo convention
+class raw_env(AECEnv):  # type: ignore[misc]
     """One hand: agents ``player_0``…``player_2`` are seats 0–2; rewards are the hand's R10
     payments, given when it ends."""
 
-    metadata = {"render_modes": ["human", "ansi"], "name": "paohuzi_v0", "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["human", "ansi"],
+        "name": "paohuzi_v0",
+        "is_parallelizable": False,
+    }
 
     def __init__(self, render_mode: str | None = None, rules: RuleSet = HUNAN) -> None:
         super().__init__()

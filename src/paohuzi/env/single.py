@@ -27,7 +27,7 @@ class SingleSeatEnv(gym.Env[dict[str, Any], int]):
     ``{"observation", "action_mask"}`` as in the AEC environment; an illegal action ends the
     hand with a reward of −1."""
 
-    metadata = {"render_modes": ["ansi"]}
+    metadata = {"render_modes": ["ansi"]}  # noqa: RUF012 - gymnasium declares it so
 
     def __init__(
         self,
@@ -46,7 +46,7 @@ class SingleSeatEnv(gym.Env[dict[str, Any], int]):
                 "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), dtype=np.int8),
             }
         )
-        self.action_space = spaces.Discrete(NUM_ACTIONS)
+        self.action_space: spaces.Space[Any] = spaces.Discrete(NUM_ACTIONS)
         self._rng = random.Random()
         self.game = Game(rules, seed=0)
         self._bots: list[Bot | None] = [None, None, None]
@@ -58,7 +58,9 @@ class SingleSeatEnv(gym.Env[dict[str, Any], int]):
         if seed is not None:
             self._rng = random.Random(seed)
         while True:
-            self.game = Game(self.rules, dealer=self._rng.randrange(3), seed=self._rng.randrange(2**63))
+            self.game = Game(
+                self.rules, dealer=self._rng.randrange(3), seed=self._rng.randrange(2**63)
+            )
             names = iter(self.opponent_names)
             self._bots = [
                 None if s == self.seat else make_bot(next(names), self._rng.randrange(2**32))

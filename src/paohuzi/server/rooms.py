@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from paohuzi.actions import PASS, Action, parse_action
-from paohuzi.bots import Bot, GreedyBot, make_bot
+from paohuzi.bots import Bot, ExpertBot, GreedyBot, make_bot
 from paohuzi.bots.protocol import event_json, observation_json
 from paohuzi.cards import KIND_NAMES, NotationError, format_cards, parse_cards
 from paohuzi.game import Game, IllegalAction
@@ -272,7 +272,14 @@ class Room:
             if self.bot_delay:
                 await self.broadcast()
                 await asyncio.sleep(self.bot_delay)
-            self._apply(seat, bot.act(observe(game, seat)))
+            obs = observe(game, seat)
+            # A thinking bot (the expert searches for about a second) must not stop the server.
+            action = (
+                await asyncio.to_thread(bot.act, obs)
+                if isinstance(bot, ExpertBot)
+                else bot.act(obs)
+            )
+            self._apply(seat, action)
         if game.is_over:
             self._finish()
         self._arm_timer()

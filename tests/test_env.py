@@ -1,0 +1,145 @@
+"""Issue 7: action ids, observation encoding, the PettingZoo AEC env, the Gymnasium wrapper,
+the Ray backend."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test
+
+from paohuzi.action_ids import ACTIONS, NUM_ACTIONS, action_to_id, id_to_action
+from paohuzi.actions import HU, PASS, PENG, discard
+from paohuzi.env import SingleSeatEnv, encode, env, raw_env
+from paohuzi.env.encoding import PLANES, action_mask
+from paohuzi.game import Game
+from paohuzi.observation import observe
+from paohuzi.record import Record, record_of, replay
+from tests.test_game_invariants import hidden_reshuffle
+
+
+def test_action_ids_are_stable_and_round_trip() -> None:
+    assert [id_to_action(i) for i in range(20)] == [discard(k) for k in range(20)]
+    assert (id_to_action(20), id_to_action(21), id_to_action(22)) == (PENG, HU, PASS)
+    chis = [str(a) for a in ACTIONS[23:]]
+    assert chis == sorted(chis) and len(set(chis)) == len(chis) == NUM_ACTIONS - 23
+    for i, action in enumerate(ACTIONS):
+        assert action_to_id(action) == i
+    with pytest.raises(IndexError):
+        id_to_action(NUM_ACTIONS)
+
+
+def test_every_legal_action_of_real_games_has_an_id() -> None:
+    seen = 0
+    for seed in range(300):
+        game = Game(seed=seed)
+        rng = random.Random(seed)
+        while not game.is_over:
+            for action in game.legal_actions():
+                assert id_to_action(action_to_id(action)) == action
+                seen += 1
+            game.apply(rng.choice(game.legal_actions()))
+    assert seen > 10000
+
+
+def test_encoding_shape_mask_and_hidden_information() -> None:
+    rng = random.Random(2)
+    for seed in range(40):
+        game = Game(seed=seed)
+        driver = random.Random(seed)
+        while not game.is_over:
+            seat = game.to_act
+            assert seat is not None
+            obs = observe(game, seat)
+            planes = encode(obs)
+            assert planes.shape == (PLANES, 20) and planes.dtype == np.float32
+            assert planes.min() >= 0 and planes.max() <= 4
+            mask = action_mask(obs)
+            assert {id_to_action(int(i)) for i in np.flatnonzero(mask)} == set(game.legal_actions())
+            for other in range(3):
+                hidden = hidden_reshuffle(game, other, rng)
+                assert np.array_equal(encode(observe(hidden, other)), encode(observe(game, other)))
+            game.apply(driver.choice(game.legal_actions()))
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_pettingzoo_api_test_passes() -> None:
+    api_test(env(), num_cycles=300, verbose_progress=False)
+
+
+def play_env(seed: int) -> tuple[Game, dict[str, float]]:
+    aec = raw_env()
+    aec.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    rewards = {a: 0.0 for a in aec.possible_agents}
+    for agent in aec.agent_iter():
+        observation, reward, termination, truncation, _ = aec.last()
+        rewards[agent] += reward
+        if termination or truncation:
+            aec.step(None)
+        else:
+            aec.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+    return aec.game, rewards
+
+
+def test_a_seeded_rollout_through_the_env_reproduces_the_engine_record() -> None:
+    for seed in range(10):
+        game, rewards = play_env(seed)
+        again, _ = play_env(seed)
+        record = record_of(game)
+        assert record.to_json() == record_of(again).to_json()
+        replayed = replay(Record.from_json(record.to_json()))
+        assert replayed.error is None and replayed.game.result == game.result
+        assert game.result is not None
+        assert [rewards[f"player_{s}"] for s in range(3)] == list(game.result.payments)
+
+
+def test_an_illegal_action_ends_the_hand_with_a_penalty() -> None:
+    wrapped = env()
+    wrapped.reset(seed=1)
+    agent = wrapped.agent_selection
+    observation, *_ = wrapped.last()
+    illegal = int(np.flatnonzero(observation["action_mask"] == 0)[0])
+    wrapped.step(illegal)
+    assert all(wrapped.terminations.values())
+    assert wrapped.rewards[agent] == -1
+
+
+def test_single_seat_gymnasium_env_with_a_masked_policy() -> None:
+    single = SingleSeatEnv(seat=0, opponents=("greedy", "random"))
+    rng = np.random.default_rng(0)
+    total = 0.0
+    for episode in range(10):
+        observation, _ = single.reset(seed=episode)
+        assert single.observation_space.contains(observation)
+        done = False
+        while not done:
+            action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
+            observation, reward, done, truncated, info = single.step(action)
+            assert not truncated and "illegal" not in info
+            total += reward
+        assert single.game.is_over
+    observation, _ = single.reset(seed=99)
+    illegal = int(np.flatnonzero(observation["action_mask"] == 0)[0])
+    _, reward, done, _, info = single.step(illegal)
+    assert done and reward == -1.0 and "illegal" in info
+
+
+def test_ray_backend_matches_the_local_backend_bit_for_bit() -> None:
+    import ray
+
+    from paohuzi.simulation import simulate
+    from paohuzi.tournament import run_deals
+
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        local = list(simulate(60, 5, batch=20))
+        remote = list(simulate(60, 5, batch=20, backend="ray"))
+        assert local == remote
+        names = ["greedy", "random", "random"]
+        assert list(run_deals(names, 8, 3, batch=3)) == list(
+            run_deals(names, 8, 3, batch=3, backend="ray")
+        )
+    finally:
+        ray.shutdown()
