@@ -33,13 +33,6 @@ def features(planes: np.ndarray) -> np.ndarray:
     return np.append(planes.ravel(), 1.0).astype(np.float32)
 
 
-def masked_softmax(logits: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    z = np.where(mask > 0, logits, -np.inf)
-    z = z - z.max()
-    p = np.exp(z)
-    return p / p.sum()
-
-
 class PolicyBot:
     """The trained policy as a bot: the most likely legal action."""
 
@@ -68,16 +61,24 @@ def train(minutes: float, seed: int, lr: float) -> tuple[np.ndarray, int]:
         reward = 0.0
         while not done:
             x = features(observation["observation"])
-            probs = masked_softmax(weights @ x, observation["action_mask"])
-            action = int(rng.choice(NUM_ACTIONS, p=probs))
-            trajectory.append((x, probs, action))
+            legal = np.flatnonzero(observation["action_mask"])
+            if len(legal) > 1:  # a forced move teaches nothing
+                logits = weights[legal] @ x
+                probs = np.exp(logits - logits.max())
+                probs /= probs.sum()
+                pick = int(rng.choice(len(legal), p=probs))
+                trajectory.append((x, legal, probs, pick))
+                action = int(legal[pick])
+            else:
+                action = int(legal[0])
             observation, reward, done, _, _ = env.step(action)
         advantage = reward - baseline
         baseline += 0.01 * (reward - baseline)
-        for x, probs, action in trajectory:
+        for x, legal, probs, pick in trajectory:
+            # The gradient of log π(a) for a softmax over the legal actions only.
             grad = -probs
-            grad[action] += 1.0
-            weights += lr * advantage * np.outer(grad, x)
+            grad[pick] += 1.0
+            weights[legal] += lr * advantage * np.outer(grad, x)
         episodes += 1
     return weights, episodes
 
