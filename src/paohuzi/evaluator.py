@@ -282,6 +282,7 @@ class PreparedHand:
         "fours",
         "free",
         "free_mask",
+        "isolated",
         "joinable",
         "kans",
         "n_free",
@@ -322,6 +323,11 @@ class PreparedHand:
         self.free = free
         self.n_free = n_free
         self.free_mask = mask
+        # A single free card with no partner among the others can only become the pair with
+        # the winning card itself: one such card fixes what can win, two rule out a win.
+        self.isolated = tuple(
+            k for k in range(NUM_KINDS) if free[k] == 1 and not mask & _NEIGHBOURS[k] & ~(1 << k)
+        )
         fours = 0
         self.joinable: dict[Kind, int] = {}
         for i, g in enumerate(groups):
@@ -335,6 +341,17 @@ class PreparedHand:
 
     def _placements(self, win: Kind, *, self_drawn: bool, from_discard: bool) -> list[_Placement]:
         """Every place R9.1 allows the winning card to go (R4.1, R4.2, R5)."""
+        if self.isolated:
+            if len(self.isolated) > 1 or self.isolated[0] != win or self.counts[win] != 1:
+                return []
+            # Only as the isolated card's pair, the winning card in the free cards.
+            in_hand = list(self.free)
+            in_hand[win] += 1
+            return [
+                _Placement(
+                    self.table, self.kans, in_hand, self.fixed_huxi, self.fours, self.n_free + 1
+                )
+            ]
         held = self.counts[win]
         index = self.joinable.get(win)
         joinable = self.table[index].type if index is not None else None
