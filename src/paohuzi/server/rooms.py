@@ -32,7 +32,8 @@ Send = Callable[[str], Awaitable[None]]
 
 
 class Metrics:
-    """Server-side latency of handling one action: from its arrival to the last state sent."""
+    """Server-side latency of handling one action: from its arrival to the new state queued
+    for every listener (each listener's writer task then sends it)."""
 
     def __init__(self, keep: int = 200_000) -> None:
         self.latencies: deque[float] = deque(maxlen=keep)
@@ -441,7 +442,7 @@ class Rooms:
                 await room.start()
                 continue
             last = hands[-1]
-            outcome = replay(Record(stored.rules, last.dealer, _cards(last.deck), last.actions))
+            outcome = replay(Record(stored.rules, last.dealer, parse_cards(last.deck), last.actions))
             if outcome.error is not None:
                 raise RuntimeError(
                     f"room {stored.id}: stored hand does not replay: {outcome.error}"
@@ -454,7 +455,3 @@ class Rooms:
     def close(self) -> None:
         for room in self.rooms.values():
             room.close()
-
-
-def _cards(deck: str) -> list[int]:
-    return parse_cards(deck)
