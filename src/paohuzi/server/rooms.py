@@ -442,7 +442,9 @@ class Rooms:
                 await room.start()
                 continue
             last = hands[-1]
-            outcome = replay(Record(stored.rules, last.dealer, parse_cards(last.deck), last.actions))
+            outcome = replay(
+                Record(stored.rules, last.dealer, parse_cards(last.deck), last.actions)
+            )
             if outcome.error is not None:
                 raise RuntimeError(
                     f"room {stored.id}: stored hand does not replay: {outcome.error}"
