@@ -30,7 +30,7 @@ def engine(hands: int, seed: int) -> tuple[float, int]:
 
 
 def aec(hands: int, seed: int) -> tuple[float, int]:
-    rng = np.random.default_rng(seed)
+    rng = random.Random(seed)
     env = raw_env()
     steps = 0
     start = time.perf_counter()
@@ -42,8 +42,8 @@ def aec(hands: int, seed: int) -> tuple[float, int]:
             if termination or truncation:
                 env.step(None)
                 continue
-            legal = np.flatnonzero(observation["action_mask"])
-            env.step(int(rng.choice(legal)))
+            legal = np.flatnonzero(observation["action_mask"]).tolist()
+            env.step(rng.choice(legal))
             steps += 1
     return time.perf_counter() - start, steps
 

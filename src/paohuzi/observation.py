@@ -21,7 +21,7 @@ HIDDEN = "?"
 
 @dataclass(frozen=True, slots=True)
 class SeenGroup:
-    """A table group as a seat sees it: ``cards`` is None for another seat's face-down 偎."""
+    """Another seat's face-down 偎 as a seat sees it: its kind (``cards``) is None."""
 
     type: GroupType
     cards: tuple[Kind, ...] | None
@@ -44,7 +44,8 @@ class Observation:
     hand: tuple[int, ...]
     """The seat's own hand, as counts per kind."""
     hand_sizes: tuple[int, ...]
-    tables: tuple[tuple[SeenGroup, ...], ...]
+    tables: tuple[tuple[Group | SeenGroup, ...], ...]
+    """Every seat's table groups: visible ones as they are, another's 偎 as a SeenGroup."""
     rows: tuple[tuple[Kind, ...], ...]
     """The passed and discarded cards in front of each seat, in order."""
     discarded: tuple[frozenset[Kind], ...]
@@ -77,7 +78,7 @@ class Observation:
         """The seat's own table groups (all visible to it)."""
         if self.seat is None:
             return []
-        return [Group(g.type, g.cards) for g in self.tables[self.seat] if g.cards is not None]
+        return [g for g in self.tables[self.seat] if isinstance(g, Group)]
 
     def hint(self) -> tuple[int, list[Wait]]:
         """The seat's current total hu-xi (R10.6) and its waits (听牌)."""
@@ -100,10 +101,11 @@ class Observation:
         return [max(0, 4 - n) for n in seen]
 
 
-def _seen_group(group: Group, mine: bool) -> SeenGroup:
-    if group.type is GroupType.WEI and not mine:
-        return SeenGroup(group.type, None)
-    return SeenGroup(group.type, group.cards)
+HIDDEN_WEI = SeenGroup(GroupType.WEI, None)
+
+
+def _seen_group(group: Group, mine: bool) -> Group | SeenGroup:
+    return HIDDEN_WEI if group.type is GroupType.WEI and not mine else group
 
 
 def _seen_event(event: Event, seat: int | None) -> Event:

@@ -56,11 +56,8 @@ def encode(obs: Observation) -> NDArray[np.float32]:
     """The observation array of shape (PLANES, 20)."""
     assert obs.seat is not None
     out = np.zeros((PLANES, NUM_KINDS), dtype=np.float32)
-    hand = obs.hand
-    out[HAND] = hand
-    for k in range(NUM_KINDS):
-        if hand[k] == 3:
-            out[KANS, k] = 1
+    out[HAND] = obs.hand
+    out[KANS] = out[HAND] == 3
     scalars = out[SCALARS]
     scalars[WALL] = obs.wall / 19
     for r in range(3):
@@ -87,11 +84,14 @@ def encode(obs: Observation) -> NDArray[np.float32]:
             scalars[DEALER + r] = 1
         if s == obs.turn:
             scalars[TURN + r] = 1
-    out[UNSEEN] = obs.unseen()
-    for k in obs.chou:
-        out[CHOU, k] = 1
     if obs.offer is not None:
         out[OFFER, obs.offer] = 1
+    # Not seen: all that is not in the hand, on a table face up, in front of a seat or on offer
+    # (the same count as Observation.unseen).
+    seen = out[HAND] + out[TABLE : TABLE + 15].sum(axis=0) + out[OFFER]
+    out[UNSEEN] = np.maximum(4 - seen, 0)
+    for k in obs.chou:
+        out[CHOU, k] = 1
     if obs.offer_source is not None:
         scalars[SOURCE + _SOURCES[obs.offer_source]] = 1
     if obs.legal:
