@@ -28,7 +28,7 @@ from paohuzi.bots.greedy import GreedyBot
 from paohuzi.bots.sampler import sample
 from paohuzi.observation import Observation
 
-DEFAULT_BUDGET = 1.0
+DEFAULT_BUDGET = 0.95
 """Seconds of search per decision."""
 CANDIDATES = 4
 
