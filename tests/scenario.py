@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import random
+from collections.abc import Iterable, Iterator
+
 from paohuzi.actions import PASS
 from paohuzi.cards import format_cards
 from paohuzi.game import Game, Phase, stacked_deck
@@ -51,3 +54,16 @@ def quiet(game: Game, wall: int) -> None:
 def claiming(game: Game) -> bool:
     """Whether a claim window is open (a function, so type checkers do not narrow the phase)."""
     return game.phase is Phase.CLAIM
+
+
+def random_decisions(seeds: Iterable[int]) -> Iterator[tuple[Game, int, random.Random]]:
+    """Every decision of seeded games played by random legal choices: yields the game (to look
+    at, not to change), the seat to act and the game's generator, then plays on."""
+    for seed in seeds:
+        game = Game(seed=seed)
+        rng = random.Random(seed)
+        while not game.is_over:
+            seat = game.to_act
+            assert seat is not None
+            yield game, seat, rng
+            game.apply(rng.choice(game.legal_actions()))

@@ -13,7 +13,7 @@ from paohuzi.cli import main
 from paohuzi.game import Game
 from paohuzi.observation import observe
 from paohuzi.tournament import run_deals, seatings, summarize, tournament
-from tests.scenario import deal, play, quiet
+from tests.scenario import deal, play, quiet, random_decisions
 from tests.test_game_invariants import hidden_reshuffle
 from tests.test_game_win import DEALER, SEAT2, WAITING, pass_until
 
@@ -21,19 +21,11 @@ from tests.test_game_win import DEALER, SEAT2, WAITING, pass_until
 def test_bots_decide_the_same_when_hidden_cards_are_reshuffled() -> None:
     rng = random.Random(11)
     checked = 0
-    for seed in range(20):
-        game = Game(seed=seed)
-        driver = random.Random(seed)
-        while not game.is_over:
-            seat = game.to_act
-            assert seat is not None
-            other = hidden_reshuffle(game, seat, rng)
-            assert GreedyBot().act(observe(game, seat)) == GreedyBot().act(observe(other, seat))
-            assert RandomBot(seed).act(observe(game, seat)) == RandomBot(seed).act(
-                observe(other, seat)
-            )
-            checked += 1
-            game.apply(driver.choice(game.legal_actions()))
+    for game, seat, _ in random_decisions(range(20)):
+        other = hidden_reshuffle(game, seat, rng)
+        assert GreedyBot().act(observe(game, seat)) == GreedyBot().act(observe(other, seat))
+        assert RandomBot(5).act(observe(game, seat)) == RandomBot(5).act(observe(other, seat))
+        checked += 1
     assert checked > 300
 
 

@@ -16,6 +16,7 @@ from paohuzi.env.encoding import PLANES, action_mask
 from paohuzi.game import Game
 from paohuzi.observation import observe
 from paohuzi.record import Record, record_of, replay
+from tests.scenario import random_decisions
 from tests.test_game_invariants import hidden_reshuffle
 
 
@@ -45,22 +46,16 @@ def test_every_legal_action_of_real_games_has_an_id() -> None:
 
 def test_encoding_shape_mask_and_hidden_information() -> None:
     rng = random.Random(2)
-    for seed in range(40):
-        game = Game(seed=seed)
-        driver = random.Random(seed)
-        while not game.is_over:
-            seat = game.to_act
-            assert seat is not None
-            obs = observe(game, seat)
-            planes = encode(obs)
-            assert planes.shape == (PLANES, 20) and planes.dtype == np.float32
-            assert planes.min() >= 0 and planes.max() <= 4
-            mask = action_mask(obs)
-            assert {id_to_action(int(i)) for i in np.flatnonzero(mask)} == set(game.legal_actions())
-            for other in range(3):
-                hidden = hidden_reshuffle(game, other, rng)
-                assert np.array_equal(encode(observe(hidden, other)), encode(observe(game, other)))
-            game.apply(driver.choice(game.legal_actions()))
+    for game, seat, _ in random_decisions(range(40)):
+        obs = observe(game, seat)
+        planes = encode(obs)
+        assert planes.shape == (PLANES, 20) and planes.dtype == np.float32
+        assert planes.min() >= 0 and planes.max() <= 4
+        mask = action_mask(obs)
+        assert {id_to_action(int(i)) for i in np.flatnonzero(mask)} == set(game.legal_actions())
+        for other in range(3):
+            hidden = hidden_reshuffle(game, other, rng)
+            assert np.array_equal(encode(observe(hidden, other)), encode(observe(game, other)))
 
 
 @pytest.mark.filterwarnings("ignore::UserWarning")

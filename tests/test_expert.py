@@ -15,7 +15,7 @@ from paohuzi.cards import NUM_KINDS
 from paohuzi.cli import main
 from paohuzi.game import Game, Phase
 from paohuzi.observation import observe
-from tests.scenario import deal, play, quiet
+from tests.scenario import deal, play, quiet, random_decisions
 from tests.test_game_invariants import check_step
 from tests.test_game_win import DEALER, SEAT2, WAITING, pass_until
 
@@ -44,24 +44,19 @@ def all_cards(game: Game) -> list[int]:
 def test_samples_are_consistent_legal_positions() -> None:
     rng = random.Random(1)
     checked = 0
-    for seed in range(60):
-        game = Game(seed=seed)
-        driver = random.Random(seed)
-        while not game.is_over:
-            seat = game.to_act
-            assert seat is not None
-            obs = observe(game, seat)
-            if driver.random() < 0.4:
-                position = sample(obs, rng)
-                assert is_consistent(position, obs)
-                assert all_cards(position) == [4] * NUM_KINDS  # no card seen elsewhere is reused
-                assert position.hands[seat] == list(obs.hand)
-                check_step(position)
-                finish = position.clone()  # and it plays on to an end like any game
-                while not finish.is_over:
-                    finish.apply(driver.choice(finish.legal_actions()))
-                checked += 1
-            game.apply(driver.choice(game.legal_actions()))
+    for game, seat, driver in random_decisions(range(60)):
+        if driver.random() >= 0.4:
+            continue
+        obs = observe(game, seat)
+        position = sample(obs, rng)
+        assert is_consistent(position, obs)
+        assert all_cards(position) == [4] * NUM_KINDS  # no card seen elsewhere is reused
+        assert position.hands[seat] == list(obs.hand)
+        check_step(position)
+        finish = position.clone()  # and it plays on to an end like any game
+        while not finish.is_over:
+            finish.apply(rng.choice(finish.legal_actions()))
+        checked += 1
     assert checked > 300
 
 
@@ -92,21 +87,13 @@ def test_unseen_cards_are_spread_uniformly_where_nothing_else_is_known() -> None
 
 def test_a_card_shown_from_ones_own_draw_caps_that_kind_in_hand() -> None:
     rng = random.Random(5)
-    for seed in range(30):
-        game = Game(seed=seed)
-        driver = random.Random(seed)
-        while not game.is_over:
-            seat = game.to_act
-            assert seat is not None
-            obs = observe(game, seat)
-            shown = {
-                (e.seat, e.card) for e in obs.events if e.type.value == "show" and e.seat != seat
-            }
-            if shown:
-                position = sample(obs, rng)
-                for other, kind in shown:
-                    assert kind is not None and position.hands[other][kind] <= 1
-            game.apply(driver.choice(game.legal_actions()))
+    for game, seat, _ in random_decisions(range(30)):
+        obs = observe(game, seat)
+        shown = {(e.seat, e.card) for e in obs.events if e.type.value == "show" and e.seat != seat}
+        if shown:
+            position = sample(obs, rng)
+            for other, kind in shown:
+                assert kind is not None and position.hands[other][kind] <= 1
 
 
 def test_expert_returns_a_legal_choice_and_wins_when_it_can() -> None:

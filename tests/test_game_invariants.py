@@ -11,6 +11,7 @@ from paohuzi.cards import DECK_SIZE, NUM_KINDS
 from paohuzi.game import EventType, Game, Phase
 from paohuzi.observation import observe
 from paohuzi.record import Record, record_of, replay
+from tests.scenario import random_decisions
 
 
 def cards_in_play(game: Game) -> int:
@@ -161,15 +162,11 @@ def hidden_reshuffle(game: Game, seat: int, rng: random.Random) -> Game:
 def test_observation_does_not_change_when_hidden_cards_are_reshuffled() -> None:
     rng = random.Random(7)
     checked = 0
-    for seed in range(150):
-        game = Game(seed=seed)
-        choices = random.Random(seed)
-        while not game.is_over:
-            for seat in range(3):
-                seen = observe(game, seat)
-                assert observe(hidden_reshuffle(game, seat, rng), seat) == seen
-                checked += 1
-            game.apply(choices.choice(game.legal_actions()))
+    for game, _, _ in random_decisions(range(150)):
+        for seat in range(3):
+            seen = observe(game, seat)
+            assert observe(hidden_reshuffle(game, seat, rng), seat) == seen
+            checked += 1
     assert checked > 5000
 
 
