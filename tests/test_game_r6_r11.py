@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from paohuzi.actions import discard
-from paohuzi.cards import parse_kind
-from paohuzi.game import EventType, Game, GameResult, Phase
+from paohuzi.cards import parse_kind, to_counts
+from paohuzi.evaluator import forced_tianhu
+from paohuzi.game import EventType, Game, GameResult, Phase, Position, Source, game_from_position
 from paohuzi.match import Match
+from paohuzi.rules import HUNAN, RuleSet
+from tests.helpers import C, T
 from tests.scenario import deal, legal, play, table
 
 DEALER = "x6 x6 x10 x10 x2 x2 x8 x8 d3 d3 d5 d5 d6 d6 x1 x3 x9 d4 d7 d9"
@@ -83,3 +88,56 @@ def test_r2_first_dealer_is_random_but_seeded() -> None:
     assert Match(seed=5).dealer == Match(seed=5).dealer
     first = Match(seed=5).new_game()
     assert first.deck == Match(seed=5).new_game().deck
+
+
+def _stuck_before_a_peng(rules: RuleSet) -> Game:
+    """Seat 1 holds only three 坎 and a pair of x5; seat 0 has just discarded an x5."""
+    hand = C("d1 d1 d1 d2 d2 d2 d3 d3 d3 x5 x5")
+    table = T("chi:x1x2x3 chi:x6x7x8 chi:d4d5d6")
+    left = [4] * 20
+    for k in [*hand, *(k for g in table for k in g.cards), parse_kind("x5")]:
+        left[k] -= 1
+    rest = [k for k in range(20) for _ in range(left[k])]
+    hands = [to_counts(rest[:20]), to_counts(hand), to_counts(rest[20:40])]
+    position = Position(
+        dealer=0,
+        liang=rest[0],
+        hands=hands,
+        tables=[[], table, []],
+        rows=[[], [], []],
+        discarded=[{parse_kind("x5")}, set(), set()],
+        chou=[set(), set(), set()],
+        chou_hu=[{}, {}, {}],
+        wall=rest[40:],
+        to_act=1,
+        offer=parse_kind("x5"),
+        owner=0,
+        source=Source.DISCARDED,
+    )
+    return game_from_position(position, rules)
+
+
+def test_r6_2_option_a_take_that_leaves_nothing_to_discard() -> None:
+    strict = _stuck_before_a_peng(HUNAN)  # default: the 碰 is illegal
+    assert strict.to_act != 1 or "peng" not in [str(a) for a in strict.legal_actions()]
+    lenient = _stuck_before_a_peng(replace(HUNAN, take_needs_discard=False))
+    assert lenient.to_act == 1 and "peng" in [str(a) for a in lenient.legal_actions()]
+
+
+def test_r6_3_option_no_kan_broken_means_no_discard() -> None:
+    for breaks in (True, False):
+        game = Game(replace(HUNAN, break_kan_when_stuck=breaks), seed=1)
+        game.hands[1] = to_counts(C("x4 x4 x4 d7 d7 d7"))
+        game.tables[1] = T("pao:x1 pao:x2 chi:x5x6x7 chi:d1d2d3 chi:d4d5d6")
+        game._changed(1)
+        assert game.must_discard(1)  # 6 + 17 cards > 20 + (2 − 1)
+        game._after_take(1, last=False)
+        assert (game.phase is Phase.DISCARD and game.to_act == 1) is breaks
+
+
+def test_r9_5_1_option_tianhu_without_the_partial_decomposition() -> None:
+    cards = C("x4 x4 x4 x4 x5 x5 x5 x5 d9 d9 d9 d9 x1 x2 x3 d2 d7 d10 x8 x8")
+    partial = forced_tianhu(cards)
+    plain = forced_tianhu(cards, replace(HUNAN, tianhu_partial_huxi=False))
+    assert partial is not None and plain is not None
+    assert partial.huxi == 9 + 9 + 12 + 3 + 6 and plain.huxi == 9 + 9 + 12

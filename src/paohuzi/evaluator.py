@@ -597,7 +597,7 @@ def forced_tianhu(cards: Iterable[Kind], rules: RuleSet = HUNAN) -> HuResult | N
         return None
     holding = PreparedHand(cards, (), rules)
     ev = holding.ev
-    partial, runs = ev.best_partial(holding.free)
+    partial, runs = ev.best_partial(holding.free) if rules.tianhu_partial_huxi else (0, ())
     free = list(holding.free)
     for run in runs:
         for k in run.cards:

@@ -379,11 +379,19 @@ class Game:
         """After a take: discard if R6 says so, else the next player draws."""
         if last:
             self._huangzhuang()
-        elif self.must_discard(seat) and any(self.hands[seat]):
+        elif self.must_discard(seat) and self._can_discard(seat):
             self.phase = Phase.DISCARD
             self.to_act = seat
         else:
             self._draw(_next(seat))
+
+    def _can_discard(self, seat: int) -> bool:
+        """Whether the hand holds a card that may be discarded: one outside a 坎, or any card
+        when a 坎 may be broken (R6.3)."""
+        hand = self.hands[seat]
+        if self.rules.break_kan_when_stuck:
+            return any(hand)
+        return any(0 < n < 3 for n in hand)
 
     def _draw(self, seat: int) -> None:
         """R4.1: draw, then a forced 提 or 偎, or show the card."""
@@ -513,7 +521,9 @@ class Game:
             return options  # only 胡 is offered on the last card and when a 跑 is pending (R8)
         if card in self.chou[seat] or card in self.discarded[seat]:
             return options  # R7.1
-        must_discard = self.holding(seat) + 1 > HAND_SIZE + max(0, self.fours(seat) - 1)
+        must_discard = self.rules.take_needs_discard and (
+            self.holding(seat) + 1 > HAND_SIZE + max(0, self.fours(seat) - 1)
+        )
         if seat != owner and hand[card] == 2:
             rest = sum(n for n in hand if n != 3) - 2
             if not (must_discard and rest == 0):  # R6.2

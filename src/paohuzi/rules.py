@@ -86,7 +86,6 @@ class RuleSet:
     """Every table-dependent number and option. Defaults: Hunan, QQ game hall."""
 
     name: str = "hunan"
-    players: int = 3
     huxi: HuxiTable = field(default_factory=HuxiTable)
     min_huxi: int = 15
     """Fewest hu-xi to win (R9.1)."""
@@ -104,6 +103,15 @@ class RuleSet:
     """番 added for 海底胡, which is not a 名堂 (R10.1) [decision]."""
     hu_on_discard: bool = False
     """Whether a discarded card may be won on (R4.2, R9.2)."""
+    take_needs_discard: bool = True
+    """R6.2 [decision]: a 吃 or 碰 that obliges a discard is illegal when nothing left in the
+    hand may be discarded."""
+    break_kan_when_stuck: bool = True
+    """R6.3 [decision]: when a forced take obliges a discard and only 坎 cards are left, a 坎
+    is broken; otherwise the turn passes with no discard."""
+    tianhu_partial_huxi: bool = True
+    """R9.5.1 [decision]: a forced 天胡 scores its 提 and 坎 plus the best partial
+    decomposition of the other cards; otherwise the 提 and 坎 alone."""
 
     def deng(self, huxi: int, *, tianhu: bool = False) -> int:
         """等 for a hu-xi total, before the 自摸 bonus (R10.1); 0 below ``deng_base``."""
