@@ -279,3 +279,12 @@ def test_simulate_json_and_saved_records_replay(
 def test_simulate_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(["simulate", "--games", "0"], capsys)
     assert code == 2 and err.count("\n") == 1
+
+
+def test_f4_a_record_without_its_format_field_is_still_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = golden("bi")
+    del record["format"]
+    code, out, _ = run(["replay", write(tmp_path, record), "--json"], capsys)
+    assert code == 0 and json.loads(out)["status"] == "finished"

@@ -47,7 +47,7 @@ class Record:
         """Read a record; raises :class:`RecordError` naming what is wrong."""
         if not isinstance(data, dict):
             raise RecordError("a record is a JSON object")
-        if data.get("format") != FORMAT:
+        if data.get("format", FORMAT) != FORMAT:
             raise RecordError(f"not a {FORMAT} record (format: {data.get('format')!r})")
         rules = data.get("rules", "hunan")
         if rules not in PRESETS:
