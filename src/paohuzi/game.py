@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import enum
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from paohuzi.actions import HU, PASS, PENG, Action, ActionType, discard, parse_seat_action
@@ -138,6 +138,7 @@ class Game:
         dealer: int = 0,
         deck: Sequence[Kind] | None = None,
         seed: int | None = None,
+        on_offer: Callable[[Game], None] | None = None,
     ) -> None:
         if deck is None:
             deck = full_deck()
@@ -176,6 +177,11 @@ class Game:
         self._legal: list[Action] | None = None
         self._prepared: list[PreparedHand | None] = [None] * PLAYERS
         self._held: list[tuple[int, int] | None] = [None] * PLAYERS
+        self.on_offer = on_offer
+        """Called with the game whenever a card is put on offer (the 亮张, a shown draw, a
+        discard), before anyone is asked about it: the moment every seat sees the card, whether
+        or not some seat may claim it. A server that speaks at that moment reveals nothing of
+        who is then asked (R8), even when nobody is."""
         self._start()
 
     # ----------------------------------------------------------------------------- queries
@@ -289,6 +295,7 @@ class Game:
         other._legal = self._legal
         other._prepared = list(self._prepared)
         other._held = list(self._held)
+        other.on_offer = None
         return other
 
     # ----------------------------------------------------------------------------- actions
@@ -470,6 +477,9 @@ class Game:
                 window.options[seat] = options
                 window.queue.append(seat)
         self.window = window
+        self.to_act = None  # nobody is asked yet
+        if self.on_offer is not None:
+            self.on_offer(self)
         self._advance_window()
 
     def _pao_seat(self, card: Kind, owner: int, source: Source) -> int | None:
@@ -707,6 +717,7 @@ def game_from_position(position: Position, rules: RuleSet = HUNAN) -> Game:
     game._legal = None
     game._prepared = [None] * PLAYERS
     game._held = [None] * PLAYERS
+    game.on_offer = None
     game.to_act = p.to_act
     game.phase = Phase.DISCARD
     if p.offer is not None:

@@ -126,7 +126,7 @@ def observe(game: Game, seat: int | None, *, events: bool = True) -> Observation
         turn = game.to_act
         offer = None
         source = None
-    mine = game.to_act == seat and not game.is_over
+    mine = seat is not None and game.to_act == seat and not game.is_over
     return Observation(
         seat=seat,
         rules=game.rules,

@@ -39,7 +39,7 @@ class Server:
 
     def start(self) -> None:
         command = [sys.executable, "-m", "paohuzi", "serve", "--port", str(self.port)]
-        command += ["--db", str(self.db), "--bot-delay", str(self.bot_delay)]
+        command += ["--db", str(self.db), "--bot-delay", str(self.bot_delay), "--dev-seeded-deals"]
         self.process = subprocess.Popen(
             command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
         )

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -12,16 +14,22 @@ import pytest
 from fastapi.testclient import TestClient
 
 from paohuzi.cards import format_cards
+from paohuzi.game import Game
 from paohuzi.groups import GroupType
 from paohuzi.record import Record, replay
 from paohuzi.server.app import create_app
-from paohuzi.server.rooms import Listener, Room, Rooms
+from paohuzi.server.config import Config
+from paohuzi.server.rooms import Frame, Listener, Room, Rooms
 from paohuzi.server.store import Store
 
 
 @pytest.fixture
 def client(tmp_path: Path) -> Any:
-    with TestClient(create_app(str(tmp_path / "db.sqlite"), bot_delay=0)) as c:
+    with TestClient(
+        create_app(
+            str(tmp_path / "db.sqlite"), bot_delay=0, dev_seeded_deals=True, operator_token="op"
+        )
+    ) as c:
         yield c
 
 
@@ -92,7 +100,7 @@ def test_a_wrong_token_opens_no_seat(client: TestClient) -> None:
             "message": "this token opens no seat of this room",
         }
     with client.websocket_connect("/ws/nosuchroom") as ws:
-        assert ws.receive_json()["message"] == "no such room"
+        assert ws.receive_json()["message"].startswith("no such room")
 
 
 def test_spectators_cannot_act(client: TestClient) -> None:
@@ -127,13 +135,13 @@ def test_a_hand_against_bots_over_the_websocket_and_its_history(client: TestClie
     frames = client.get(f"/api/rooms/{data['room']}/hands/0/frames").json()
     assert len(frames) == len(record["actions"]) + 1 and frames[-1]["result"] == record["result"]
     assert client.get(f"/api/rooms/{data['room']}/hands/5/record").status_code == 404
-    assert client.get("/api/metrics").json()["actions"] > 0
+    metrics = client.get("/api/metrics", headers={"Authorization": "Bearer op"})
+    assert metrics.json()["actions"] > 0
+    assert client.get("/api/metrics").status_code == 403  # operators only
 
 
-def _check_message(room: Room, seat: int | None, text: str) -> None:
-    """A message to ``seat`` shows nothing the referee's view says it may not see."""
-    game = room.game
-    assert game is not None
+def _check_message(game: Game, seat: int | None, text: str) -> None:
+    """A message to ``seat`` shows nothing the referee's view of ``game`` says it may not see."""
     message = json.loads(text)
     assert "hands" not in message
     assert message["hand"] == (format_cards(game.hand_cards(seat)) if seat is not None else "")
@@ -150,30 +158,49 @@ def _check_message(room: Room, seat: int | None, text: str) -> None:
         assert message["legal"] == [] and message["chou"] == ""
 
 
+async def until(condition: Callable[[], bool], seconds: float = 20) -> None:
+    """Wait (in the event loop) until ``condition`` holds."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        await asyncio.sleep(0.005)
+
+
+def over(room: Room) -> bool:
+    return room.game is not None and room.game.is_over
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_no_message_shows_a_hidden_card(seed: int, tmp_path: Path) -> None:
     async def run() -> int:
         store = Store(tmp_path / f"{seed}.db")
-        rooms = Rooms(store, bot_delay=1e-6)
+        rooms = Rooms(store, Config(bot_delay=1e-6, dev_seeded_deals=True))
         room = await rooms.create(["greedy", "random", "greedy"], timer=0, seed=seed)
-        # The first hand is over already; watch the next one from the start.
+        await until(lambda: over(room))
+        # Every frame is checked as it is built, against the game at that moment.
         checked = 0
+        build = room._frame
 
-        class Checking(Listener):
-            def push(self, text: str) -> None:  # checked as it is sent, against the game now
-                nonlocal checked
-                _check_message(room, self.seat, text)
+        def checking(game: Game, *, public: bool, only: int | None = None) -> Frame:
+            nonlocal checked
+            frame = build(game, public=public, only=only)
+            for seat, text in frame.views.items():
+                _check_message(game, seat, text)
                 checked += 1
+            return frame
+
+        room._frame = checking  # type: ignore[method-assign]
 
         async def unused(text: str) -> None:
-            raise AssertionError("nothing is sent")
+            pass
 
-        def listener(seat: int | None) -> Listener:
-            return Checking(seat, unused)
+        async def close(code: int, reason: str) -> None:
+            pass
 
-        room.listeners = [listener(0), listener(1), listener(2), listener(None)]
+        room.listeners = [Listener(seat, unused, close, 1000) for seat in (0, 1, 2, None)]
         for _ in range(2):
-            await room.next_hand(0)
+            assert await room.next_hand(0) is None
+            await until(lambda: over(room))
         rooms.close()
         store.close()
         return checked
@@ -186,14 +213,15 @@ def test_restore_after_restart_continues_where_it_was(tmp_path: Path) -> None:
 
     async def first() -> tuple[str, int, list[str]]:
         store = Store(db)
-        rooms = Rooms(store)
+        rooms = Rooms(store, Config(bot_delay=0, dev_seeded_deals=True))
         room = await rooms.create([None, "greedy", "greedy"], timer=0, seed=8)
         game = room.game
         assert game is not None
         for _ in range(4):
-            if game.to_act != 0:
+            await until(lambda: game.to_act == 0 or game.is_over)
+            if game.is_over:
                 break
-            assert await room.act(0, str(game.legal_actions()[0]), len(game.history)) is None
+            assert await room.act(0, str(game.legal_actions()[0]), room.seq(0)) is None
         history = [f"{s} {a}" for s, a in game.history]
         rooms.close()
         store.close()  # the process dies here: nothing else is written
@@ -201,9 +229,10 @@ def test_restore_after_restart_continues_where_it_was(tmp_path: Path) -> None:
 
     async def second(room_id: str) -> tuple[int, list[str]]:
         store = Store(db)
-        rooms = Rooms(store)
-        await rooms.restore()
-        room = rooms.rooms[room_id]
+        rooms = Rooms(store, Config(bot_delay=0, dev_seeded_deals=True))
+        rooms.load()
+        room = rooms.get(room_id)
+        assert room is not None
         assert room.game is not None
         history = [f"{s} {a}" for s, a in room.game.history]
         rooms.close()
@@ -218,10 +247,11 @@ def test_restore_after_restart_continues_where_it_was(tmp_path: Path) -> None:
 def test_the_turn_timer_plays_for_a_silent_seat(tmp_path: Path) -> None:
     async def run() -> tuple[int, int]:
         store = Store(tmp_path / "timer.db")
-        rooms = Rooms(store)
+        rooms = Rooms(store, Config(bot_delay=0, dev_seeded_deals=True))
         room = await rooms.create([None, "greedy", "greedy"], timer=0.05, seed=3)
         game = room.game
         assert game is not None
+        await until(lambda: game.to_act == 0)
         before = len(game.history)
         waited = 0
         while len(game.history) == before and waited < 100:

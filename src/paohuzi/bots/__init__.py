@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from paohuzi.bots.base import Bot, play_hand
-from paohuzi.bots.expert import ExpertBot
+from paohuzi.bots.expert import DEFAULT_BUDGET, ExpertBot
 from paohuzi.bots.greedy import GreedyBot
 from paohuzi.bots.random_bot import RandomBot
 
@@ -17,21 +17,50 @@ BOTS: dict[str, Callable[[int | None], Bot]] = {
 """The built-in bots by level name."""
 
 
+MAX_NAME = 32
+"""Longest bot name accepted."""
+SAMPLES = (1, 1000)
+"""Fewest and most samples a decision ``expert@N`` may ask for."""
+BUDGET = (0.05, 10.0)
+"""Shortest and longest time budget in seconds ``expert@Xs`` may ask for."""
+
+
 def make_bot(name: str, seed: int | None = None) -> Bot:
-    """A bot by level name; raises ValueError for an unknown one. ``expert@N`` is the expert
-    searching a fixed N samples per decision (reproducible), ``expert@0.5s`` a time budget."""
+    """A bot by level name; raises ValueError for an unknown one or a setting out of bounds.
+    ``expert@N`` is the expert searching a fixed N samples per decision (reproducible, N in
+    1–1000), ``expert@0.5s`` a time budget (0.05–10 s)."""
+    if len(name) > MAX_NAME:
+        raise ValueError(f"a bot name has at most {MAX_NAME} characters")
     level, _, setting = name.partition("@")
     if level == "expert" and setting:
-        try:
-            if setting.endswith("s"):
-                return ExpertBot(seed, budget=float(setting[:-1]))
-            return ExpertBot(seed, samples=int(setting))
-        except ValueError:
-            raise ValueError(f"bad expert setting {setting!r} (expert@32 or expert@0.5s)") from None
+        budget, samples = _expert_setting(setting)
+        if samples is not None:
+            return ExpertBot(seed, samples=samples)
+        return ExpertBot(seed, budget=budget)
     try:
         return BOTS[name](seed)
     except KeyError:
         raise ValueError(f"unknown bot {name!r} (known: {', '.join(BOTS)})") from None
+
+
+def _expert_setting(setting: str) -> tuple[float, int | None]:
+    """``expert@N`` or ``expert@Xs`` as (budget, samples), checked against the bounds."""
+    bad = f"bad expert setting {setting!r}: expert@N with N samples "
+    bad += f"({SAMPLES[0]}–{SAMPLES[1]}) or expert@Xs with X seconds ({BUDGET[0]}–{BUDGET[1]:g})"
+    try:
+        if setting.endswith("s"):
+            budget = float(setting[:-1])
+            if not BUDGET[0] <= budget <= BUDGET[1]:  # also refuses nan and inf
+                raise ValueError
+            return budget, None
+        if not (setting.isascii() and setting.isdigit()):
+            raise ValueError
+        samples = int(setting)
+        if not SAMPLES[0] <= samples <= SAMPLES[1]:
+            raise ValueError
+        return DEFAULT_BUDGET, samples
+    except ValueError:
+        raise ValueError(bad) from None
 
 
 def is_bot_name(name: str) -> bool:

@@ -116,6 +116,9 @@ class ExpertBot:
         self.workers = workers
         self._greedy = GreedyBot()
         self._pool: Executor | None = None
+        self.time_limit: float | None = None
+        """If set, seconds after which a search stops whatever its budget or sample count
+        (after one sample at least): a server's hard bound on a decision."""
 
     def act(self, observation: Observation) -> Action:
         legal = observation.legal
@@ -146,7 +149,10 @@ class ExpertBot:
     ) -> list[Estimate]:
         """Estimated points of each candidate (by default the shortlist)."""
         chosen = tuple(candidates if candidates is not None else self.shortlist(observation))
-        deadline = None if self.samples is not None else time.monotonic() + self.budget
+        now = time.monotonic()
+        deadline = None if self.samples is not None else now + self.budget
+        if self.time_limit is not None:
+            deadline = min(deadline or math.inf, now + self.time_limit)
         wanted = self.samples if self.samples is not None else 1_000_000
         seed = self._rng.randrange(2**32)
         values: list[list[float]]

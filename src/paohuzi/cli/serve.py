@@ -11,13 +11,52 @@ def add_parser(commands: Any) -> None:
     parser = commands.add_parser(
         "serve",
         help="play in the browser: start the server and open the printed URL",
-        description="Start the multiplayer server with the web table on this machine.",
+        description="Start the multiplayer server with the web table on this machine. "
+        "Limits and the security model: docs/security.md.",
     )
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--db", default="paohuzi.db", help="SQLite database (default paohuzi.db)")
     parser.add_argument(
         "--bot-delay", type=float, default=0.4, help="seconds a bot waits before moving (0.4)"
+    )
+    parser.add_argument(
+        "--public-url",
+        help="the address players reach the server at, e.g. https://paohuzi.example: invite "
+        "links and the accepted WebSocket origin come from it (default http://HOST:PORT)",
+    )
+    parser.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="another web origin allowed to open WebSockets (repeatable)",
+    )
+    parser.add_argument(
+        "--operator-token",
+        help="bearer token for /api/metrics and /api/admin/* (default: loopback clients only)",
+    )
+    parser.add_argument(
+        "--bot-workers", type=int, default=1, help="processes for searching bots (1)"
+    )
+    parser.add_argument(
+        "--room-ttl",
+        type=float,
+        default=24.0,
+        metavar="HOURS",
+        help="close rooms idle this long; their finished hands stay readable (24)",
+    )
+    parser.add_argument("--max-rooms", type=int, default=2000, help="open rooms at once (2000)")
+    parser.add_argument(
+        "--rooms-per-minute",
+        type=int,
+        default=20,
+        help="room creations per client address per minute (20)",
+    )
+    parser.add_argument(
+        "--dev-seeded-deals",
+        action="store_true",
+        help="DEVELOPMENT ONLY: accept a seed for a room's decks, which makes them predictable",
     )
     parser.set_defaults(run=run)
 
@@ -27,6 +66,7 @@ def run(args: argparse.Namespace) -> int:
         import uvicorn
 
         from paohuzi.server.app import create_app
+        from paohuzi.server.config import Config
     except ImportError as error:
         print(
             f"paohuzi serve: error: {error.name} is missing; install the server extra: "
@@ -34,7 +74,29 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    app = create_app(args.db, bot_delay=args.bot_delay)
-    print(f"paohuzi: open http://{args.host}:{args.port}/ in a browser (Ctrl-C stops)", flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    public_url = args.public_url or f"http://{args.host}:{args.port}"
+    config = Config(
+        db=args.db,
+        public_url=public_url,
+        allow_origins=tuple(args.allow_origin),
+        operator_token=args.operator_token,
+        dev_seeded_deals=args.dev_seeded_deals,
+        bot_delay=args.bot_delay,
+        bot_workers=max(1, args.bot_workers),
+        room_ttl=args.room_ttl * 3600,
+        max_rooms=args.max_rooms,
+        rooms_per_minute=args.rooms_per_minute,
+    )
+    app = create_app(config)
+    if args.dev_seeded_deals:
+        print("paohuzi: seeded deals are on: never use this server in public", file=sys.stderr)
+    print(f"paohuzi: open {public_url}/ in a browser (Ctrl-C stops)", flush=True)
+    uvicorn.run(
+        app,
+        host=args.host,
+        port=args.port,
+        log_level="warning",
+        ws_max_size=65536,
+        h11_max_incomplete_event_size=16384,
+    )
     return 0

@@ -1,86 +1,345 @@
-"""The web server: HTTP for rooms and history, a WebSocket per seat, the web table."""
+"""The web server: HTTP for rooms and history, a WebSocket per seat, the web table.
+
+Every client is assumed to lie (docs/security.md): every input is bounded and checked, every
+refusal is a one-line JSON error (a WebSocket ``{"type": "error"}`` message, or HTTP 4xx with
+``{"detail": …}``), and no request can hold up a room or the server.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import ipaddress
 import json
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+import logging
+import secrets
+import time
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from contextlib import asynccontextmanager, suppress
+from dataclasses import replace
 from importlib import resources
-from typing import Any
+from typing import Annotated, Any, Literal
+from urllib.parse import urlsplit
 
-from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, HTTPException, Path, Query, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.websockets import WebSocketDisconnect, WebSocketState
 
-from paohuzi.server.rooms import Listener, Room, Rooms
-from paohuzi.server.store import Store
+from paohuzi.record import Record, position_json, result_json
+from paohuzi.server.config import Config
+from paohuzi.server.limits import Bucket, RateLimiter
+from paohuzi.server.rooms import SEATS, Listener, Room, RoomError, Rooms
+from paohuzi.server.store import Store, StoreError
 
 STATIC = resources.files("paohuzi.server") / "static"
+TYPES = {"js": "text/javascript", "css": "text/css", "woff2": "font/woff2", "svg": "image/svg+xml"}
+log = logging.getLogger("paohuzi.server")
+
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; "
+    "form-action 'self'; frame-ancestors 'none'"
+)
+SECURITY_HEADERS = [
+    (b"content-security-policy", CSP.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+]
+MAX_ID = 64
+"""Longest room id looked up (ours are 22 characters)."""
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+SendASGI = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, SendASGI], Awaitable[None]]
 
 
 class NewRoom(BaseModel):
     """Seats 0–2: null for a person, or a bot level."""
 
-    bots: list[str | None] = Field(default_factory=lambda: [None, "greedy", "greedy"])
-    timer: float = Field(default=30.0, ge=0, le=3600)
-    rules: str = "hunan"
-    seed: int | None = None
+    model_config = ConfigDict(extra="forbid")
+
+    bots: list[Annotated[StrictStr, Field(max_length=32)] | None] = Field(
+        default_factory=lambda: [None, "greedy", "greedy"], min_length=SEATS, max_length=SEATS
+    )
+    timer: StrictInt = Field(
+        default=30, description="seconds a person has to decide: 0 (none) or 5–300"
+    )
+    rules: Annotated[StrictStr, Field(max_length=32)] = "hunan"
+    seed: Annotated[StrictInt, Field(ge=0, lt=2**63)] | None = None
 
 
-def create_app(db: str = "paohuzi.db", *, bot_delay: float = 0.4) -> FastAPI:
-    """The application, its rooms kept in the SQLite database ``db``."""
+class BodyLimit:
+    """Refuse request bodies over ``limit`` bytes, declared or streamed, with a 413."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: SendASGI) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        for name, value in scope.get("headers", []):
+            if name == b"content-length" and (not value.isdigit() or int(value) > self.limit):
+                await _too_large(send, self.limit)
+                return
+        seen = 0
+
+        async def counted() -> Message:
+            nonlocal seen
+            message = await receive()
+            seen += len(message.get("body", b""))
+            if seen > self.limit:
+                raise _TooLarge
+            return message
+
+        try:
+            await self.app(scope, counted, send)
+        except _TooLarge:
+            await _too_large(send, self.limit)
+
+
+class _TooLarge(Exception):
+    pass
+
+
+async def _too_large(send: SendASGI, limit: int) -> None:
+    body = json.dumps({"detail": f"request body over {limit} bytes"}).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 413,
+            "headers": [(b"content-type", b"application/json"), *SECURITY_HEADERS],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+class Hardening:
+    """Security headers on every HTTP response (docs/security.md)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: SendASGI) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                names = {name.lower() for name, _ in message.get("headers", [])}
+                extra = [h for h in SECURITY_HEADERS if h[0] not in names]
+                message["headers"] = [*message.get("headers", []), *extra]
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+class OnceALine:
+    """Logs at most one line a second for each kind of trouble, counting the rest."""
+
+    def __init__(self) -> None:
+        self._last: dict[str, float] = {}
+        self._skipped: dict[str, int] = {}
+
+    def warn(self, kind: str, message: str) -> None:
+        now = time.monotonic()
+        if now - self._last.get(kind, -1e9) < 1.0:
+            self._skipped[kind] = self._skipped.get(kind, 0) + 1
+            return
+        skipped = self._skipped.pop(kind, 0)
+        self._last[kind] = now
+        log.warning("%s%s", message, f" (and {skipped} more)" if skipped else "")
+
+
+class Cache:
+    """A small least-recently-used cache of finished hands (they never change)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._items: OrderedDict[tuple[str, int, str], Any] = OrderedDict()
+
+    def get(self, key: tuple[str, int, str]) -> Any:
+        found = self._items.get(key)
+        if found is not None:
+            self._items.move_to_end(key)
+        return found
+
+    def put(self, key: tuple[str, int, str], value: Any) -> None:
+        self._items[key] = value
+        self._items.move_to_end(key)
+        while len(self._items) > self.size:
+            self._items.popitem(last=False)
+
+
+def frames_of(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """A finished hand step by step for the replay viewer: the referee's view after each
+    action (the hand is over, so nothing is secret any more)."""
+    from paohuzi.bots.protocol import event_json
+
+    record = Record.from_json(data)
+    game = record.new_game()
+    frames: list[dict[str, Any]] = [
+        {
+            "action": None,
+            "events": [event_json(e) for e in game.log],
+            "position": position_json(game),
+        }
+    ]
+    for text in record.actions:
+        before = len(game.log)
+        game.apply_text(text)
+        frames.append(
+            {
+                "action": text,
+                "events": [event_json(e) for e in game.log[before:]],
+                "position": position_json(game),
+            }
+        )
+    frames[-1]["result"] = result_json(game.result)
+    return frames
+
+
+def _origin(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}".lower()
+
+
+def _loopback(host: str | None) -> bool:
+    if host is None:
+        return False
+    if host == "localhost":
+        return True
+    with suppress(ValueError):
+        return ipaddress.ip_address(host).is_loopback
+    return False
+
+
+def create_app(config: Config | str = "paohuzi.db", **settings: Any) -> FastAPI:
+    """The application; ``config`` (or a database path) and any :class:`Config` field."""
+    if isinstance(config, str):
+        config = Config(db=config)
+    config = replace(config, **settings)
+    public = _origin(config.public_url or "http://127.0.0.1:8000")
+    origins = {public, *(_origin(o) for o in config.allow_origins)}
+    parts = urlsplit(public)
+    if _loopback(parts.hostname):  # the same machine by another name
+        port = f":{parts.port}" if parts.port else ""
+        origins |= {f"{parts.scheme}://{h}{port}" for h in ("localhost", "127.0.0.1", "[::1]")}
+    static_files = {
+        f.name: (f.read_bytes(), TYPES[f.name.rsplit(".", 1)[-1]])
+        for f in STATIC.iterdir()
+        if f.is_file() and f.name.rsplit(".", 1)[-1] in TYPES
+    }
+    page = (STATIC / "index.html").read_bytes()
+    trouble = OnceALine()
+    creations = RateLimiter(config.rooms_per_minute)
+    cache = Cache(256)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = Store(db)
-        rooms = Rooms(store, bot_delay=bot_delay)
+        store = Store(config.db)
+        rooms = Rooms(store, config)
         app.state.rooms = rooms
-        await rooms.restore()
+        rooms.load()
+        tasks = [asyncio.create_task(rooms.restore_all()), asyncio.create_task(rooms.expire())]
         yield
+        for task in tasks:
+            task.cancel()
         rooms.close()
         store.close()
 
     app = FastAPI(title="paohuzi", lifespan=lifespan)
 
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, error: RequestValidationError) -> JSONResponse:
+        first = error.errors()[0] if error.errors() else {}
+        where = ".".join(str(p) for p in first.get("loc", ()) if p != "body")
+        message = str(first.get("msg", "invalid request"))[:200]
+        return JSONResponse({"detail": f"{where}: {message}" if where else message}, 422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def refused(request: Request, error: StarletteHTTPException) -> JSONResponse:
+        return JSONResponse({"detail": str(error.detail)[:300]}, error.status_code)
+
+    @app.exception_handler(Exception)
+    async def failed(request: Request, error: Exception) -> JSONResponse:
+        trouble.warn(type(error).__name__, f"{request.url.path}: {type(error).__name__}: {error}")
+        return JSONResponse({"detail": "internal error"}, 500)
+
     def rooms_of(request: Request | WebSocket) -> Rooms:
         found: Rooms = request.app.state.rooms
         return found
 
-    def room_or_404(request: Request, room_id: str) -> Room:
-        room = rooms_of(request).rooms.get(room_id)
+    def open_room(request: Request, room_id: str) -> Room:
+        room = rooms_of(request).get(room_id) if len(room_id) <= MAX_ID else None
         if room is None:
-            raise HTTPException(404, "no such room")
+            raise HTTPException(404, "no such room (or it has closed)")
         return room
 
-    def page() -> HTMLResponse:
-        return HTMLResponse((STATIC / "index.html").read_text(encoding="utf-8"))
+    async def known_room(request: Request, room_id: str) -> str:
+        """A room of the database, open or closed: its history stays readable."""
+        if len(room_id) <= MAX_ID and (
+            room_id in rooms_of(request).rooms
+            or await asyncio.to_thread(rooms_of(request).store.room_exists, room_id)
+        ):
+            return room_id
+        raise HTTPException(404, "no such room")
+
+    def operator(request: Request) -> None:
+        token = config.operator_token
+        given = request.headers.get("authorization", "")
+        if token is not None:
+            if secrets.compare_digest(given.encode(), f"Bearer {token}".encode()):
+                return
+        elif _loopback(request.client.host if request.client else None):
+            return
+        raise HTTPException(403, "operators only: from this machine, or with the operator token")
 
     @app.get("/", response_class=HTMLResponse)
-    async def index() -> HTMLResponse:
-        return page()
+    async def index() -> Response:
+        return Response(page, media_type="text/html; charset=utf-8")
 
     @app.get("/room/{room_id}", response_class=HTMLResponse)
-    async def room_page(room_id: str) -> HTMLResponse:
-        return page()
+    async def room_page(room_id: str) -> Response:
+        return Response(page, media_type="text/html; charset=utf-8")
 
     @app.get("/static/{name}")
     async def static(name: str) -> Response:
-        types = {"js": "text/javascript", "css": "text/css"}
-        kind = types.get(name.rsplit(".", 1)[-1])
-        path = STATIC / name
-        if kind is None or "/" in name or not path.is_file():
+        found = static_files.get(name)
+        if found is None:
             raise HTTPException(404, "no such file")
-        return Response(path.read_text(encoding="utf-8"), media_type=f"{kind}; charset=utf-8")
+        return Response(found[0], media_type=f"{found[1]}; charset=utf-8")
+
+    @app.get("/healthz")
+    async def health() -> dict[str, str]:
+        return {"status": "ok"}
 
     @app.post("/api/rooms")
     async def create_room(request: Request, body: NewRoom) -> JSONResponse:
+        if body.timer != 0 and not 5 <= body.timer <= 300:
+            raise HTTPException(422, "timer: seconds to decide, 0 (no timer) or 5–300")
+        address = request.client.host if request.client else "?"
+        if not creations.allow(address):
+            raise HTTPException(429, "too many rooms created from your address; wait a minute")
         try:
             room = await rooms_of(request).create(
                 body.bots, rules=body.rules, timer=body.timer, seed=body.seed
             )
-        except ValueError as error:
+        except (RoomError, ValueError) as error:
             raise HTTPException(400, str(error)) from None
-        base = str(request.base_url).rstrip("/")
+        except StoreError as error:
+            trouble.warn("store", f"could not create a room: {error}")
+            raise HTTPException(503, "the server could not store the room; try again") from None
+        base = (config.public_url or public).rstrip("/")
         seats = [
             {"seat": i, "bot": s.bot}
             | ({} if s.bot else {"token": s.token, "url": f"{base}/room/{room.id}?token={s.token}"})
@@ -90,7 +349,7 @@ def create_app(db: str = "paohuzi.db", *, bot_delay: float = 0.4) -> FastAPI:
 
     @app.get("/api/rooms/{room_id}")
     async def room_info(request: Request, room_id: str) -> dict[str, Any]:
-        room = room_or_404(request, room_id)
+        room = open_room(request, room_id)
         return {
             "room": room.id,
             "seats": [{"seat": i, "bot": s.bot} for i, s in enumerate(room.seats)],
@@ -100,57 +359,127 @@ def create_app(db: str = "paohuzi.db", *, bot_delay: float = 0.4) -> FastAPI:
         }
 
     @app.get("/api/rooms/{room_id}/hands")
-    async def hands(request: Request, room_id: str) -> list[dict[str, Any]]:
-        return room_or_404(request, room_id).finished_hands()
+    async def hands(
+        request: Request,
+        room_id: str,
+        after: Annotated[int, Query(ge=-1, lt=2**31)] = -1,
+        limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+    ) -> list[dict[str, Any]]:
+        """Finished hands numbered above ``after``, a page of at most ``limit``."""
+        await known_room(request, room_id)
+        store = rooms_of(request).store
+        page = min(limit, config.history_page)
+        return await asyncio.to_thread(store.finished_hands, room_id, after, page)
+
+    async def finished(request: Request, room_id: str, n: int) -> dict[str, Any]:
+        await known_room(request, room_id)
+        found = cache.get((room_id, n, "record"))
+        if found is None:
+            found = await asyncio.to_thread(rooms_of(request).store.record, room_id, n)
+            if found is None:
+                raise HTTPException(404, "no finished hand with that number")
+            cache.put((room_id, n, "record"), found)
+        return dict(found)
 
     @app.get("/api/rooms/{room_id}/hands/{n}/record")
-    async def record(request: Request, room_id: str, n: int) -> dict[str, Any]:
-        found = room_or_404(request, room_id).record(n)
-        if found is None:
-            raise HTTPException(404, "no finished hand with that number")
-        return found
+    async def record(
+        request: Request, room_id: str, n: Annotated[int, Path(ge=0, lt=2**31)]
+    ) -> dict[str, Any]:
+        return await finished(request, room_id, n)
 
     @app.get("/api/rooms/{room_id}/hands/{n}/frames")
-    async def frames(request: Request, room_id: str, n: int) -> list[dict[str, Any]]:
-        found = room_or_404(request, room_id).frames(n)
+    async def frames(
+        request: Request, room_id: str, n: Annotated[int, Path(ge=0, lt=2**31)]
+    ) -> list[dict[str, Any]]:
+        found = cache.get((room_id, n, "frames"))
         if found is None:
-            raise HTTPException(404, "no finished hand with that number")
-        return found
+            data = await finished(request, room_id, n)
+            found = await asyncio.to_thread(frames_of, data)
+            cache.put((room_id, n, "frames"), found)
+        result: list[dict[str, Any]] = found
+        return result
 
     @app.get("/api/metrics")
     async def metrics(request: Request) -> dict[str, Any]:
+        operator(request)
         rooms = rooms_of(request)
-        return {"rooms": len(rooms.rooms), **rooms.metrics.summary()}
+        return {
+            "rooms": rooms.count(),
+            "quarantined": rooms.quarantined,
+            "connections": sum(len(r.listeners) for r in rooms.rooms.values()),
+            **rooms.metrics.summary(),
+        }
+
+    @app.get("/api/admin/quarantine")
+    async def quarantine(request: Request) -> list[dict[str, str]]:
+        operator(request)
+        rows = rooms_of(request).store.quarantined()
+        return [{"room": room_id, "why": note} for room_id, note in rows]
 
     @app.websocket("/ws/{room_id}")
     async def play(websocket: WebSocket, room_id: str) -> None:
+        origin = websocket.headers.get("origin")
+        if origin is not None and origin.lower() not in origins:
+            await websocket.close(code=4403, reason="this page's origin may not connect")
+            return
         await websocket.accept()
-        room = rooms_of(websocket).rooms.get(room_id)
+
+        async def refuse(message: str, code: int) -> None:
+            await websocket.send_json({"type": "error", "message": message})
+            await websocket.close(code=code)
+
+        room = rooms_of(websocket).get(room_id) if len(room_id) <= MAX_ID else None
         if room is None:
-            await websocket.send_json({"type": "error", "message": "no such room"})
-            await websocket.close(code=4404)
+            await refuse("no such room (or it has closed)", 4404)
             return
         try:
             seat = room.seat_of(websocket.query_params.get("token"))
         except KeyError as error:
-            await websocket.send_json({"type": "error", "message": str(error.args[0])})
-            await websocket.close(code=4403)
+            await refuse(str(error.args[0]), 4403)
             return
-        listener = Listener(seat, websocket.send_text)
-        room.listeners.append(listener)
-        await websocket.send_json(room.view(seat))
+
+        async def close(code: int, reason: str) -> None:
+            if websocket.application_state is WebSocketState.CONNECTED:
+                await websocket.close(code=code, reason=reason)
+
+        listener = Listener(seat, websocket.send_text, close, config.send_queue)
         try:
-            while True:
-                text = await websocket.receive_text()
-                reply = await handle(room, seat, text)
+            first = room.join(listener)
+        except RoomError as error:
+            await refuse(str(error), 4429)
+            return
+        bucket = Bucket(config.messages_per_second, 2 * config.messages_per_second)
+        refused_in_a_row = 0
+        try:
+            if first is not None:
+                listener.push(first)
+            while listener.alive:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                text = message.get("text")
+                if not bucket.take():
+                    refused_in_a_row += 1
+                    if refused_in_a_row > 20:
+                        await close(1008, "too many messages")
+                        break
+                    reply: dict[str, Any] | None = {
+                        "type": "error",
+                        "message": "too many messages: slow down",
+                    }
+                elif text is None:
+                    reply = {"type": "error", "message": "messages are JSON text, not binary"}
+                elif len(text) > config.max_message:
+                    reply = {"type": "error", "message": f"message over {config.max_message} bytes"}
+                else:
+                    refused_in_a_row = 0
+                    reply = await handle(room, seat, text)
                 if reply is not None:
-                    await websocket.send_json(reply)
-        except WebSocketDisconnect:
-            pass
+                    listener.push(json.dumps(reply, ensure_ascii=False), state=False)
+        except (WebSocketDisconnect, RuntimeError):
+            pass  # the connection went away (RuntimeError: Starlette, once it is closed)
         finally:
-            listener.close()
-            if listener in room.listeners:
-                room.listeners.remove(listener)
+            room.leave(listener)
 
     return app
 
@@ -166,11 +495,11 @@ async def handle(room: Room, seat: int | None, text: str) -> dict[str, Any] | No
 async def _handle(room: Room, seat: int | None, text: str) -> str | dict[str, Any] | None:
     try:
         message = json.loads(text)
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):  # bad JSON, an integer of thousands of digits, nesting
         return "malformed JSON"
     if not isinstance(message, dict):
         return "a message is a JSON object"
-    kind = message.get("type")
+    kind: Literal["act", "next", "hint"] | Any = message.get("type")
     if "seat" in message and message["seat"] != seat:
         return "you can only act for your own seat"
     if kind == "act":
@@ -181,4 +510,5 @@ async def _handle(room: Room, seat: int | None, text: str) -> str | dict[str, An
         if seat is None:
             return "spectators have no hand"
         return room.hint(seat)
-    return f"unknown message type {kind!r} (act, next, hint)"
+    shown = kind if isinstance(kind, str) and len(kind) <= 20 else "?"
+    return f"unknown message type {shown!r} (act, next, hint)"

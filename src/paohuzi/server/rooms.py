@@ -1,60 +1,80 @@
-"""Rooms: three seats, a match of hands, bots, turn timers and the views sent to each seat.
+"""Rooms: the seats, a match of hands, bots, turn timers and what each seat is shown.
 
 The server is authoritative: a seat acts only for itself, only when asked, only with a legal
 action, and every message to a seat is built from that seat's observation (a spectator's from
 the public one). All changes of a room happen under its lock, in the server's event loop.
+
+Three promises shape this module (docs/security.md):
+
+* **Durable before visible.** An action is stored before it is applied; a deal is stored
+  before any seat sees it. A failed write is an error to the one who acted, and changes
+  nothing.
+* **Nothing public moves on a hidden event.** Who is asked in a claim window is hidden (R8).
+  Seats are shown *frames*: one at every public moment — a card put on offer (whether or not
+  anyone may claim it), a seat that must discard, the end of the hand — and, privately, a
+  question to the one person it is put to. A hidden answer makes no frame; every seat's
+  ``seq`` counts only what it may see. Frames are paced (``bot_delay`` apart), and bots answer
+  hidden questions within that pace, so timing tells nothing either; a person who thinks
+  before answering is seen to think, as at any table.
+* **Unpredictable deals.** Every deck comes from the operating system's CSPRNG, and each seat
+  is shown a commitment to it at the deal (:mod:`paohuzi.fairdeal`); the record reveals the
+  salt. Seeded decks exist only behind ``Config.dev_seeded_deals``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import logging
+import random
 import secrets
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
 from paohuzi.actions import PASS, Action, parse_action
-from paohuzi.bots import Bot, ExpertBot, GreedyBot, make_bot
+from paohuzi.bots import make_bot
+from paohuzi.bots.greedy import GreedyBot
 from paohuzi.bots.protocol import event_json, observation_json
-from paohuzi.cards import KIND_NAMES, NotationError, format_cards, parse_cards
-from paohuzi.game import Game, IllegalAction
+from paohuzi.cards import KIND_NAMES, Kind, NotationError, format_cards, full_deck, parse_cards
+from paohuzi.fairdeal import SCHEME, commitment
+from paohuzi.game import Game, IllegalAction, Phase
 from paohuzi.match import Match
 from paohuzi.observation import observe
-from paohuzi.record import Record, position_json, record_of, replay, result_json
+from paohuzi.record import record_of, result_json
 from paohuzi.rules import PRESETS
-from paohuzi.server.store import Store, StoredRoom
+from paohuzi.server.botrunner import BotRunner
+from paohuzi.server.config import Config
+from paohuzi.server.limits import Histogram
+from paohuzi.server.store import (
+    CLOSED,
+    QUARANTINED,
+    Store,
+    StoredHand,
+    StoredRoom,
+    StoreError,
+)
 
 JSON = dict[str, Any]
 Send = Callable[[str], Awaitable[None]]
+Close = Callable[[int, str], Coroutine[Any, Any, None]]
+log = logging.getLogger("paohuzi.server")
+
+SEATS = 3
+RETRY = 1.0
+"""Seconds before a room tries again a write that failed (a bot's move, a timeout)."""
+SAVE_FAILED = "the server could not save this move; nothing changed, try again"
+TOO_SLOW = 4008
+"""WebSocket close code for a connection that fell too far behind: reconnect for the state."""
+GONE = 4410
+"""WebSocket close code for a room that closed."""
 
 
-class Metrics:
-    """Server-side latency of handling one action: from its arrival to the new state queued
-    for every listener (each listener's writer task then sends it)."""
-
-    def __init__(self, keep: int = 200_000) -> None:
-        self.latencies: deque[float] = deque(maxlen=keep)
-
-    def add(self, seconds: float) -> None:
-        self.latencies.append(seconds)
-
-    def summary(self) -> JSON:
-        values = sorted(self.latencies)
-        if not values:
-            return {"actions": 0}
-
-        def pct(p: float) -> float:
-            return round(values[min(len(values) - 1, int(p * len(values)))] * 1000, 3)
-
-        return {
-            "actions": len(values),
-            "p50_ms": pct(0.50),
-            "p99_ms": pct(0.99),
-            "max_ms": pct(1.0),
-        }
+class RoomError(ValueError):
+    """A request for a room that cannot be met; its message says why, for the client."""
 
 
 @dataclass
@@ -69,29 +89,39 @@ class SeatInfo:
         return {"token": self.token, "bot": self.bot, "name": self.name}
 
 
-@dataclass
 class Listener:
     """A connection watching a room as a seat (or a spectator). Messages go out through a
-    queue and a writer task of its own, in order, so a slow client never holds up the room."""
+    bounded queue and a writer task of its own, in order; a connection that falls more than
+    the queue behind is dropped (it reconnects to the full state), so it costs the server
+    no more than the queue."""
 
-    seat: int | None
-    send: Send
-    alive: bool = True
-    _queue: asyncio.Queue[str] = field(default_factory=asyncio.Queue)
-    _writer: asyncio.Task[None] | None = None
+    def __init__(self, seat: int | None, send: Send, close: Close, limit: int) -> None:
+        self.seat = seat
+        self.alive = True
+        self._send = send
+        self._close = close
+        self._queue: asyncio.Queue[str] = asyncio.Queue(limit)
+        self._writer: asyncio.Task[None] | None = None
+        self._last: str | None = None
 
-    def push(self, text: str) -> None:
-        if not self.alive:
+    def push(self, text: str, *, state: bool = True) -> None:
+        """Queue a message; the same state twice in a row is sent once."""
+        if not self.alive or (state and text == self._last):
             return
+        if state:
+            self._last = text
         if self._writer is None:
             self._writer = asyncio.create_task(self._write())
-        self._queue.put_nowait(text)
+        try:
+            self._queue.put_nowait(text)
+        except asyncio.QueueFull:
+            self.drop(TOO_SLOW, "too far behind: reconnect")
 
     async def _write(self) -> None:
         while True:
             text = await self._queue.get()
             try:
-                await self.send(text)
+                await self._send(text)
             except Exception:  # a dropped connection: forget it, the game goes on
                 self.alive = False
                 return
@@ -100,6 +130,23 @@ class Listener:
         self.alive = False
         if self._writer is not None:
             self._writer.cancel()
+
+    def drop(self, code: int, reason: str) -> None:
+        """Stop sending and close the connection with ``code``."""
+        self.close()
+        task = asyncio.create_task(self._close(code, reason))
+        task.add_done_callback(lambda t: t.cancelled() or t.exception())
+
+
+@dataclass
+class Frame:
+    """What the seats are shown at one moment: a view per seat (None: spectators)."""
+
+    views: dict[int | None, str]
+    public: bool
+    """A public moment takes its place in the room's pace; a private question does not."""
+    decider: int | None = None
+    """A person's seat asked to decide from this frame on: its turn timer starts with it."""
 
 
 @dataclass
@@ -112,83 +159,84 @@ class Room:
     match: Match
     timer: float
     store: Store
-    metrics: Metrics
+    config: Config
+    runner: BotRunner
+    metrics: Histogram
+    seeded: bool = False
     created: float = field(default_factory=time.time)
-    bot_delay: float = 0.0
+    active: float = field(default_factory=time.time)
     game: Game | None = None
+    hand_no: int = 0
+    salt: str = ""
+    commitment: str = ""
+    own_actions: list[int] = field(default_factory=lambda: [0] * SEATS)
     listeners: list[Listener] = field(default_factory=list)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    bots: list[Bot | None] = field(default_factory=list)
     deadline: float | None = None
+    finishing: bool = False
+    """The hand is over but its record is not stored yet (a write failed): retried."""
+    _captured: list[Frame] = field(default_factory=list)
+    _frames: deque[Frame] = field(default_factory=deque)
+    _shown: dict[int | None, str] = field(default_factory=dict)
+    _next_release: float = 0.0
+    _drained: asyncio.Event = field(default_factory=asyncio.Event)
+    _release_task: asyncio.Task[None] | None = None
+    _driver: asyncio.Task[None] | None = None
     _timer_task: asyncio.Task[None] | None = None
+    _rng: random.Random = field(default_factory=lambda: random.Random(secrets.randbits(64)))
+    _bot_trouble: set[int] = field(default_factory=set)
 
     def __post_init__(self) -> None:
-        self.bots = [
-            make_bot(s.bot, self.match.seed + i) if s.bot else None
-            for i, s in enumerate(self.seats)
-        ]
+        self._drained.set()
+        if self.seeded:
+            self._rng = random.Random(self.match.seed)
 
-    # ------------------------------------------------------------------ persistence
-
-    def stored(self) -> StoredRoom:
-        m = self.match
-        return StoredRoom(
-            self.id,
-            self.created,
-            self.rules,
-            m.seed,
-            self.timer,
-            [s.to_json() for s in self.seats],
-            m.dealer,
-            list(m.totals),
-            m.hands,
-            m.huangzhuang_streak,
-        )
-
-    def _deal(self) -> None:
-        self.game = self.match.new_game()
-        self.store.start_hand(
-            self.id, self.match.hands, self.game.dealer, format_cards(self.game.deck, sort=False)
-        )
-        self.store.save_room(self.stored())
-
-    # ------------------------------------------------------------------ seats
+    # ------------------------------------------------------------------ seats and views
 
     def seat_of(self, token: str | None) -> int | None:
         """The seat a token opens; None for no token (a spectator). Raises KeyError."""
         if token is None:
             return None
+        given = token.encode("utf-8", "replace")
         for seat, info in enumerate(self.seats):
-            if info.bot is None and secrets.compare_digest(info.token, token):
+            if info.bot is None and secrets.compare_digest(info.token.encode(), given):
                 return seat
         raise KeyError("this token opens no seat of this room")
 
-    # ------------------------------------------------------------------ views
+    def seq(self, seat: int | None, game: Game | None = None) -> int:
+        """The number of a seat's state: the events it has seen and the decisions it made.
+        Hidden answers of the others do not count, so ``seq`` reveals none of them."""
+        game = game or self.game
+        assert game is not None
+        return len(game.log) + (self.own_actions[seat] if seat is not None else 0)
 
-    def view(self, seat: int | None) -> JSON:
+    def view(self, seat: int | None, game: Game | None = None) -> JSON:
         """Everything sent to a seat (or a spectator), from its observation only."""
-        game = self.game
+        game = game or self.game
         assert game is not None
         obs = observe(game, seat)
         data = observation_json(obs)
+        deciding = bool(obs.legal)
         data.update(
             type="state",
             room=self.id,
             you=seat,
-            hand_no=self.match.hands + (0 if game.is_over else 1),
-            seq=len(game.history),
+            hand_no=self.hand_no + 1,
+            seq=self.seq(seat, game),
             events=[event_json(e) for e in obs.events],
             seats=[{"name": s.name or (s.bot or "player"), "bot": s.bot} for s in self.seats],
             totals=list(self.match.totals),
             over=game.is_over,
             result=result_json(game.result),
-            deadline=(
-                max(0.0, round(self.deadline - time.monotonic(), 1))
-                if self.deadline is not None and obs.legal
-                else None
-            ),
+            commitment=self.commitment,
+            deadline=self._remaining() if deciding and self.timer else None,
         )
         return data
+
+    def _remaining(self) -> float:
+        if self.deadline is None:
+            return float(self.timer)
+        return max(0.0, round(self.deadline - time.monotonic(), 1))
 
     def hint(self, seat: int) -> JSON:
         """The seat's current hu-xi and waits (听牌), for the hint button."""
@@ -200,22 +248,84 @@ class Room:
             "waits": [{"win": KIND_NAMES[w.win], "huxi": w.huxi, "score": w.points} for w in waits],
         }
 
-    async def broadcast(self) -> None:
-        """Queue the new state for every listener (each seat's view built once)."""
-        views: dict[int | None, str] = {}
+    def join(self, listener: Listener) -> str | None:
+        """Add a connection; returns its first state (None: the next frame brings it)."""
+        if len(self.listeners) >= self.config.listeners_per_room:
+            raise RoomError("this room has as many watchers as it takes; try again later")
         self.listeners = [li for li in self.listeners if li.alive]
-        for listener in self.listeners:
-            if listener.seat not in views:
-                views[listener.seat] = json.dumps(self.view(listener.seat), ensure_ascii=False)
-            listener.push(views[listener.seat])
+        self.listeners.append(listener)
+        if self.game is None:
+            return None
+        # While frames wait to be shown, a newcomer starts from the last one shown, as everyone
+        # else does: the state now may be ahead of what the table has seen.
+        shown = self._shown.get(listener.seat) if self._frames else None
+        return shown or json.dumps(self.view(listener.seat), ensure_ascii=False)
+
+    def leave(self, listener: Listener) -> None:
+        listener.close()
+        if listener in self.listeners:
+            self.listeners.remove(listener)
+
+    # ------------------------------------------------------------------ frames
+
+    def _capture(self, game: Game) -> None:
+        """A card is on offer: a public moment (called by the engine, see ``Game.on_offer``)."""
+        self._captured.append(self._frame(game, public=True))
+
+    def _frame(self, game: Game, *, public: bool, only: int | None = None) -> Frame:
+        if not any(li.alive for li in self.listeners):
+            return Frame({}, public)  # nobody watches: nothing to build, nothing to pace
+        seats: list[int | None] = [only] if only is not None else [*range(SEATS), None]
+        return Frame({s: json.dumps(self.view(s, game), ensure_ascii=False) for s in seats}, public)
+
+    def _settle(self) -> None:
+        """After a change: the frame of the moment reached, then show what was captured."""
+        game = self.game
+        assert game is not None
+        seat = game.to_act
+        if game.is_over or game.phase is Phase.DISCARD:
+            frame = self._frame(game, public=True)
+        elif seat is not None and self.seats[seat].bot is None:
+            frame = self._frame(game, public=False, only=seat)  # a hidden question
+        else:
+            frame = None  # a bot's hidden question: nothing to show
+        if frame is not None:
+            if seat is not None and self.seats[seat].bot is None:
+                frame.decider = seat
+            self._captured.append(frame)
+        self._frames.extend(self._captured)
+        self._captured.clear()
+        self._drained.clear()
+        if self._release_task is None:
+            self._release_task = asyncio.create_task(self._release())
+
+    async def _release(self) -> None:
+        """Show the frames in order, public ones at least ``bot_delay`` apart."""
+        try:
+            while self._frames:
+                frame = self._frames[0]
+                if frame.public and frame.views:
+                    wait = self._next_release - time.monotonic()
+                    if wait > 0:
+                        await asyncio.sleep(wait)
+                self._frames.popleft()
+                if not frame.views:
+                    self._shown.clear()  # built for nobody: what the table saw is unknown
+                if frame.views:
+                    self._shown.update(frame.views)
+                    for listener in self.listeners:
+                        text = frame.views.get(listener.seat)
+                        if text is not None:
+                            listener.push(text)
+                    if frame.public:
+                        self._next_release = time.monotonic() + self.config.bot_delay
+                if frame.decider is not None:
+                    self._arm_timer(frame.decider)
+        finally:
+            self._release_task = None
+            self._drained.set()
 
     # ------------------------------------------------------------------ play
-
-    async def start(self) -> None:
-        async with self.lock:
-            if self.game is None or self.game.is_over:
-                self._deal()
-            await self._advance()
 
     async def act(self, seat: int | None, action_text: Any, seq: Any) -> str | None:
         """A seat's action; returns an error message (nothing changes) or None."""
@@ -228,21 +338,77 @@ class Room:
                 return "spectators cannot act"
             if game.to_act != seat:
                 return "it is not your turn"
-            if not isinstance(seq, int) or seq != len(game.history):
+            if type(seq) is not int or seq != self.seq(seat):
                 return "stale action: the game has moved on (seq does not match)"
-            if not isinstance(action_text, str):
+            if not isinstance(action_text, str) or len(action_text) > 64:
                 return "action must be a string like 'peng'"
             try:
                 action = parse_action(action_text)
             except NotationError as error:
                 return str(error)
             try:
-                self._apply(seat, action)
+                self._commit(seat, action)
             except IllegalAction as error:
                 return str(error)
-            await self._advance()
+            except StoreError as error:
+                log.warning("room %s: could not store an action: %s", self.id, error)
+                return SAVE_FAILED
         self.metrics.add(time.perf_counter() - started)
         return None
+
+    def _commit(self, seat: int, action: Action) -> None:
+        """Store, then apply, then show. Raises IllegalAction or StoreError: nothing changed."""
+        game = self.game
+        assert game is not None
+        if action not in game.legal_actions():
+            game.clone().apply(action)  # raises IllegalAction, saying why
+        self.store.add_action(self.id, self.hand_no, len(game.history), f"{seat} {action}")
+        self.active = time.time()
+        self._cancel_timer()
+        game.apply(action)
+        self.own_actions[seat] += 1
+        if game.is_over:
+            self._finish()
+        self._settle()
+        self._kick()
+
+    def new_deck(self) -> list[Kind]:
+        """The next hand's deck: from the CSPRNG, or the match's seed in development."""
+        if self.seeded:
+            return list(self.match.new_game().deck)
+        deck = full_deck()
+        secrets.SystemRandom().shuffle(deck)
+        return deck
+
+    def deal(self) -> StoredHand:
+        """Deal the next hand in memory (shown to nobody yet); returns what must be stored
+        before it may be shown (:meth:`shown_deal`)."""
+        deck = self.new_deck()
+        self.salt = secrets.token_hex(32)
+        self.commitment = commitment(deck, self.salt)
+        self.hand_no = self.match.hands
+        self.own_actions = [0] * SEATS
+        self._captured.clear()
+        self.game = Game(
+            PRESETS[self.rules], dealer=self.match.dealer, deck=deck, on_offer=self._capture
+        )
+        return StoredHand(
+            self.hand_no,
+            self.match.dealer,
+            format_cards(deck, sort=False),
+            [],
+            None,
+            self.salt,
+            self.commitment,
+        )
+
+    def shown_deal(self) -> None:
+        """The dealt hand is stored: show it, let bots and timers go."""
+        assert self.game is not None
+        if self.game.is_over:  # a forced 天胡 (R2)
+            self._finish()
+        self._settle()
+        self._kick()
 
     async def next_hand(self, seat: int | None) -> str | None:
         async with self.lock:
@@ -250,210 +416,345 @@ class Room:
                 return "spectators cannot deal"
             if self.game is not None and not self.game.is_over:
                 return "the hand is not over"
-            self._deal()
-            await self._advance()
+            if self.finishing:
+                self._finish()
+                if self.finishing:
+                    return SAVE_FAILED
+            previous = (self.game, self.salt, self.commitment, self.hand_no, self.own_actions)
+            hand = self.deal()
+            try:
+                self.store.start_hand(self.id, hand)
+            except StoreError as error:
+                log.warning("room %s: could not store a deal: %s", self.id, error)
+                self.game, self.salt, self.commitment, self.hand_no, self.own_actions = previous
+                self._captured.clear()
+                return SAVE_FAILED
+            self.active = time.time()
+            self.shown_deal()
         return None
 
-    def _apply(self, seat: int, action: Action) -> None:
-        game = self.game
-        assert game is not None
-        game.apply(action)
-        self.store.add_action(self.id, self.match.hands, len(game.history) - 1, f"{seat} {action}")
-
-    async def _advance(self) -> None:
-        """Let bots play until a person must decide or the hand ends; then tell everyone."""
-        game = self.game
-        assert game is not None
-        while not game.is_over:
-            seat = game.to_act
-            assert seat is not None
-            bot = self.bots[seat]
-            if bot is None:
-                break
-            if self.bot_delay:
-                await self.broadcast()
-                await asyncio.sleep(self.bot_delay)
-            obs = observe(game, seat)
-            # A thinking bot (the expert searches for about a second) must not stop the server.
-            action = (
-                await asyncio.to_thread(bot.act, obs)
-                if isinstance(bot, ExpertBot)
-                else bot.act(obs)
-            )
-            self._apply(seat, action)
-        if game.is_over:
-            self._finish()
-        self._arm_timer()
-        await self.broadcast()
-
     def _finish(self) -> None:
+        """Store the finished hand's record and the new score; on failure, try again later."""
+        game = self.game
+        assert game is not None and game.result is not None
+        match = self.match
+        before = (match.totals[:], match.hands, match.dealer, match.huangzhuang_streak)
+        match.finish(game)
+        try:
+            self.store.finish_hand(self.stored(), self.hand_no, self.record())
+        except StoreError as error:
+            log.warning("room %s: could not store a finished hand: %s", self.id, error)
+            match.totals, match.hands, match.dealer, match.huangzhuang_streak = before
+            self.finishing = True
+            asyncio.get_running_loop().call_later(RETRY, self._retry_finish)
+            return
+        self.finishing = False
+
+    def _retry_finish(self) -> None:
+        if self.finishing and self.game is not None:
+            self._finish()
+
+    def record(self) -> JSON:
+        """The hand's F4 record, with the opened deal commitment once it is over."""
         game = self.game
         assert game is not None
-        self.store.finish_hand(self.id, self.match.hands, record_of(game).to_json())
-        self.match.finish(game)
-        self.store.save_room(self.stored())
+        data = record_of(game).to_json()
+        deal: JSON = {"scheme": SCHEME, "commitment": self.commitment}
+        if game.is_over:
+            deal["salt"] = self.salt
+        data["deal"] = deal
+        return data
 
-    def _arm_timer(self) -> None:
+    # ------------------------------------------------------------------ bots and timers
+
+    def _kick(self) -> None:
+        """Let the bots play, in the background, if one is to act."""
+        game = self.game
+        if game is None or game.is_over or game.to_act is None:
+            return
+        if self.seats[game.to_act].bot is None:
+            return
+        if self._driver is None or self._driver.done():
+            self._driver = asyncio.create_task(self._drive())
+
+    async def _drive(self) -> None:
+        """Bots move until a person must decide or the hand ends."""
+        while True:
+            await self._drained.wait()  # decide on what the table has been shown
+            game = self.game
+            if game is None or game.is_over or game.to_act is None:
+                return
+            seat = game.to_act
+            name = self.seats[seat].bot
+            if name is None:
+                return
+            key = self.seq(seat)
+            obs = observe(game, seat)
+            # A hidden question (a claim, a win on one's own draw) is answered within the
+            # room's pace, so how long it took shows nothing (R8).
+            hidden = PASS in obs.legal
+            action, trouble = await self.runner.decide(
+                name,
+                self._rng.randrange(2**32),
+                obs,
+                limit=self.config.bot_delay if hidden and self.config.bot_delay else None,
+            )
+            if trouble is not None and seat not in self._bot_trouble:
+                self._bot_trouble.add(seat)
+                log.warning(
+                    "room %s: bot %s (seat %d) replaced by greedy: %s", self.id, name, seat, trouble
+                )
+            async with self.lock:
+                if self.game is not game or game.to_act != seat or self.seq(seat) != key:
+                    continue
+                try:
+                    self._commit(seat, action)
+                except StoreError as error:
+                    log.warning("room %s: could not store a bot's move: %s", self.id, error)
+                    await asyncio.sleep(RETRY)
+
+    def _arm_timer(self, seat: int) -> None:
+        self._cancel_timer()
+        game = self.game
+        if game is None or game.is_over or not self.timer or game.to_act != seat:
+            return
+        self.deadline = time.monotonic() + self.timer
+        self._timer_task = asyncio.create_task(self._expire(seat, self.seq(seat), self.timer))
+
+    def _cancel_timer(self) -> None:
         if self._timer_task is not None:
             self._timer_task.cancel()
             self._timer_task = None
         self.deadline = None
-        game = self.game
-        if game is None or game.is_over or not self.timer:
-            return
-        self.deadline = time.monotonic() + self.timer
-        seq = len(game.history)
-        self._timer_task = asyncio.create_task(self._expire(seq))
 
-    async def _expire(self, seq: int) -> None:
-        """On timeout the seat passes, or discards what the greedy bot would (issue 5)."""
-        await asyncio.sleep(self.timer)
+    async def _expire(self, seat: int, key: int, after: float) -> None:
+        """On timeout the seat passes, or discards what the greedy bot would (D18)."""
+        await asyncio.sleep(after)
         async with self.lock:
             game = self.game
-            if game is None or game.is_over or len(game.history) != seq:
+            if game is None or game.is_over or game.to_act != seat or self.seq(seat) != key:
                 return
-            seat = game.to_act
-            assert seat is not None
             obs = observe(game, seat)
             self._timer_task = None
-            self._apply(seat, PASS if PASS in obs.legal else GreedyBot().act(obs))
-            await self._advance()
+            try:
+                self._commit(seat, PASS if PASS in obs.legal else GreedyBot().act(obs))
+            except StoreError as error:
+                log.warning("room %s: could not store a timeout: %s", self.id, error)
+                self._timer_task = asyncio.create_task(self._expire(seat, key, RETRY))
 
-    def close(self) -> None:
-        if self._timer_task is not None:
-            self._timer_task.cancel()
+    def close(self, code: int | None = None) -> None:
+        """Stop every task of the room (and, with ``code``, close its connections)."""
+        for task in (self._timer_task, self._driver, self._release_task):
+            if task is not None:
+                task.cancel()
+        for listener in self.listeners:
+            if code is None:
+                listener.close()
+            else:
+                listener.drop(code, "the room closed")
+        self.listeners = []
 
-    # ------------------------------------------------------------------ history
+    # ------------------------------------------------------------------ persistence
 
-    def finished_hands(self) -> list[JSON]:
-        found = []
-        for hand in self.store.hands(self.id):
-            if hand.record is None:
-                continue
-            result = hand.record.get("result") or {}
-            found.append(
-                {
-                    "n": hand.n,
-                    "dealer": hand.dealer,
-                    "winner": result.get("winner"),
-                    "score": result.get("score"),
-                    "payments": result.get("payments"),
-                }
-            )
-        return found
-
-    def record(self, n: int) -> JSON | None:
-        for hand in self.store.hands(self.id):
-            if hand.n == n and hand.record is not None:
-                return hand.record
-        return None
-
-    def frames(self, n: int) -> list[JSON] | None:
-        """A finished hand step by step for the replay viewer: the referee's view after each
-        action (the hand is over, so nothing is secret any more)."""
-        data = self.record(n)
-        if data is None:
-            return None
-        record = Record.from_json(data)
-        game = record.new_game()
-        frames: list[JSON] = [
-            {
-                "action": None,
-                "events": [event_json(e) for e in game.log],
-                "position": position_json(game),
-            }
-        ]
-        for text in record.actions:
-            before = len(game.log)
-            game.apply_text(text)
-            frames.append(
-                {
-                    "action": text,
-                    "events": [event_json(e) for e in game.log[before:]],
-                    "position": position_json(game),
-                }
-            )
-        frames[-1]["result"] = result_json(game.result)
-        return frames
+    def stored(self) -> StoredRoom:
+        m = self.match
+        return StoredRoom(
+            self.id,
+            self.created,
+            self.rules,
+            m.seed if self.seeded else None,
+            self.timer,
+            [s.to_json() for s in self.seats],
+            m.dealer,
+            list(m.totals),
+            m.hands,
+            m.huangzhuang_streak,
+            self.active,
+        )
 
 
 class Rooms:
-    """All rooms of a server, created fresh or restored from the database."""
+    """All open rooms of a server: created fresh, or restored from the database on demand."""
 
-    def __init__(self, store: Store, *, bot_delay: float = 0.0) -> None:
+    def __init__(self, store: Store, config: Config) -> None:
         self.store = store
-        self.bot_delay = bot_delay
-        self.metrics = Metrics()
+        self.config = config
+        self.runner = BotRunner(config.bot_workers, config.bot_deadline)
+        self.metrics = Histogram()
         self.rooms: dict[str, Room] = {}
+        self._stored: dict[str, StoredRoom] = {}
+        """Open rooms of the database not restored yet."""
+        self.quarantined = 0
+
+    def count(self) -> int:
+        return len(self.rooms) + len(self._stored)
 
     async def create(
         self,
         bots: list[str | None],
         *,
         rules: str = "hunan",
-        timer: float = 30.0,
+        timer: float = 30,
         seed: int | None = None,
     ) -> Room:
-        if len(bots) != 3:
-            raise ValueError("a room has three seats")
+        """A new room, stored with its first deal before anyone sees it. Raises RoomError
+        (the request is wrong) or StoreError (the server could not store it)."""
+        if len(bots) != SEATS:
+            raise RoomError(f"a room has {SEATS} seats")
         for level in bots:
             if level is not None:
-                make_bot(level)  # raises for an unknown level
+                make_bot(level)  # raises ValueError for an unknown level or a bad setting
         if rules not in PRESETS:
-            raise ValueError(f"unknown rules {rules!r}")
-        seats = [SeatInfo(secrets.token_urlsafe(12), level) for level in bots]
-        room = Room(
-            secrets.token_hex(4),
-            rules,
-            seats,
-            Match(PRESETS[rules], seed=seed),
-            timer,
-            self.store,
-            self.metrics,
-            bot_delay=self.bot_delay,
-        )
+            raise RoomError(f"unknown rules {rules!r} (known: {', '.join(sorted(PRESETS))})")
+        if seed is not None and not self.config.dev_seeded_deals:
+            raise RoomError("seeded deals are for development servers only")
+        if self.count() >= self.config.max_rooms:
+            raise RoomError("the server has as many rooms as it can hold; try again later")
+        seats = [SeatInfo(secrets.token_urlsafe(16), level) for level in bots]
+        for _ in range(5):
+            room = self._room(
+                secrets.token_hex(16),
+                rules,
+                seats,
+                Match(PRESETS[rules], seed=seed),
+                timer,
+                seeded=seed is not None,
+            )
+            hand = room.deal()
+            if self.store.create_room(room.stored(), hand):
+                break
+        else:  # pragma: no cover - five collisions of 128 random bits
+            raise StoreError("no free room id")
         self.rooms[room.id] = room
-        self.store.save_room(room.stored())
-        await room.start()
+        room.shown_deal()
         return room
 
-    async def restore(self) -> None:
-        """Pick up every room of the database where it was."""
-        for stored in self.store.rooms():
-            match = Match(PRESETS[stored.rules], seed=stored.seed, dealer=stored.dealer)
-            match.totals = list(stored.totals)
-            match.hands = stored.hands
-            match.huangzhuang_streak = stored.streak
-            seats = [SeatInfo(s["token"], s.get("bot"), s.get("name", "")) for s in stored.seats]
-            room = Room(
-                stored.id,
-                stored.rules,
-                seats,
-                match,
-                stored.timer,
-                self.store,
-                self.metrics,
-                created=stored.created,
-                bot_delay=self.bot_delay,
-            )
-            self.rooms[room.id] = room
-            hands = self.store.hands(stored.id)
-            if not hands:
-                await room.start()
-                continue
-            last = hands[-1]
-            outcome = replay(
-                Record(stored.rules, last.dealer, parse_cards(last.deck), last.actions)
-            )
-            if outcome.error is not None:
-                raise RuntimeError(
-                    f"room {stored.id}: stored hand does not replay: {outcome.error}"
-                )
-            room.game = outcome.game
-            if last.record is None:  # the hand in progress goes on: bots move, timers restart
-                async with room.lock:
-                    await room._advance()
+    def _room(
+        self,
+        room_id: str,
+        rules: str,
+        seats: list[SeatInfo],
+        match: Match,
+        timer: float,
+        *,
+        seeded: bool,
+        created: float | None = None,
+    ) -> Room:
+        room = Room(
+            room_id,
+            rules,
+            seats,
+            match,
+            timer,
+            self.store,
+            self.config,
+            self.runner,
+            self.metrics,
+            seeded=seeded,
+        )
+        if created is not None:
+            room.created = created
+        return room
+
+    # ------------------------------------------------------------------ restore
+
+    def load(self) -> None:
+        """Note every open room of the database; each is restored on first use, or by
+        :meth:`restore_all` in the background. Quick: nothing is replayed here."""
+        self._stored = {r.id: r for r in self.store.open_rooms()}
+        self.quarantined = len(self.store.quarantined())
+
+    async def restore_all(self) -> None:
+        """Restore the noted rooms one by one, letting the server answer in between."""
+        for room_id in list(self._stored):
+            self.get(room_id)
+            await asyncio.sleep(0)
+
+    def get(self, room_id: str) -> Room | None:
+        """An open room by id, restored now if it was not yet."""
+        room = self.rooms.get(room_id)
+        if room is not None:
+            return room
+        stored = self._stored.pop(room_id, None)
+        if stored is None:
+            return None
+        try:
+            return self._restore(stored)
+        except Exception as error:  # any fault: keep the room on disk, start the others
+            note = f"{type(error).__name__}: {error}"[:500]
+            log.error("room %s quarantined: its stored game does not replay: %s", room_id, note)
+            with contextlib.suppress(StoreError):
+                self.store.set_state(room_id, QUARANTINED, note)
+            self.quarantined += 1
+            return None
+
+    def _restore(self, stored: StoredRoom) -> Room:
+        """Replay the room's hand in progress from its stored actions (no bot is asked)."""
+        if stored.rules not in PRESETS:
+            raise ValueError(f"unknown rules {stored.rules!r}")
+        match = Match(PRESETS[stored.rules], seed=stored.seed or 0, dealer=stored.dealer)
+        match.totals = list(stored.totals)
+        match.hands = stored.hands
+        match.huangzhuang_streak = stored.streak
+        seats = [SeatInfo(s["token"], s.get("bot"), s.get("name", "")) for s in stored.seats]
+        room = self._room(
+            stored.id,
+            stored.rules,
+            seats,
+            match,
+            stored.timer,
+            seeded=stored.seed is not None,
+            created=stored.created,
+        )
+        room.active = stored.active or time.time()
+        hand = self.store.last_hand(stored.id)
+        if hand is None:
+            raise ValueError("the room has no hand")
+        game = Game(PRESETS[stored.rules], dealer=hand.dealer, deck=parse_cards(hand.deck))
+        for text in hand.actions:
+            game.apply_text(text)
+        room.game = game
+        room.hand_no = hand.n
+        room.salt = hand.salt or ""
+        room.commitment = hand.commitment or ""
+        for seat, _ in game.history:
+            room.own_actions[seat] += 1
+        game.on_offer = room._capture
+        self.rooms[room.id] = room
+        if game.is_over and hand.record is None and hand.n == match.hands:
+            # Killed between the last action and storing the result: finish it now. The
+            # match's score was not stored either, so it counts the hand once.
+            room._finish()
+        room._settle()
+        room._kick()
+        return room
+
+    # ------------------------------------------------------------------ expiry
+
+    async def expire(self) -> None:
+        """Close rooms idle longer than the configured time, now and then, for ever."""
+        every = max(1.0, min(60.0, self.config.room_ttl / 10))
+        while True:
+            await asyncio.sleep(every)
+            self.expire_now()
+
+    def expire_now(self) -> None:
+        cutoff = time.time() - self.config.room_ttl
+        for room_id, stored in list(self._stored.items()):
+            if stored.active < cutoff:
+                del self._stored[room_id]
+                with contextlib.suppress(StoreError):
+                    self.store.set_state(room_id, CLOSED)
+        for room in list(self.rooms.values()):
+            if room.active < cutoff and not any(li.alive for li in room.listeners):
+                try:
+                    self.store.set_state(room.id, CLOSED)
+                except StoreError:
+                    continue
+                room.close(GONE)
+                del self.rooms[room.id]
 
     def close(self) -> None:
         for room in self.rooms.values():
             room.close()
+        self.runner.close()

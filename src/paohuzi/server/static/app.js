@@ -145,7 +145,7 @@ async function createRoom(bots) {
 }
 
 function start() {
-  const path = location.pathname.match(/^\/room\/(\w+)/), token = new URLSearchParams(location.search).get("token");
+  const path = location.pathname.match(/^\/room\/([\w-]+)/), token = new URLSearchParams(location.search).get("token");
   if (path) { connect(path[1], token); return; }
   $("lobby").hidden = false;
   $("vs-bots").onclick = async () => {

@@ -1,0 +1,88 @@
+"""Bot decisions for the server: never on the event loop's time, never past a deadline.
+
+Quick bots (random, greedy) decide in the event loop (well under a millisecond). A searching
+bot (the expert) decides in a small pool of worker processes, so its search takes no time
+from the server process; its search is bounded from inside (``ExpertBot.time_limit``) and its
+answer awaited for at most the deadline, past which the greedy bot's choice is played. A bot
+that raises is replaced by the greedy bot for that decision.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+
+from paohuzi.actions import Action
+from paohuzi.bots import ExpertBot, GreedyBot, make_bot
+from paohuzi.observation import Observation
+
+log = logging.getLogger("paohuzi.server")
+
+MARGIN = 0.5
+"""Seconds between the search's own limit and the hard deadline: room to send the answer."""
+
+
+def searches(name: str) -> bool:
+    """Whether the bot of this name searches (and so runs in a worker process)."""
+    return name.partition("@")[0] == "expert"
+
+
+def _decide(name: str, seed: int, observation: Observation, limit: float) -> Action:
+    """In a worker process: one decision of a fresh bot."""
+    bot = make_bot(name, seed)
+    if isinstance(bot, ExpertBot):
+        bot.time_limit = limit
+    return bot.act(observation)
+
+
+class BotRunner:
+    """Runs the bots of every room of a server."""
+
+    def __init__(self, workers: int, deadline: float) -> None:
+        self.workers = workers
+        self.deadline = deadline
+        self._pool: Executor | None = None
+
+    def _executor(self) -> Executor:
+        if self._pool is None:
+            # Spawned, not forked: the server process has threads and an event loop.
+            self._pool = ProcessPoolExecutor(
+                self.workers, mp_context=multiprocessing.get_context("spawn")
+            )
+        return self._pool
+
+    async def decide(
+        self, name: str, seed: int, observation: Observation, *, limit: float | None = None
+    ) -> tuple[Action, str | None]:
+        """The bot's action, and what went wrong if it had to be replaced by the greedy bot.
+        ``limit`` bounds a search below the deadline (for questions whose asking is hidden)."""
+        try:
+            if not searches(name):
+                return make_bot(name, seed).act(observation), None
+            search = max(0.01, min(self.deadline - MARGIN, limit or self.deadline))
+            future = self._executor().submit(_decide, name, seed, observation, search)
+            try:
+                action = await asyncio.wait_for(asyncio.wrap_future(future), self.deadline)
+            except TimeoutError:
+                future.cancel()
+                return self._fallback(observation), f"no answer within {self.deadline:g} s"
+            if action not in observation.legal:
+                return self._fallback(observation), f"illegal answer {action}"
+            return action, None
+        except BrokenProcessPool:
+            self._pool = None
+            return self._fallback(observation), "its worker process died"
+        except Exception as error:  # a bot's bug must not stop a room
+            return self._fallback(observation), f"{type(error).__name__}: {error}"
+
+    @staticmethod
+    def _fallback(observation: Observation) -> Action:
+        return GreedyBot().act(observation)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None

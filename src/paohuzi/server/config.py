@@ -1,0 +1,48 @@
+"""The server's settings and limits, with defaults that one machine holds (docs/security.md)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Config:
+    """Every setting of a server; ``paohuzi serve`` sets them from its options."""
+
+    db: str = "paohuzi.db"
+    public_url: str | None = None
+    """The address players reach the server at (``https://paohuzi.example``): invite links are
+    built from it, never from a request's Host header. None: the address it listens on."""
+    allow_origins: tuple[str, ...] = ()
+    """Web origins besides the server's own that may open a WebSocket."""
+    operator_token: str | None = None
+    """Bearer token for ``/api/metrics`` and ``/api/admin/*``; without one, loopback only."""
+    dev_seeded_deals: bool = False
+    """Development only: accept a ``seed`` when creating a room, making its decks predictable.
+    A public server never sets it."""
+    bot_delay: float = 0.4
+    """Pace of a room with bots: at least this many seconds between two public moments, so
+    people can follow and nobody can tell by timing whether a bot was asked (R8)."""
+    bot_workers: int = 1
+    """Processes that run searching bots (the expert), apart from the server's own."""
+    bot_deadline: float = 12.0
+    """Hard bound on one bot decision; past it the room plays the greedy bot's choice."""
+    room_ttl: float = 24 * 3600.0
+    """Seconds a room may stay idle before it closes (its finished hands stay readable)."""
+    max_rooms: int = 2000
+    """Open rooms at once."""
+    rooms_per_minute: int = 20
+    """Room creations per client address per minute."""
+    max_body: int = 16 * 1024
+    """Largest HTTP request body, in bytes."""
+    max_message: int = 4096
+    """Largest WebSocket message from a client, in bytes."""
+    messages_per_second: float = 20.0
+    """Sustained WebSocket messages a connection may send (bursts of twice that)."""
+    send_queue: int = 64
+    """Messages waiting for one slow connection before it is dropped (it reconnects to the
+    full state)."""
+    listeners_per_room: int = 64
+    """Connections watching or playing one room at once."""
+    history_page: int = 100
+    """Most finished hands listed in one page of a room's history."""
