@@ -365,8 +365,8 @@ class Room:
         self.store.add_action(self.id, self.hand_no, len(game.history), f"{seat} {action}")
         self.active = time.time()
         self._cancel_timer()
+        self.own_actions[seat] += 1  # first: frames built during the action count it
         game.apply(action)
-        self.own_actions[seat] += 1
         if game.is_over:
             self._finish()
         self._settle()

@@ -1,0 +1,168 @@
+"""Nothing public moves on a hidden event (issue 10, R8): whether a seat was asked about a
+card, and what it answered when it passed, shows in no other seat's messages."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from paohuzi.actions import PASS, discard
+from paohuzi.cards import full_deck
+from paohuzi.game import EventType, Game, Phase
+from paohuzi.observation import Observation
+from paohuzi.server.botrunner import BotRunner
+from paohuzi.server.config import Config
+from paohuzi.server.rooms import Listener, Room, Rooms
+from paohuzi.server.store import Store
+
+DEALER = 0
+ASKED = 1  # the dealer's 下家: the only seat that may 吃 the dealer's discard
+OTHER = 2
+LAST = 79  # the last wall card: never drawn in the few moves watched
+SEED = 1  # a development room's seed whose first dealer is seat 0
+
+
+def sibling_decks() -> tuple[list[int], list[int], int]:
+    """Two decks alike but for one card of seat ``ASKED`` (swapped with the last wall card),
+    and a kind the dealer may discard first: in the first deck seat ``ASKED`` is asked about
+    it, in the second nobody is."""
+    rng = random.Random(10)
+    for _ in range(2000):
+        deck = full_deck()
+        rng.shuffle(deck)
+        game = Game(dealer=DEALER, deck=deck)
+        if game.phase is not Phase.DISCARD or game.to_act != DEALER:
+            continue
+        start = 20 * ASKED  # R2: seat (dealer + i) gets cards 20i..20i+19
+        for card in {a.card for a in game.legal_actions()}:
+            assert card is not None
+            where = [i for i in range(start, start + 20) if deck[i] == card]
+            if len(where) != 2 or deck[LAST] == card:
+                continue
+            other = list(deck)
+            other[where[0]], other[LAST] = other[LAST], other[where[0]]
+            a, b = Game(dealer=DEALER, deck=deck), Game(dealer=DEALER, deck=other)
+            if [e.type for e in a.log] != [e.type for e in b.log] or b.to_act != DEALER:
+                continue  # the swap changed something public at the deal (a 提)
+            a.apply(discard(card))
+            b.apply(discard(card))
+            if a.to_act == ASKED and b.to_act != ASKED and not b.is_over:
+                return deck, other, card
+    raise AssertionError("no pair of sibling decks found")
+
+
+async def until(condition: Callable[[], bool], seconds: float = 10) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        await asyncio.sleep(0.002)
+
+
+async def watch(
+    deck: list[int], card: int, tmp: Path, pace: float, bot: bool
+) -> dict[int | None, list[str]]:
+    """Deal ``deck``, the dealer discards ``card``, seat 1 (a person, or a bot) passes whenever
+    it is asked; returns what every seat and a spectator were sent, with arrival times."""
+    store = Store(tmp)
+    rooms = Rooms(store, Config(bot_delay=pace, dev_seeded_deals=True))
+    Room.new_deck = lambda self: list(deck)  # type: ignore[method-assign]
+    seats: list[str | None] = [None, "greedy" if bot else None, None]
+    room = await rooms.create(seats, timer=0, seed=SEED)
+    sent: dict[int | None, list[str]] = {s: [] for s in (0, 1, 2, None)}
+    started = time.monotonic()
+
+    def sender(seat: int | None) -> Callable[[str], asyncio.Future[None]]:
+        async def send(text: str) -> None:
+            sent[seat].append(text)
+            sent[seat].append(f"@{round((time.monotonic() - started) / max(pace, 1e-9))}")
+
+        return send  # type: ignore[return-value]
+
+    async def close(code: int, reason: str) -> None:
+        pass
+
+    await until(lambda: room._drained.is_set())
+    for seat in sent:
+        if bot and seat == ASKED:
+            continue
+        listener = Listener(seat, sender(seat), close, 1000)  # type: ignore[arg-type]
+        first = room.join(listener)
+        assert first is not None
+        listener.push(first)
+    game = room.game
+    assert game is not None and game.to_act == DEALER and room.match.dealer == DEALER
+    assert await room.act(DEALER, str(discard(card)), room.seq(DEALER)) is None
+    await until(lambda: room._drained.is_set())
+    # Seat 1 passes whenever it is asked (a hidden question: it thinks a moment first), until
+    # the card after the discard is drawn and someone else must decide.
+    drawn = False
+    if bot:
+        await until(lambda: any(e.type is EventType.DRAW for e in game.log[3:]))
+        await until(lambda: room._drained.is_set() and game.to_act != ASKED)
+    while not bot and not (drawn and game.to_act != ASKED):
+        await until(lambda: room._drained.is_set())
+        drawn = any(e.type is EventType.DRAW for e in game.log[3:])
+        if game.to_act == ASKED and PASS in game.legal_actions():
+            await asyncio.sleep(pace / 4)
+            assert await room.act(ASKED, "pass", room.seq(ASKED)) is None
+        elif not drawn or game.to_act == ASKED:
+            break
+    await until(lambda: room._drained.is_set())
+    await asyncio.sleep(0.05)
+    rooms.close()
+    store.close()
+    return sent
+
+
+def _comparable(text: str) -> Any:
+    """A message without what differs between two rooms anyway: the room's id, and the
+    commitment to its deck (a digest, which reveals nothing of the deck)."""
+    if text.startswith("@"):
+        return None
+    message = json.loads(text)
+    del message["room"], message["commitment"]
+    return message
+
+
+@pytest.mark.parametrize("pace", [0.0, 0.2])
+@pytest.mark.parametrize("bot", [False, True], ids=["person", "bot"])
+def test_a_hidden_question_changes_no_other_seats_messages(
+    pace: float, bot: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    asked_deck, unasked_deck, card = sibling_decks()
+    decide = BotRunner.decide
+
+    async def passing(self: BotRunner, name: str, seed: int, obs: Observation, **kw: Any) -> Any:
+        if PASS in obs.legal:
+            await asyncio.sleep(pace / 4)  # a bot that takes its time, within the pace
+            return PASS, None
+        return await decide(self, name, seed, obs, **kw)
+
+    monkeypatch.setattr(BotRunner, "decide", passing)
+    original = Room.new_deck
+    try:
+        asked = asyncio.run(watch(asked_deck, card, tmp_path / "a.db", pace, bot))
+        unasked = asyncio.run(watch(unasked_deck, card, tmp_path / "b.db", pace, bot))
+    finally:
+        Room.new_deck = original  # type: ignore[method-assign]
+    for seat in (DEALER, OTHER, None):
+        messages = [_comparable(t) for t in asked[seat]]
+        assert messages == [_comparable(t) for t in unasked[seat]], seat
+        assert len(messages) >= 3  # the deal, the discard on offer, the next draw
+        if pace:  # and at the same moments, in units of the pace
+            assert [t for t in asked[seat] if t.startswith("@")] == [
+                t for t in unasked[seat] if t.startswith("@")
+            ]
+    if bot:
+        return
+    # The asked seat itself was shown its question (and only it).
+    assert any('"legal": ["' in t for t in asked[ASKED])
+    assert not any('"legal": ["' in t for t in unasked[ASKED])
+
