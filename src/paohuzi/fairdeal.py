@@ -46,7 +46,7 @@ def verify(record: Any, seen: str | None = None) -> Verdict:
         return Verdict(False, "a record is a JSON object")
     deal = record.get("deal")
     if not isinstance(deal, dict):
-        return Verdict(False, "the record has no 'deal' field: it was not dealt fairly-committed")
+        return Verdict(False, "the record has no 'deal' field: its deal was not committed to")
     if deal.get("scheme") != SCHEME:
         return Verdict(False, f"unknown deal scheme {deal.get('scheme')!r} (known: {SCHEME})")
     salt, promised, deck = deal.get("salt"), deal.get("commitment"), record.get("deck")

@@ -165,4 +165,3 @@ def test_a_hidden_question_changes_no_other_seats_messages(
     # The asked seat itself was shown its question (and only it).
     assert any('"legal": ["' in t for t in asked[ASKED])
     assert not any('"legal": ["' in t for t in unasked[ASKED])
-

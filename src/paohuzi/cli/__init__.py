@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from paohuzi import __version__
-from paohuzi.cli import analyze, play, replay, review, serve, simulate, tournament
+from paohuzi.cli import analyze, play, replay, review, serve, simulate, tournament, verify
 
 
 class _Parser(argparse.ArgumentParser):
@@ -29,6 +29,7 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_parser(commands)
     tournament.add_parser(commands)
     review.add_parser(commands)
+    verify.add_parser(commands)
     return parser
 
 

@@ -30,6 +30,11 @@ def add_parser(commands: Any) -> None:
 
 def read_record(name: str) -> Record:
     """Read a record file; raises RecordError with a one-line reason."""
+    return Record.from_json(read_json(name))
+
+
+def read_json(name: str) -> Any:
+    """Read a JSON file (``-``: standard input); raises RecordError with a one-line reason."""
     try:
         text = sys.stdin.read() if name == "-" else Path(name).read_text(encoding="utf-8")
     except OSError as error:
@@ -40,7 +45,7 @@ def read_record(name: str) -> Record:
         data = json.loads(text)
     except json.JSONDecodeError as error:
         raise RecordError(f"{name}: bad JSON: {error.msg} (line {error.lineno})") from None
-    return Record.from_json(data)
+    return data
 
 
 def run(args: argparse.Namespace) -> int:
