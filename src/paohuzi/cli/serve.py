@@ -14,9 +14,19 @@ def add_parser(commands: Any) -> None:
         description="Start the multiplayer server with the web table on this machine. "
         "Limits and the security model: docs/security.md.",
     )
-    parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=8000)
-    parser.add_argument("--db", default="paohuzi.db", help="SQLite database (default paohuzi.db)")
+    parser.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (default 127.0.0.1: this machine only; 0.0.0.0: all networks)",
+    )
+    parser.add_argument(
+        "--port", type=int, default=8000, help="TCP port to listen on (default 8000)"
+    )
+    parser.add_argument(
+        "--db",
+        default="paohuzi.db",
+        help="SQLite database of rooms and hands (default: paohuzi.db in the current folder)",
+    )
     parser.add_argument(
         "--bot-delay", type=float, default=0.4, help="seconds a bot waits before moving (0.4)"
     )
