@@ -1,11 +1,12 @@
-"""The ``paohuzi`` commands as a new user meets them (issue 17): help texts, the files ``serve``
-leaves behind. Run as separate processes, as a user runs them."""
+"""The ``paohuzi`` commands as a new user meets them (issue 17): help texts, a taken port, the
+files ``serve`` leaves behind. Run as separate processes, as a user runs them."""
 
 from __future__ import annotations
 
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -53,6 +54,19 @@ def test_serve_help_explains_every_option_and_where_the_database_goes() -> None:
     assert {"--host", "--port", "--db", "--bot-delay"} <= set(helps)
     assert [name for name, written in helps.items() if not written] == []
     assert "paohuzi.db in the current folder" in helps["--db"]
+
+
+def test_serve_on_a_taken_port_says_so_before_anything_starts(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = paohuzi("serve", "--port", str(port), cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stdout == ""  # no "open http://…" for a server that never ran
+    assert done.stderr.count("\n") == 1 and done.stderr.startswith("paohuzi serve: error: ")
+    assert f"port {port}" in done.stderr and "taken" in done.stderr and "--port" in done.stderr
+    assert list(tmp_path.iterdir()) == []  # no database created either
 
 
 def test_the_server_database_is_ignored_by_git() -> None:
