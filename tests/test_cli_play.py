@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import re
+import subprocess
 import sys
 from pathlib import Path
 
 import pexpect
+import pytest
 
 PROMPT = re.compile(r"choose 1-(\d+), h for a hint: ")
 
@@ -78,3 +80,19 @@ def test_bad_keys_are_refused_politely(tmp_path: Path) -> None:
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+@pytest.mark.parametrize("program", ["/nonexistent/bot", ""])
+def test_a_bot_program_that_cannot_start_is_one_line(program: str, tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "paohuzi", "play", "--bots", f"cmd:{program},greedy"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=60,
+        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(Path(__file__).parent.parent / "src")},
+    )
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and done.stderr.startswith("paohuzi play: error: ")
+    assert (program or "cmd:") in done.stderr  # names what could not start

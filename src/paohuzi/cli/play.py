@@ -59,12 +59,38 @@ def _opponents(spec: str, seed: int | None) -> list[Bot]:
     if len(names) != 2:
         raise ValueError(f"--bots takes two opponents, not {len(names)}")
     bots: list[Bot] = []
-    for i, name in enumerate(names):
-        if name.startswith("cmd:"):
-            bots.append(SubprocessBot(shlex.split(name[4:]), name=name))
-        else:
-            bots.append(make_bot(name, None if seed is None else seed + i))
+    try:
+        for i, name in enumerate(names):
+            if name.startswith("cmd:"):
+                bots.append(_program(name))
+            else:
+                bots.append(make_bot(name, None if seed is None else seed + i))
+    except ValueError:
+        # The first opponent may be a program already running: it must not outlive us.
+        _close(bots)
+        raise
     return bots
+
+
+def _program(name: str) -> SubprocessBot:
+    """A protocol bot from ``cmd:PROGRAM ARGS``; ValueError when it cannot be started."""
+    try:
+        command = shlex.split(name[4:])
+    except ValueError as error:
+        raise ValueError(f"cannot read {name!r}: {error}") from None
+    if not command:
+        raise ValueError("cmd: needs a program to run, as in cmd:./mybot")
+    try:
+        return SubprocessBot(command, name=name)
+    except OSError as error:
+        raise ValueError(f"cannot start {command[0]}: {error.strerror}") from None
+
+
+def _close(bots: list[Bot]) -> None:
+    for bot in bots:
+        close = getattr(bot, "close", None)
+        if close is not None:
+            close()
 
 
 class TerminalTable:
@@ -223,7 +249,4 @@ def run(args: argparse.Namespace) -> int:
                 _save(console, game, args.save_dir)
         return 0
     finally:
-        for bot in opponents:
-            close = getattr(bot, "close", None)
-            if close is not None:
-                close()
+        _close(opponents)
