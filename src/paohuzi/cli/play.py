@@ -16,7 +16,7 @@ from rich.table import Table
 from paohuzi.actions import Action, ActionType
 from paohuzi.bots import BOTS, Bot, make_bot
 from paohuzi.bots.protocol import SubprocessBot
-from paohuzi.cards import GLYPHS, KIND_NAMES, RED_KINDS, Kind
+from paohuzi.cards import GLYPHS, KIND_NAMES, RED_KINDS, Kind, NotationError, make_kind, parse_kind
 from paohuzi.cli.render import describe, print_settlement
 from paohuzi.game import Game
 from paohuzi.match import Match
@@ -93,6 +93,46 @@ def _close(bots: list[Bot]) -> None:
             close()
 
 
+class Leave(Exception):
+    """The player typed q at a prompt: the match ends as it does on Ctrl-C."""
+
+
+QUIT = frozenset({"q", "quit"})
+
+
+def named_discard(answer: str, legal: list[Kind], hand: tuple[int, ...]) -> Kind:
+    """The card a typed name (``x9``, ``九``, ``玖``, or ``9`` when only one of x9 and d9 may go)
+    asks to discard; ValueError says why there is none."""
+    if answer.isdecimal():
+        rank = int(answer)
+        if not 1 <= rank <= 10:
+            raise ValueError(f"there is no card {answer}: cards go from 1 to 10")
+        small, big = make_kind(rank, big=False), make_kind(rank, big=True)
+        allowed = [k for k in (small, big) if k in legal]
+        if len(allowed) == 1:
+            return allowed[0]
+        s, b = KIND_NAMES[small], KIND_NAMES[big]
+        if allowed:
+            raise ValueError(
+                f"{answer} could be {s} or {b}: type {s} ({GLYPHS[small]}) or {b} ({GLYPHS[big]})"
+            )
+        if hand[small] == hand[big] == 0:
+            raise ValueError(f"you have no {s} or {b}")
+        raise ValueError(f"neither {s} nor {b} may be discarded now")
+    try:
+        kind = parse_kind(answer)
+    except NotationError:
+        raise ValueError(
+            "type a card to discard (x9, d9, 九 or 9), h for a hint or q to quit"
+        ) from None
+    if kind in legal:
+        return kind
+    if hand[kind] == 0:
+        raise ValueError(f"you have no {KIND_NAMES[kind]}")
+    # A 坎 is locked in hand (R3) until only 坎 are left (R6.3): the engine did not offer it.
+    raise ValueError(f"{KIND_NAMES[kind]} belongs to a 坎 (kan) and may not be discarded now")
+
+
 class TerminalTable:
     """The terminal table: shows one seat's view and reads that seat's choices."""
 
@@ -143,17 +183,35 @@ class TerminalTable:
         self.console.print(f"current hu-xi {huxi}; 听牌: {listed or 'none'}")
 
     def choose(self, obs: Observation) -> Action:
+        """Ask until the answer names a legal action; raises :class:`Leave` on q."""
         options = sorted(obs.legal, key=_order)
-        for i, action in enumerate(options, 1):
-            self.console.print(f"  {i}) {_label(action)}")
+        # A discard is chosen by naming the card: every choice is then a discard (the engine
+        # never mixes them with claims), and numbering them would make "9" mean two things.
+        discards = {
+            a.card: a for a in options if a.type is ActionType.DISCARD and a.card is not None
+        }
+        if discards:
+            self.console.print("you may discard: " + " ".join(_card(k) for k in discards))
+            prompt = "card to discard (x9, 九 or 9), h for a hint, q to quit: "
+        else:
+            for i, action in enumerate(options, 1):
+                self.console.print(f"  {i}) {_label(action)}")
+            prompt = f"choose 1-{len(options)}, h for a hint, q to quit: "
         while True:
-            answer = self.console.input(f"choose 1-{len(options)}, h for a hint: ").strip().lower()
+            answer = self.console.input(prompt).strip().lower()
             if answer == "h":
                 self.hint(obs)
-            elif answer.isdigit() and 1 <= int(answer) <= len(options):
+            elif answer in QUIT:
+                raise Leave
+            elif discards:
+                try:
+                    return discards[named_discard(answer, list(discards), obs.hand)]
+                except ValueError as error:
+                    self.console.print(str(error))
+            elif answer.isdecimal() and 1 <= int(answer) <= len(options):
                 return options[int(answer) - 1]
             else:
-                self.console.print("type a number from the list, or h")
+                self.console.print("type a number from the list, h for a hint or q to quit")
 
 
 _ORDER = {
@@ -234,9 +292,9 @@ def run(args: argparse.Namespace) -> int:
             answer = console.input("Enter for the next hand, s to save this one, q to quit: ")
             if answer.strip().lower() == "s":
                 _save(console, game, args.save_dir)
-            elif answer.strip().lower() == "q":
+            elif answer.strip().lower() in QUIT:
                 return 0
-    except (KeyboardInterrupt, EOFError):
+    except (KeyboardInterrupt, EOFError, Leave):
         console.print()
         if game is not None:
             try:
