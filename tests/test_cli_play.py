@@ -45,6 +45,19 @@ def answer(child: pexpect.spawn, found: int, shown: str | None = None) -> None:
     child.sendline("1" if PROMPTS[found] is CLAIM else LISTED.findall(text)[-1])
 
 
+class Transcript:
+    """A pexpect log that keeps everything the program printed."""
+
+    def __init__(self) -> None:
+        self.text = ""
+
+    def write(self, data: str) -> None:
+        self.text += data
+
+    def flush(self) -> None:
+        pass
+
+
 def test_a_whole_hand_to_the_settlement_from_typed_keys(tmp_path: Path) -> None:
     child = spawn("--seed", str(SEED), "--bots", "greedy,greedy", "--hands", "1", cwd=tmp_path)
     asked = 0
@@ -66,6 +79,21 @@ def test_a_whole_hand_to_the_settlement_from_typed_keys(tmp_path: Path) -> None:
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0 and asked > 3
+
+
+def test_every_line_of_the_table_log_is_a_sentence(tmp_path: Path) -> None:
+    """Issue 17: "you discard", not "seat 0 (you) discards"; no "seat 1 — nobody takes"."""
+    child = spawn("--seed", str(SEED), "--hands", "1", cwd=tmp_path)
+    child.logfile_read = transcript = Transcript()
+    while (found := child.expect([*PROMPTS, pexpect.EOF])) < len(PROMPTS):
+        answer(child, found)
+    lines = [line[4:] for line in transcript.text.splitlines() if line.startswith("  · ")]
+    sentence = re.compile(
+        r"(you (?!\S*s\b)\S+|seat [0-2] \S+s|荒庄 \S+)( |$)"
+        r"|nobody takes [xd]\d+; it goes to (your|seat [0-2]'s) discards$"
+    )
+    assert len(lines) > 10 and any(line.startswith("you discard ") for line in lines)
+    assert [line for line in lines if not sentence.match(line) or "(you)" in line] == []
 
 
 def first_decision() -> tuple[list[int], list[int]]:

@@ -18,7 +18,7 @@ from paohuzi.bots import BOTS, Bot, make_bot
 from paohuzi.bots.protocol import SubprocessBot
 from paohuzi.cards import GLYPHS, KIND_NAMES, RED_KINDS, Kind, NotationError, make_kind, parse_kind
 from paohuzi.cli.render import describe, print_settlement
-from paohuzi.game import Game
+from paohuzi.game import Game, Source
 from paohuzi.match import Match
 from paohuzi.observation import Observation, observe
 from paohuzi.record import record_of
@@ -144,10 +144,7 @@ class TerminalTable:
     def news(self, obs: Observation) -> None:
         """Announce what happened since last time (forced moves included)."""
         for event in obs.events[self.shown :]:
-            text = describe(event)
-            if event.seat == self.seat:
-                text = text.replace(f"seat {event.seat}", f"seat {event.seat} (you)", 1)
-            self.console.print("  · " + text)
+            self.console.print("  · " + describe(event, you=self.seat))
         self.shown = len(obs.events)
 
     def show(self, obs: Observation, totals: list[int]) -> None:
@@ -174,8 +171,8 @@ class TerminalTable:
         console.print(f"your hand: {text}")
         if obs.offer is not None:
             whose = "you" if obs.turn == self.seat else f"seat {obs.turn}"
-            source = obs.offer_source.value if obs.offer_source else ""
-            console.print(f"on offer: {_card(obs.offer)} ({source} by {whose})")
+            source = _SOURCES[obs.offer_source] if obs.offer_source else "from"
+            console.print(f"on offer: {_card(obs.offer)} ({source} {whose})")
 
     def hint(self, obs: Observation) -> None:
         huxi, waits = obs.hint()
@@ -212,6 +209,13 @@ class TerminalTable:
                 return options[int(answer) - 1]
             else:
                 self.console.print("type a number from the list, h for a hint or q to quit")
+
+
+_SOURCES = {
+    Source.LIANG: "the 亮张 of",
+    Source.DRAWN: "drawn by",
+    Source.DISCARDED: "discarded by",
+}
 
 
 _ORDER = {
