@@ -2,13 +2,28 @@
 
 from __future__ import annotations
 
+import json
 import re
+import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pexpect
+import pytest
 
-PROMPT = re.compile(r"choose 1-(\d+), h for a hint: ")
+from paohuzi.match import Match
+from paohuzi.rules import PRESETS
+
+SRC = Path(__file__).parent.parent / "src"
+CLAIM = re.compile(r"choose 1-(\d+), h for a hint, q to quit: ")
+DISCARD = re.compile(r"card to discard \(x9, 九 or 9\), h for a hint, q to quit: ")
+PROMPTS = [CLAIM, DISCARD]
+LISTED = re.compile(r"you may discard: .*?([xd]\d+)", re.S)
+# Spelled out, not taken from paohuzi.cards: the tests say what a player types.
+NAMES = [f"x{r}" for r in range(1, 11)] + [f"d{r}" for r in range(1, 11)]
+GLYPHS = "一二三四五六七八九十壹贰叁肆伍陆柒捌玖拾"
+SEED = 3
 
 
 def spawn(*args: str, cwd: Path) -> pexpect.spawn:
@@ -19,41 +34,157 @@ def spawn(*args: str, cwd: Path) -> pexpect.spawn:
         encoding="utf-8",
         timeout=60,
         dimensions=(50, 160),
-        env={
-            "PATH": "/usr/bin:/bin",
-            "TERM": "xterm",
-            "PYTHONPATH": str(Path(__file__).parent.parent / "src"),
-        },
+        env={"PATH": "/usr/bin:/bin", "TERM": "xterm", "PYTHONPATH": str(SRC)},
     )
 
 
+def answer(child: pexpect.spawn, found: int, shown: str | None = None) -> None:
+    """Take the first choice offered (``shown`` with the prompt's choices, if not just before):
+    option 1 of a claim, the first card listed to discard."""
+    text = child.before if shown is None else shown
+    child.sendline("1" if PROMPTS[found] is CLAIM else LISTED.findall(text)[-1])
+
+
+class Transcript:
+    """A pexpect log that keeps everything the program printed."""
+
+    def __init__(self) -> None:
+        self.text = ""
+
+    def write(self, data: str) -> None:
+        self.text += data
+
+    def flush(self) -> None:
+        pass
+
+
 def test_a_whole_hand_to_the_settlement_from_typed_keys(tmp_path: Path) -> None:
-    child = spawn("--seed", "3", "--bots", "greedy,greedy", "--hands", "1", cwd=tmp_path)
+    child = spawn("--seed", str(SEED), "--bots", "greedy,greedy", "--hands", "1", cwd=tmp_path)
     asked = 0
     hinted = False
     while True:
-        found = child.expect([PROMPT, "payments", pexpect.EOF])
-        if found != 0:
+        found = child.expect([*PROMPTS, "payments", pexpect.EOF])
+        if found >= len(PROMPTS):
             break
         asked += 1
+        shown = child.before
         if not hinted:
             child.sendline("h")
             child.expect("current hu-xi")
-            child.expect(PROMPT)
+            found = child.expect(PROMPTS)
             hinted = True
-        child.sendline("1")
-    assert found == 1, child.before
+        answer(child, found, shown)
+    assert found == len(PROMPTS), child.before
     child.expect("current hu-xi of the others")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0 and asked > 3
 
 
+def test_every_line_of_the_table_log_is_a_sentence(tmp_path: Path) -> None:
+    """Issue 17: "you discard", not "seat 0 (you) discards"; no "seat 1 — nobody takes"."""
+    child = spawn("--seed", str(SEED), "--hands", "1", cwd=tmp_path)
+    child.logfile_read = transcript = Transcript()
+    while (found := child.expect([*PROMPTS, pexpect.EOF])) < len(PROMPTS):
+        answer(child, found)
+    lines = [line[4:] for line in transcript.text.splitlines() if line.startswith("  · ")]
+    sentence = re.compile(
+        r"(you (?!\S*s\b)\S+|seat [0-2] \S+s|荒庄 \S+)( |$)"
+        r"|nobody takes [xd]\d+; it goes to (your|seat [0-2]'s) discards$"
+    )
+    assert len(lines) > 10 and any(line.startswith("you discard ") for line in lines)
+    assert [line for line in lines if not sentence.match(line) or "(you)" in line] == []
+
+
+def first_decision() -> tuple[list[int], list[int]]:
+    """The kinds seat 0 may discard at its first decision of ``--seed 3 --dealer 0``, and the
+    kinds of its 坎, as the engine (not the terminal) has them."""
+    game = Match(PRESETS["hunan"], seed=SEED, dealer=0).new_game()
+    legal = game.legal_actions()
+    assert game.to_act == 0 and all(a.card is not None for a in legal), "not a discard"
+    hand = game.hand_cards(0)
+    kans = sorted(k for k in set(hand) if hand.count(k) == 3)
+    return sorted(a.card for a in legal if a.card is not None), kans
+
+
+def leave_and_save(child: pexpect.spawn, tmp_path: Path, key: str) -> dict[str, Any]:
+    """Type ``key`` at the next prompt and accept the offer to save: the record saved."""
+    child.expect(PROMPTS)
+    child.sendline(key)
+    child.expect(r"Save the record of this hand\? \[y/N\]")
+    child.sendline("y")
+    child.expect("saved ")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    (saved,) = tmp_path.glob("paohuzi-*.phz.json")
+    record: dict[str, Any] = json.loads(saved.read_text(encoding="utf-8"))
+    return record
+
+
+def _one_of_a_rank(legal: list[int]) -> int:
+    """A legal kind whose other size is not legal, so its bare rank names it."""
+    return next(k for k in legal if (k + 10) % 20 not in legal)
+
+
+@pytest.mark.parametrize(
+    "pick, typed",
+    [
+        (max, lambda k: NAMES[k]),
+        (min, lambda k: NAMES[k].upper()),
+        (min, lambda k: GLYPHS[k]),
+        (max, lambda k: GLYPHS[k]),
+        (_one_of_a_rank, lambda k: str(k % 10 + 1)),
+    ],
+    ids=["name", "capitals", "small glyph", "big glyph", "bare rank"],
+)
+def test_a_discard_is_chosen_by_naming_the_card(pick: Any, typed: Any, tmp_path: Path) -> None:
+    legal, _ = first_decision()
+    assert min(legal) < 10 <= max(legal), "a seed that may discard small and big cards"
+    kind = pick(legal)
+    child = spawn("--seed", str(SEED), "--dealer", "0", cwd=tmp_path)
+    child.expect(DISCARD)
+    child.sendline(typed(kind))
+    record = leave_and_save(child, tmp_path, "q")
+    assert record["actions"][0] == f"0 discard {NAMES[kind]}"
+
+
+def test_an_ambiguous_rank_a_kan_card_or_a_missing_card_says_what_to_type(
+    tmp_path: Path,
+) -> None:
+    legal, kans = first_decision()
+    both = next(r for r in range(1, 11) if r - 1 in legal and r + 9 in legal)
+    missing = next(k for k in range(20) if k not in legal and k not in kans)
+    child = spawn("--seed", str(SEED), "--dealer", "0", cwd=tmp_path)
+    child.expect(DISCARD)
+    child.sendline(str(both))
+    child.expect(f"type x{both} .* or d{both} ")
+    child.sendline(NAMES[kans[0]])
+    child.expect("坎")
+    child.sendline(NAMES[missing])
+    child.expect(f"you have no {NAMES[missing]}")
+    child.sendline("11")
+    child.expect("no card 11")
+    child.sendline("zz")
+    child.expect("type a card")
+    child.sendline(f"d{both}")
+    record = leave_and_save(child, tmp_path, "quit")
+    assert record["actions"][0] == f"0 discard d{both}"
+
+
+@pytest.mark.parametrize("key", ["q", "quit", "Q"])
+def test_q_leaves_at_any_prompt_and_offers_to_save(key: str, tmp_path: Path) -> None:
+    record = leave_and_save(spawn("--seed", "5", cwd=tmp_path), tmp_path, key)
+    # Left at its first prompt: the record stops before seat 0's first choice.
+    assert record["format"] == "paohuzi-record/1"
+    assert not [a for a in record["actions"] if a.startswith("0 ")]
+
+
 def test_ctrl_c_ends_cleanly_and_offers_to_save_the_record(tmp_path: Path) -> None:
     child = spawn("--seed", "5", "--bots", "random,greedy", cwd=tmp_path)
-    child.expect(PROMPT)
-    child.sendline("1")
-    child.expect([PROMPT, "payments"])
+    found = child.expect(PROMPTS)
+    answer(child, found)
+    child.expect([*PROMPTS, "payments"])
     child.sendintr()
     child.expect(r"Save the record of this hand\? \[y/N\]")
     child.sendline("y")
@@ -66,8 +197,10 @@ def test_ctrl_c_ends_cleanly_and_offers_to_save_the_record(tmp_path: Path) -> No
 
 
 def test_bad_keys_are_refused_politely(tmp_path: Path) -> None:
-    child = spawn("--seed", "3", "--hands", "1", cwd=tmp_path)
-    child.expect(PROMPT)
+    child = spawn("--seed", str(SEED), "--dealer", "0", "--hands", "1", cwd=tmp_path)
+    child.expect(DISCARD)
+    child.sendline("1")
+    child.expect(CLAIM)
     child.sendline("zz")
     child.expect("type a number from the list")
     child.sendline("999")
@@ -78,3 +211,19 @@ def test_bad_keys_are_refused_politely(tmp_path: Path) -> None:
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+@pytest.mark.parametrize("program", ["/nonexistent/bot", ""])
+def test_a_bot_program_that_cannot_start_is_one_line(program: str, tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "paohuzi", "play", "--bots", f"cmd:{program},greedy"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=60,
+        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(SRC)},
+    )
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and done.stderr.startswith("paohuzi play: error: ")
+    assert (program or "cmd:") in done.stderr  # names what could not start

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -288,3 +290,29 @@ def test_f4_a_record_without_its_format_field_is_still_read(
     del record["format"]
     code, out, _ = run(["replay", write(tmp_path, record), "--json"], capsys)
     assert code == 0 and json.loads(out)["status"] == "finished"
+
+
+@pytest.mark.parametrize("field", ["dealer", "deck"])
+def test_f4_a_missing_field_is_named(field: str, tmp_path: Path) -> None:
+    record = {k: v for k, v in golden("bi").items() if k != field}
+    code, err = replay_subprocess(write(tmp_path, record))
+    assert code == 2 and err.count("\n") == 1 and f"has no '{field}' field" in err
+
+
+def test_replay_of_an_empty_object_names_what_is_missing(tmp_path: Path) -> None:
+    """Issue 17: ``{}`` said "dealer must be 0, 1 or 2, not None"."""
+    code, err = replay_subprocess(write(tmp_path, {}))
+    assert code == 2 and err.count("\n") == 1 and "None" not in err
+    assert "has no " in err and "'dealer'" in err and "'deck'" in err
+
+
+def replay_subprocess(path: str) -> tuple[int, str]:
+    """``paohuzi replay PATH`` run as a user runs it: exit status and standard error."""
+    done = subprocess.run(
+        [sys.executable, "-m", "paohuzi", "replay", path],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.stdout == ""
+    return done.returncode, done.stderr

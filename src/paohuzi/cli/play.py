@@ -16,9 +16,9 @@ from rich.table import Table
 from paohuzi.actions import Action, ActionType
 from paohuzi.bots import BOTS, Bot, make_bot
 from paohuzi.bots.protocol import SubprocessBot
-from paohuzi.cards import GLYPHS, KIND_NAMES, RED_KINDS, Kind
+from paohuzi.cards import GLYPHS, KIND_NAMES, RED_KINDS, Kind, NotationError, make_kind, parse_kind
 from paohuzi.cli.render import describe, print_settlement
-from paohuzi.game import Game
+from paohuzi.game import Game, Source
 from paohuzi.match import Match
 from paohuzi.observation import Observation, observe
 from paohuzi.record import record_of
@@ -59,12 +59,78 @@ def _opponents(spec: str, seed: int | None) -> list[Bot]:
     if len(names) != 2:
         raise ValueError(f"--bots takes two opponents, not {len(names)}")
     bots: list[Bot] = []
-    for i, name in enumerate(names):
-        if name.startswith("cmd:"):
-            bots.append(SubprocessBot(shlex.split(name[4:]), name=name))
-        else:
-            bots.append(make_bot(name, None if seed is None else seed + i))
+    try:
+        for i, name in enumerate(names):
+            if name.startswith("cmd:"):
+                bots.append(_program(name))
+            else:
+                bots.append(make_bot(name, None if seed is None else seed + i))
+    except ValueError:
+        # The first opponent may be a program already running: it must not outlive us.
+        _close(bots)
+        raise
     return bots
+
+
+def _program(name: str) -> SubprocessBot:
+    """A protocol bot from ``cmd:PROGRAM ARGS``; ValueError when it cannot be started."""
+    try:
+        command = shlex.split(name[4:])
+    except ValueError as error:
+        raise ValueError(f"cannot read {name!r}: {error}") from None
+    if not command:
+        raise ValueError("cmd: needs a program to run, as in cmd:./mybot")
+    try:
+        return SubprocessBot(command, name=name)
+    except OSError as error:
+        raise ValueError(f"cannot start {command[0]}: {error.strerror}") from None
+
+
+def _close(bots: list[Bot]) -> None:
+    for bot in bots:
+        close = getattr(bot, "close", None)
+        if close is not None:
+            close()
+
+
+class Leave(Exception):
+    """The player typed q at a prompt: the match ends as it does on Ctrl-C."""
+
+
+QUIT = frozenset({"q", "quit"})
+
+
+def named_discard(answer: str, legal: list[Kind], hand: tuple[int, ...]) -> Kind:
+    """The card a typed name (``x9``, ``九``, ``玖``, or ``9`` when only one of x9 and d9 may go)
+    asks to discard; ValueError says why there is none."""
+    if answer.isdecimal():
+        rank = int(answer)
+        if not 1 <= rank <= 10:
+            raise ValueError(f"there is no card {answer}: cards go from 1 to 10")
+        small, big = make_kind(rank, big=False), make_kind(rank, big=True)
+        allowed = [k for k in (small, big) if k in legal]
+        if len(allowed) == 1:
+            return allowed[0]
+        s, b = KIND_NAMES[small], KIND_NAMES[big]
+        if allowed:
+            raise ValueError(
+                f"{answer} could be {s} or {b}: type {s} ({GLYPHS[small]}) or {b} ({GLYPHS[big]})"
+            )
+        if hand[small] == hand[big] == 0:
+            raise ValueError(f"you have no {s} or {b}")
+        raise ValueError(f"neither {s} nor {b} may be discarded now")
+    try:
+        kind = parse_kind(answer)
+    except NotationError:
+        raise ValueError(
+            "type a card to discard (x9, d9, 九 or 9), h for a hint or q to quit"
+        ) from None
+    if kind in legal:
+        return kind
+    if hand[kind] == 0:
+        raise ValueError(f"you have no {KIND_NAMES[kind]}")
+    # A 坎 is locked in hand (R3) until only 坎 are left (R6.3): the engine did not offer it.
+    raise ValueError(f"{KIND_NAMES[kind]} belongs to a 坎 (kan) and may not be discarded now")
 
 
 class TerminalTable:
@@ -78,10 +144,7 @@ class TerminalTable:
     def news(self, obs: Observation) -> None:
         """Announce what happened since last time (forced moves included)."""
         for event in obs.events[self.shown :]:
-            text = describe(event)
-            if event.seat == self.seat:
-                text = text.replace(f"seat {event.seat}", f"seat {event.seat} (you)", 1)
-            self.console.print("  · " + text)
+            self.console.print("  · " + describe(event, you=self.seat))
         self.shown = len(obs.events)
 
     def show(self, obs: Observation, totals: list[int]) -> None:
@@ -108,8 +171,8 @@ class TerminalTable:
         console.print(f"your hand: {text}")
         if obs.offer is not None:
             whose = "you" if obs.turn == self.seat else f"seat {obs.turn}"
-            source = obs.offer_source.value if obs.offer_source else ""
-            console.print(f"on offer: {_card(obs.offer)} ({source} by {whose})")
+            source = _SOURCES[obs.offer_source] if obs.offer_source else "from"
+            console.print(f"on offer: {_card(obs.offer)} ({source} {whose})")
 
     def hint(self, obs: Observation) -> None:
         huxi, waits = obs.hint()
@@ -117,17 +180,42 @@ class TerminalTable:
         self.console.print(f"current hu-xi {huxi}; 听牌: {listed or 'none'}")
 
     def choose(self, obs: Observation) -> Action:
+        """Ask until the answer names a legal action; raises :class:`Leave` on q."""
         options = sorted(obs.legal, key=_order)
-        for i, action in enumerate(options, 1):
-            self.console.print(f"  {i}) {_label(action)}")
+        # A discard is chosen by naming the card: every choice is then a discard (the engine
+        # never mixes them with claims), and numbering them would make "9" mean two things.
+        discards = {
+            a.card: a for a in options if a.type is ActionType.DISCARD and a.card is not None
+        }
+        if discards:
+            self.console.print("you may discard: " + " ".join(_card(k) for k in discards))
+            prompt = "card to discard (x9, 九 or 9), h for a hint, q to quit: "
+        else:
+            for i, action in enumerate(options, 1):
+                self.console.print(f"  {i}) {_label(action)}")
+            prompt = f"choose 1-{len(options)}, h for a hint, q to quit: "
         while True:
-            answer = self.console.input(f"choose 1-{len(options)}, h for a hint: ").strip().lower()
+            answer = self.console.input(prompt).strip().lower()
             if answer == "h":
                 self.hint(obs)
-            elif answer.isdigit() and 1 <= int(answer) <= len(options):
+            elif answer in QUIT:
+                raise Leave
+            elif discards:
+                try:
+                    return discards[named_discard(answer, list(discards), obs.hand)]
+                except ValueError as error:
+                    self.console.print(str(error))
+            elif answer.isdecimal() and 1 <= int(answer) <= len(options):
                 return options[int(answer) - 1]
             else:
-                self.console.print("type a number from the list, or h")
+                self.console.print("type a number from the list, h for a hint or q to quit")
+
+
+_SOURCES = {
+    Source.LIANG: "the 亮张 of",
+    Source.DRAWN: "drawn by",
+    Source.DISCARDED: "discarded by",
+}
 
 
 _ORDER = {
@@ -208,9 +296,9 @@ def run(args: argparse.Namespace) -> int:
             answer = console.input("Enter for the next hand, s to save this one, q to quit: ")
             if answer.strip().lower() == "s":
                 _save(console, game, args.save_dir)
-            elif answer.strip().lower() == "q":
+            elif answer.strip().lower() in QUIT:
                 return 0
-    except (KeyboardInterrupt, EOFError):
+    except (KeyboardInterrupt, EOFError, Leave):
         console.print()
         if game is not None:
             try:
@@ -223,7 +311,4 @@ def run(args: argparse.Namespace) -> int:
                 _save(console, game, args.save_dir)
         return 0
     finally:
-        for bot in opponents:
-            close = getattr(bot, "close", None)
-            if close is not None:
-                close()
+        _close(opponents)

@@ -8,38 +8,52 @@ from rich.table import Table
 from paohuzi.cards import KIND_NAMES
 from paohuzi.game import Event, EventType, GameResult
 
-_VERBS = {
-    EventType.DEAL: "deals",
-    EventType.LIANG: "shows the 亮张",
-    EventType.DRAW: "draws",
-    EventType.SHOW: "shows",
-    EventType.TI: "提 (ti)",
-    EventType.WEI: "偎 (wei)",
-    EventType.CHOUWEI: "臭偎 (chouwei)",
-    EventType.PAO: "跑 (pao)",
-    EventType.CHI: "吃 (chi)",
-    EventType.PENG: "碰 (peng)",
-    EventType.DISCARD: "discards",
-    EventType.PASSED: "— nobody takes",
-    EventType.HU: "胡 (wins)",
-    EventType.HUANGZHUANG: "荒庄: the wall is empty, nobody wins",
+# A meld made from the player's own cards: the kind is named after "of".
+_MADE = {
+    EventType.TI: "a 提 (ti)",
+    EventType.WEI: "a 偎 (wei)",
+    EventType.CHOUWEI: "a 臭偎 (chouwei)",
+    EventType.PAO: "a 跑 (pao)",
 }
 
 
-def describe(event: Event) -> str:
-    """One line for an event; a hidden card (another seat's 偎 or unshown draw) shows as ?."""
+def describe(event: Event, you: int | None = None) -> str:
+    """One sentence for an event, with seat ``you`` (if any) as "you"; a card hidden from the
+    reader (another seat's draw or 偎) is not named."""
     if event.type is EventType.HUANGZHUANG:
-        return _VERBS[event.type]
-    text = f"seat {event.seat} {_VERBS[event.type]}"
-    if event.type in (EventType.CHI, EventType.PENG, EventType.PAO) and event.groups:
-        text += " " + " ".join(str(g) for g in event.groups)
-        if event.card is not None and event.type is EventType.CHI:
-            text += f" taking {KIND_NAMES[event.card]}"
-    elif event.type is EventType.HU:
-        text += f" on {KIND_NAMES[event.card]}" if event.card is not None else " (必需天胡)"
-    elif event.type is not EventType.DEAL:
-        text += " " + (KIND_NAMES[event.card] if event.card is not None else "?")
-    return text
+        return "荒庄 (huangzhuang): the wall is empty and nobody wins"
+    card = KIND_NAMES[event.card] if event.card is not None else None
+    if event.type is EventType.PASSED:
+        whose = "your" if event.seat == you else f"seat {event.seat}'s"
+        return f"nobody takes {card}; it goes to {whose} discards"
+    subject = "you" if event.seat == you else f"seat {event.seat}"
+
+    def verb(base: str) -> str:
+        # "you discard", "seat 1 discards": every verb used here takes a plain -s.
+        return base if event.seat == you else base + "s"
+
+    if event.type is EventType.DEAL:
+        return f"{subject} {verb('deal')}"
+    if event.type is EventType.LIANG:
+        return f"{subject} {verb('show')} the 亮张 {card}"
+    if event.type is EventType.DRAW:
+        return f"{subject} {verb('draw')} {card or 'a card'}"
+    if event.type is EventType.SHOW:
+        return f"{subject} {verb('show')} {card}"
+    if event.type is EventType.DISCARD:
+        return f"{subject} {verb('discard')} {card}"
+    if event.type in _MADE:
+        what = f"{_MADE[event.type]} of {card}" if card else f"{_MADE[event.type]}, face down"
+        return f"{subject} {verb('make')} {what}"
+    if event.type is EventType.PENG:
+        return f"{subject} {verb('take')} {card} for a 碰 (peng)"
+    if event.type is EventType.CHI:
+        take, *bis = ("".join(KIND_NAMES[k] for k in g.cards) for g in event.groups)
+        text = f"{subject} {verb('take')} {card} for a 吃 (chi) {take}"
+        return text + (f" with 比 (bi) {' '.join(bis)}" if bis else "")
+    assert event.type is EventType.HU
+    how = f"胡 (hu) on {card}" if card else "必需天胡 (bixu tianhu)"
+    return f"{subject} {verb('win')} with {how}"
 
 
 def print_settlement(console: Console, result: GameResult, totals: list[int] | None = None) -> None:

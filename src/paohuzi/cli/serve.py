@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import errno
+import socket
 import sys
 from typing import Any
 
@@ -14,9 +16,19 @@ def add_parser(commands: Any) -> None:
         description="Start the multiplayer server with the web table on this machine. "
         "Limits and the security model: docs/security.md.",
     )
-    parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=8000)
-    parser.add_argument("--db", default="paohuzi.db", help="SQLite database (default paohuzi.db)")
+    parser.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (default 127.0.0.1: this machine only; 0.0.0.0: all networks)",
+    )
+    parser.add_argument(
+        "--port", type=_port, default=8000, help="TCP port to listen on (default 8000)"
+    )
+    parser.add_argument(
+        "--db",
+        default="paohuzi.db",
+        help="SQLite database of rooms and hands (default: paohuzi.db in the current folder)",
+    )
     parser.add_argument(
         "--bot-delay", type=float, default=0.4, help="seconds a bot waits before moving (0.4)"
     )
@@ -61,6 +73,54 @@ def add_parser(commands: Any) -> None:
     parser.set_defaults(run=run)
 
 
+def _port(text: str) -> int:
+    try:
+        port = int(text)
+    except ValueError:
+        port = -1
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is a number from 0 to 65535, not {text!r}")
+    return port
+
+
+def _unavailable(host: str, port: int) -> str | None:
+    """Why the server cannot listen on ``host:port``, or None when it can: told in one line
+    before the "open http://…" line, rather than as uvicorn's error after it."""
+    error = _bind_error(host, port)
+    if error is None:
+        return None
+    if isinstance(error, socket.gaierror):
+        return f"cannot listen on {host!r}: {error.strerror}; choose another --host"
+    if error.errno != errno.EADDRINUSE:
+        return f"cannot listen on {host} port {port}: {error.strerror}; check --host and --port"
+    taken = f"port {port} on {host} is taken by another program; choose another with --port"
+    nearby = range(port + 1, min(port + 20, 65536))
+    free = next((p for p in nearby if _bind_error(host, p) is None), None)
+    return taken if free is None else f"{taken}, e.g. --port {free} (free now)"
+
+
+def _bind_error(host: str, port: int) -> OSError | None:
+    """Bind ``host:port`` as uvicorn (asyncio's ``create_server``) will, and let go at once."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as error:
+        return error
+    for family, kind, proto, _, address in set(infos):
+        try:
+            sock = socket.socket(family, kind, proto)
+        except OSError:
+            continue  # a family this machine lacks: asyncio skips it too
+        with sock:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if family == socket.AF_INET6:
+                sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+            try:
+                sock.bind(address)
+            except OSError as error:
+                return error
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         import uvicorn
@@ -73,6 +133,10 @@ def run(args: argparse.Namespace) -> int:
             "pip install 'paohuzi[server]'",
             file=sys.stderr,
         )
+        return 2
+    problem = _unavailable(args.host, args.port)
+    if problem is not None:
+        print(f"paohuzi serve: error: {problem}", file=sys.stderr)
         return 2
     public_url = args.public_url or f"http://{args.host}:{args.port}"
     config = Config(

@@ -23,7 +23,7 @@ def add_parser(commands: Any) -> None:
         "tournament",
         help="compare bots over duplicate deals",
         description="Play every deal once per seating of the bots (duplicate deals) and report "
-        "each bot's mean score per hand with a 95%% confidence interval and its win rate.",
+        "each bot's mean score per hand with a 95% confidence interval and its win rate.",
     )
     parser.add_argument(
         "--bots",

@@ -1,0 +1,79 @@
+"""The ``paohuzi`` commands as a new user meets them (issue 17): help texts, a taken port, the
+files ``serve`` leaves behind. Run as separate processes, as a user runs them."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).parent.parent
+
+
+def paohuzi(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    # A wide terminal: argparse keeps each option's help on its own line.
+    env = dict(os.environ, COLUMNS="200")
+    return subprocess.run(
+        [sys.executable, "-m", "paohuzi", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=60,
+    )
+
+
+def option_help(text: str) -> dict[str, str]:
+    """Each option of a ``--help`` text and the help written beside it."""
+    options = text.split("options:\n", 1)[1]
+    entries = re.split(r"\n(?=  -)", options.strip("\n"))
+    helps = {}
+    for entry in entries:
+        invocation, _, written = entry.strip().partition("  ")
+        helps[invocation.split(",")[-1].split()[0]] = " ".join(written.split())
+    return helps
+
+
+def test_tournament_help_prints_a_percent_sign_once() -> None:
+    done = paohuzi("tournament", "--help")
+    assert done.returncode == 0
+    assert "95% confidence" in done.stdout and "%%" not in done.stdout
+
+
+def test_serve_help_explains_every_option_and_where_the_database_goes() -> None:
+    done = paohuzi("serve", "--help")
+    assert done.returncode == 0
+    helps = option_help(done.stdout)
+    assert {"--host", "--port", "--db", "--bot-delay"} <= set(helps)
+    assert [name for name, written in helps.items() if not written] == []
+    assert "paohuzi.db in the current folder" in helps["--db"]
+
+
+def test_serve_on_a_taken_port_says_so_before_anything_starts(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = paohuzi("serve", "--port", str(port), cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stdout == ""  # no "open http://…" for a server that never ran
+    assert done.stderr.count("\n") == 1 and done.stderr.startswith("paohuzi serve: error: ")
+    assert f"port {port}" in done.stderr and "taken" in done.stderr and "--port" in done.stderr
+    assert list(tmp_path.iterdir()) == []  # no database created either
+
+
+def test_the_server_database_is_ignored_by_git() -> None:
+    if shutil.which("git") is None or not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout")
+    names = ["paohuzi.db", "paohuzi.db-wal", "paohuzi.db-shm"]
+    done = subprocess.run(
+        ["git", "check-ignore", *names], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+    assert done.stdout.split() == names

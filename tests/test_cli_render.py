@@ -1,0 +1,86 @@
+"""The table log's sentences (issue 17): one per event, for the reader's seat and the others."""
+
+from __future__ import annotations
+
+import pytest
+
+from paohuzi.cli.render import describe
+from paohuzi.game import Event, EventType
+from tests.helpers import G, K
+
+# (event, as seat 1 reads it, as seat 0 reads it)
+SENTENCES = [
+    (Event(EventType.DEAL, 1), "you deal", "seat 1 deals"),
+    (Event(EventType.LIANG, 1, K("x8")), "you show the 亮张 x8", "seat 1 shows the 亮张 x8"),
+    (Event(EventType.DRAW, 1, K("d6")), "you draw d6", "seat 1 draws d6"),
+    (Event(EventType.DRAW, 1), "you draw a card", "seat 1 draws a card"),
+    (Event(EventType.SHOW, 1, K("x10")), "you show x10", "seat 1 shows x10"),
+    (Event(EventType.DISCARD, 1, K("d3")), "you discard d3", "seat 1 discards d3"),
+    (
+        Event(EventType.PASSED, 1, K("d6")),
+        "nobody takes d6; it goes to your discards",
+        "nobody takes d6; it goes to seat 1's discards",
+    ),
+    (Event(EventType.TI, 1, K("x5")), "you make a 提 (ti) of x5", "seat 1 makes a 提 (ti) of x5"),
+    (
+        Event(EventType.WEI, 1, K("x5")),
+        "you make a 偎 (wei) of x5",
+        "seat 1 makes a 偎 (wei) of x5",
+    ),
+    (
+        Event(EventType.WEI, 1),
+        "you make a 偎 (wei), face down",
+        "seat 1 makes a 偎 (wei), face down",
+    ),
+    (
+        Event(EventType.CHOUWEI, 1, K("d2")),
+        "you make a 臭偎 (chouwei) of d2",
+        "seat 1 makes a 臭偎 (chouwei) of d2",
+    ),
+    (
+        Event(EventType.PAO, 1, K("x6"), (G("pao:x6x6x6x6"),)),
+        "you make a 跑 (pao) of x6",
+        "seat 1 makes a 跑 (pao) of x6",
+    ),
+    (
+        Event(EventType.PENG, 1, K("d5"), (G("peng:d5d5d5"),)),
+        "you take d5 for a 碰 (peng)",
+        "seat 1 takes d5 for a 碰 (peng)",
+    ),
+    (
+        Event(EventType.CHI, 1, K("x2"), (G("chi:x2x7x10"),)),
+        "you take x2 for a 吃 (chi) x2x7x10",
+        "seat 1 takes x2 for a 吃 (chi) x2x7x10",
+    ),
+    (
+        Event(EventType.CHI, 1, K("x3"), (G("chi:x1x2x3"), G("chi:x2x3x4"))),
+        "you take x3 for a 吃 (chi) x1x2x3 with 比 (bi) x2x3x4",
+        "seat 1 takes x3 for a 吃 (chi) x1x2x3 with 比 (bi) x2x3x4",
+    ),
+    (
+        Event(EventType.HU, 1, K("d1")),
+        "you win with 胡 (hu) on d1",
+        "seat 1 wins with 胡 (hu) on d1",
+    ),
+    (
+        Event(EventType.HU, 1),
+        "you win with 必需天胡 (bixu tianhu)",
+        "seat 1 wins with 必需天胡 (bixu tianhu)",
+    ),
+    (
+        Event(EventType.HUANGZHUANG, 1),
+        "荒庄 (huangzhuang): the wall is empty and nobody wins",
+        "荒庄 (huangzhuang): the wall is empty and nobody wins",
+    ),
+]
+
+
+@pytest.mark.parametrize("event, yours, theirs", SENTENCES, ids=lambda v: getattr(v, "type", ""))
+def test_every_event_reads_as_a_sentence(event: Event, yours: str, theirs: str) -> None:
+    assert describe(event, you=1) == yours
+    assert describe(event, you=0) == theirs
+    assert describe(event) == theirs  # a replay, read by nobody in particular
+
+
+def test_every_event_type_has_its_sentence() -> None:
+    assert {event.type for event, _, _ in SENTENCES} == set(EventType)
