@@ -92,7 +92,7 @@ async def watch(
     for seat in sent:
         if bot and seat == ASKED:
             continue
-        listener = Listener(seat, sender(seat), close, 1000)  # type: ignore[arg-type]
+        listener = Listener(seat, sender(seat), close, 1000)
         first = room.join(listener)
         assert first is not None
         listener.push(first)
