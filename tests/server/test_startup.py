@@ -1,0 +1,88 @@
+"""Startup that always comes up (issue 10): quick with many stored rooms, and a room whose
+stored game no longer replays is quarantined while every other room starts."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sqlite3
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+from paohuzi.server.config import Config
+from paohuzi.server.rooms import Rooms
+from paohuzi.server.store import Store
+from tests.server.conftest import Server
+
+ROOMS = 1000
+
+
+def stored_rooms(db: Path, count: int) -> list[str]:
+    """``count`` rooms of three people, each a few random actions into its hand."""
+
+    async def make() -> list[str]:
+        store = Store(db)
+        rooms = Rooms(store, Config(bot_delay=0, rooms_per_minute=10**6, max_rooms=10**6))
+        rng = random.Random(3)
+        made = []
+        for _ in range(count):
+            room = await rooms.create([None, None, None], timer=30)
+            game = room.game
+            assert game is not None
+            for _ in range(rng.randrange(2, 12)):
+                if game.is_over:
+                    break
+                seat = game.to_act
+                assert seat is not None
+                action = str(rng.choice(game.legal_actions()))
+                assert await room.act(seat, action, room.seq(seat)) is None
+            made.append(room.id)
+        rooms.close()
+        store.close()
+        return made
+
+    return asyncio.run(make())
+
+
+def test_the_server_listens_within_2_s_with_1000_stored_rooms(tmp_path: Path) -> None:
+    db = tmp_path / "many.db"
+    ids = stored_rooms(db, ROOMS)
+    server = Server(db)
+    started = time.monotonic()
+    server.start()  # returns once /api/metrics answers
+    took = time.monotonic() - started
+    try:
+        print(f"listening after {took:.2f} s")
+        assert took < 2.0, f"listening after {took:.2f} s"
+        for room_id in random.Random(1).sample(ids, 5):  # restored on demand or already
+            assert server.get(f"/api/rooms/{room_id}")["room"] == room_id
+    finally:
+        server.stop()
+
+
+def test_a_room_that_does_not_replay_is_quarantined_and_the_others_start(tmp_path: Path) -> None:
+    db = tmp_path / "bad.db"
+    good, bad = stored_rooms(db, 2)
+    with sqlite3.connect(db) as connection:  # the stored game of one room is broken
+        connection.execute("UPDATE actions SET action = '0 peng' WHERE room = ?", (bad,))
+        connection.execute("UPDATE hands SET deck = 'x1 x2' WHERE room = ?", (bad,))
+    server = Server(db)
+    server.start()
+    try:
+        assert server.get(f"/api/rooms/{good}")["room"] == good
+        try:
+            server.get(f"/api/rooms/{bad}")
+            raise AssertionError("a broken room was served")
+        except urllib.error.HTTPError as error:
+            assert error.code == 404
+        quarantined = server.get("/api/admin/quarantine")
+        assert [q["room"] for q in quarantined] == [bad] and quarantined[0]["why"]
+        assert server.get("/api/metrics")["quarantined"] == 1
+    finally:
+        server.stop()
+    with sqlite3.connect(db) as connection:  # kept on disk for the operator
+        assert connection.execute("SELECT state FROM rooms WHERE id = ?", (bad,)).fetchone() == (
+            "quarantined",
+        )
