@@ -50,6 +50,8 @@ def play_until_settled(pages: list[Page], limit: int = 400) -> None:
 
 def test_a_person_plays_a_whole_hand_against_two_bots(server: Server, browser: Browser) -> None:
     page = browser.new_page(viewport={"width": 390, "height": 844})  # a phone-sized screen
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     page.goto(server.url + "/")
     page.click("#vs-bots")
     page.wait_for_selector("#actions button")
@@ -59,6 +61,10 @@ def test_a_person_plays_a_whole_hand_against_two_bots(server: Server, browser: B
     assert "wins" in title or "荒庄" in title
     assert "payments" in page.inner_text("#settle-payments")
     assert "others' hu-xi" in page.inner_text("#settle-others")
+    # The deal commitment seen at the deal opens to the record's deck (issue 10).
+    page.wait_for_function("document.getElementById('settle-deal').textContent.length > 0")
+    assert "deal verified" in page.inner_text("#settle-deal")
+    assert errors == []  # no script error, no Content-Security-Policy violation
     page.click("#settle-close")
     page.click("#history-box summary")
     page.click("#history button")

@@ -319,6 +319,10 @@ def create_app(config: Config | str = "paohuzi.db", **settings: Any) -> FastAPI:
             raise HTTPException(404, "no such file")
         return Response(found[0], media_type=f"{found[1]}; charset=utf-8")
 
+    @app.get("/favicon.ico")
+    async def favicon() -> Response:
+        return Response(status_code=204)
+
     @app.get("/healthz")
     async def health() -> dict[str, str]:
         return {"status": "ok"}

@@ -93,6 +93,32 @@ function settle(r) {
   $("settle-others").textContent = "others' hu-xi: " + Object.entries(r.other_huxi).map(([k, v]) => seatName(+k) + " " + v).join(", ");
   $("next-hand").disabled = state.you === null;
   loadHistory();
+  verifyDeal(state);
+}
+
+// Fair deals (docs/security.md): the commitment shown at the deal must open to the record's deck.
+const seenCommitments = {};
+
+async function verifyDeal(s) {
+  const el = $("settle-deal"), seen = seenCommitments[s.room + ":" + s.hand_no];
+  el.textContent = "";
+  if (!seen) return;
+  try {
+    const record = await (await fetch("/api/rooms/" + s.room + "/hands/" + (s.hand_no - 1) + "/record")).json();
+    const deal = record.deal || {};
+    if (!window.crypto || !crypto.subtle) {
+      el.textContent = "deal commitment 牌局承诺 " + seen.slice(0, 16) + "… — check with: paohuzi verify";
+      return;
+    }
+    const bytes = new TextEncoder().encode("paohuzi-deal/1\n" + deal.salt + "\n" + record.deck);
+    const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+    const hex = Array.from(digest, b => b.toString(16).padStart(2, "0")).join("");
+    const ok = hex === deal.commitment && deal.commitment === seen;
+    el.textContent = ok ? "✔ 牌局已验证 deal verified" : "✘ 牌局验证失败 deal NOT verified";
+    el.className = ok ? "verified" : "unverified";
+  } catch (e) {
+    el.textContent = "";
+  }
 }
 
 function send(message) { if (socket && socket.readyState === 1) socket.send(JSON.stringify(message)); }
@@ -102,7 +128,11 @@ function connect(room, token) {
   socket = new WebSocket(proto + "://" + location.host + "/ws/" + room + (token ? "?token=" + encodeURIComponent(token) : ""));
   socket.onmessage = ev => {
     const m = JSON.parse(ev.data);
-    if (m.type === "state") { state = m; render(); }
+    if (m.type === "state") {
+      const key = m.room + ":" + m.hand_no;
+      if (m.commitment && !(key in seenCommitments)) seenCommitments[key] = m.commitment;
+      state = m; render();
+    }
     else if (m.type === "hint") $("hint").textContent = "hu-xi " + m.huxi + " · 听牌: " + (m.waits.map(w => w.win + " (" + w.huxi + " 胡息, " + w.score + ")").join(", ") || "none");
     else if (m.type === "error") $("status").textContent = "⚠ " + m.message;
   };
