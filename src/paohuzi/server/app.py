@@ -31,7 +31,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 from paohuzi.record import Record, position_json, result_json
 from paohuzi.server.config import Config
 from paohuzi.server.limits import Bucket, RateLimiter
-from paohuzi.server.rooms import SEATS, Listener, Room, RoomError, Rooms
+from paohuzi.server.rooms import SEATS, Full, Listener, Room, RoomError, Rooms
 from paohuzi.server.store import Store, StoreError
 
 STATIC = resources.files("paohuzi.server") / "static"
@@ -338,6 +338,8 @@ def create_app(config: Config | str = "paohuzi.db", **settings: Any) -> FastAPI:
             room = await rooms_of(request).create(
                 body.bots, rules=body.rules, timer=body.timer, seed=body.seed
             )
+        except Full as error:
+            raise HTTPException(503, str(error)) from None
         except (RoomError, ValueError) as error:
             raise HTTPException(400, str(error)) from None
         except StoreError as error:

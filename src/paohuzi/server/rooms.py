@@ -77,6 +77,10 @@ class RoomError(ValueError):
     """A request for a room that cannot be met; its message says why, for the client."""
 
 
+class Full(RoomError):
+    """The server holds as many rooms (or a room as many connections) as it may."""
+
+
 @dataclass
 class SeatInfo:
     """Who sits in a seat: a person (with a secret token) or a bot of a level."""
@@ -251,7 +255,7 @@ class Room:
     def join(self, listener: Listener) -> str | None:
         """Add a connection; returns its first state (None: the next frame brings it)."""
         if len(self.listeners) >= self.config.listeners_per_room:
-            raise RoomError("this room has as many watchers as it takes; try again later")
+            raise Full("this room has as many watchers as it takes; try again later")
         self.listeners = [li for li in self.listeners if li.alive]
         self.listeners.append(listener)
         if self.game is None:
@@ -609,7 +613,7 @@ class Rooms:
         if seed is not None and not self.config.dev_seeded_deals:
             raise RoomError("seeded deals are for development servers only")
         if self.count() >= self.config.max_rooms:
-            raise RoomError("the server has as many rooms as it can hold; try again later")
+            raise Full("the server has as many rooms as it can hold; try again later")
         seats = [SeatInfo(secrets.token_urlsafe(16), level) for level in bots]
         for _ in range(5):
             room = self._room(
