@@ -1,0 +1,375 @@
+//! The PyO3 binding: `paohuzi._native`, used by `paohuzi.native`.
+//!
+//! Results come back as the Python engine's own objects (`HuResult`, `Wait`, `Group`, `Score`),
+//! built from what Python passed in when it made the [`Evaluator`]: the `Group` of every group
+//! code, and `paohuzi.scoring.score`, so that the 名堂 names, 番 and points of a returned win
+//! are computed by Python's scoring. The points the search ranks by are the crate's own
+//! ([`Rules::points`]); each distinct score is checked against Python's once, when first made.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::intern;
+use pyo3::prelude::*;
+use pyo3::types::{PyList, PyTuple};
+
+use crate::cards::{Kind, NUM_KINDS};
+use crate::evaluator::{self as core, Arrangement, Invalid, OutGroup, Prepared};
+use crate::groups::{GType, GTYPES, SHAPES};
+use crate::rules::{Facts, Huxi, Mingtang, Rules};
+
+fn invalid(error: Invalid) -> PyErr {
+    PyValueError::new_err(match error {
+        Invalid::Kind(k) => format!("{k} is not a kind (0-19)"),
+        Invalid::TooMany(k) => format!("more than four of kind {k} in hand"),
+        Invalid::Empty => "a table group with no cards".to_string(),
+    })
+}
+
+/// The kinds of a list, tuple or other iterable of ints.
+fn kinds(cards: &Bound<'_, PyAny>) -> PyResult<Vec<i64>> {
+    if let Ok(list) = cards.cast::<PyList>() {
+        return list.iter().map(|k| k.extract::<i64>()).collect();
+    }
+    if let Ok(tuple) = cards.cast::<PyTuple>() {
+        return tuple.iter().map(|k| k.extract::<i64>()).collect();
+    }
+    cards.try_iter()?.map(|k| k?.extract::<i64>()).collect()
+}
+
+fn kind(card: i64) -> PyResult<Kind> {
+    if (0..NUM_KINDS as i64).contains(&card) {
+        Ok(card as Kind)
+    } else {
+        Err(invalid(Invalid::Kind(card)))
+    }
+}
+
+/// The evaluator of one rule set, and the Python objects its results are made of.
+#[pyclass(frozen, module = "paohuzi._native")]
+pub struct Evaluator {
+    core: Arc<core::Evaluator>,
+    /// The `GroupType` members, in [`GTYPES`] order.
+    group_types: Vec<Py<PyAny>>,
+    /// The `Group` of each group code (`type * 40 + shape`), None for codes no group has.
+    groups: Vec<Option<Py<PyAny>>>,
+    /// `score(huxi, red, big, small, all_triplets, self_drawn, tianhu, haidi) -> Score`.
+    score: Py<PyAny>,
+    hu_result: Py<PyAny>,
+    wait: Py<PyAny>,
+    /// Each `Score` made, by [`score_key`], with its points.
+    scores: Mutex<HashMap<u64, (Py<PyAny>, i64)>>,
+}
+
+fn score_key(huxi: i64, facts: &Facts, self_drawn: bool, tianhu: bool, haidi: bool) -> u64 {
+    let flags = u64::from(facts.all_triplets)
+        | u64::from(self_drawn) << 1
+        | u64::from(tianhu) << 2
+        | u64::from(haidi) << 3;
+    (huxi as u32 as u64) << 32
+        | (facts.red as u64 & 0xff) << 24
+        | (facts.big as u64 & 0xff) << 16
+        | (facts.small as u64 & 0xff) << 8
+        | flags
+}
+
+/// Table groups as the core takes them, and the Python objects they came from.
+type Table = (Vec<(GType, Vec<Kind>)>, Vec<Py<PyAny>>);
+
+/// A holding converted once, for [`Evaluator::bench`].
+struct BenchHolding {
+    hand: Vec<i64>,
+    table: Vec<(GType, Vec<Kind>)>,
+    win: Kind,
+    self_drawn: bool,
+}
+
+impl Evaluator {
+    /// Each table group's type and cards.
+    fn table(&self, table: &Bound<'_, PyAny>) -> PyResult<Table> {
+        let py = table.py();
+        let mut groups = Vec::new();
+        let mut objects = Vec::new();
+        for group in table.try_iter()? {
+            let group = group?;
+            let gtype = group.getattr(intern!(py, "type"))?;
+            let index = self
+                .group_types
+                .iter()
+                .position(|t| gtype.is(t))
+                .ok_or_else(|| PyValueError::new_err("a table group's type is not a GroupType"))?;
+            let cards: Vec<i64> = kinds(&group.getattr(intern!(py, "cards"))?)?;
+            let cards = cards.into_iter().map(kind).collect::<PyResult<Vec<Kind>>>()?;
+            groups.push((GTYPES[index], cards));
+            objects.push(group.unbind());
+        }
+        Ok((groups, objects))
+    }
+
+    /// The Python `Score` of a result, made once per distinct score and checked against the
+    /// points the search ranked it by.
+    fn score_of(
+        &self,
+        py: Python<'_>,
+        huxi: i64,
+        points: i64,
+        facts: &Facts,
+        flags: (bool, bool, bool),
+    ) -> PyResult<(Py<PyAny>, i64)> {
+        let (self_drawn, tianhu, haidi) = flags;
+        let key = score_key(huxi, facts, self_drawn, tianhu, haidi);
+        if let Some((score, p)) = self.scores.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+            return Ok((score.clone_ref(py), *p));
+        }
+        let args = (huxi, facts.red, facts.big, facts.small, facts.all_triplets, self_drawn, tianhu, haidi);
+        let score = self.score.call1(py, args)?;
+        let python_points: i64 = score.getattr(py, intern!(py, "points"))?.extract(py)?;
+        if python_points != points {
+            return Err(PyRuntimeError::new_err(format!(
+                "the native core scores {points} points where paohuzi.scoring scores {python_points} \
+                 (hu-xi {huxi}, {facts:?}, self_drawn={self_drawn}, tianhu={tianhu}, haidi={haidi})"
+            )));
+        }
+        self.scores.lock().unwrap_or_else(|e| e.into_inner()).insert(key, (score.clone_ref(py), points));
+        Ok((score, points))
+    }
+
+    /// A `HuResult` of an arrangement; `table` holds the table groups passed in.
+    fn hu_result(
+        &self,
+        py: Python<'_>,
+        win: Option<Kind>,
+        arrangement: &Arrangement,
+        table: &[Py<PyAny>],
+        flags: (bool, bool, bool),
+    ) -> PyResult<Py<PyAny>> {
+        let groups = arrangement.groups.iter().map(|g| match *g {
+            OutGroup::Input(i) => table[i].clone_ref(py),
+            OutGroup::New(code) => self.groups[usize::from(code.code())]
+                .as_ref()
+                .expect("a Group for every code made")
+                .clone_ref(py),
+        });
+        let groups = PyTuple::new(py, groups)?;
+        let group_huxi = PyTuple::new(py, &arrangement.group_huxi)?;
+        let (score, _) =
+            self.score_of(py, arrangement.huxi, arrangement.points, &arrangement.facts, flags)?;
+        if arrangement.leftover.is_empty() {
+            self.hu_result.call1(py, (win, groups, group_huxi, score))
+        } else {
+            let leftover = PyTuple::new(py, &arrangement.leftover)?;
+            self.hu_result.call1(py, (win, groups, group_huxi, score, leftover))
+        }
+    }
+}
+
+#[pymethods]
+impl Evaluator {
+    /// Built once per rule set by `paohuzi.native`, from the rule set's values: `same_kind`
+    /// (10 rows of 20, by group type), `special` (the four scoring sequences), the 名堂 as
+    /// `(shape, a, b, c, d)` tuples (`("red", low, high, fan, 0)`, `("size", big, threshold,
+    /// fan, per_extra)`, `("triplets", fan, 0, 0, 0)`), and the Python objects of results.
+    #[new]
+    #[pyo3(signature = (
+        *, same_kind, special, min_huxi, deng_base, deng_step, tianhu_double, self_draw_bonus,
+        mingtang, haidi_fan, tianhu_partial_huxi, group_types, groups, score, hu_result, wait
+    ))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        same_kind: Vec<Vec<i32>>,
+        special: [i32; 4],
+        min_huxi: i64,
+        deng_base: i64,
+        deng_step: i64,
+        tianhu_double: bool,
+        self_draw_bonus: i64,
+        mingtang: Vec<(String, i64, i64, i64, i64)>,
+        haidi_fan: i64,
+        tianhu_partial_huxi: bool,
+        group_types: Vec<Py<PyAny>>,
+        groups: Vec<Option<Py<PyAny>>>,
+        score: Py<PyAny>,
+        hu_result: Py<PyAny>,
+        wait: Py<PyAny>,
+    ) -> PyResult<Self> {
+        let mut rows = [[0; NUM_KINDS]; 10];
+        if same_kind.len() != 10 || same_kind.iter().any(|r| r.len() != NUM_KINDS) {
+            return Err(PyValueError::new_err("same_kind: 10 rows of 20"));
+        }
+        for (row, values) in rows.iter_mut().zip(&same_kind) {
+            row.copy_from_slice(values);
+        }
+        if special.iter().any(|w| w.abs() > crate::suit::MAX_WEIGHT) || deng_step <= 0 {
+            return Err(PyValueError::new_err("rule values out of the native core's range"));
+        }
+        let mingtang = mingtang
+            .into_iter()
+            .map(|(shape, a, b, c, d)| match shape.as_str() {
+                "red" => Ok(Mingtang::RedCount { low: a, high: b, value: c }),
+                "size" => Ok(Mingtang::SizeCount { big: a != 0, threshold: b, value: c, per_extra: d }),
+                "triplets" => Ok(Mingtang::AllTriplets { value: a }),
+                _ => Err(PyValueError::new_err(format!("unknown 名堂 shape {shape:?}"))),
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        if group_types.len() != GTYPES.len() || groups.len() != GTYPES.len() * SHAPES {
+            return Err(PyValueError::new_err("group_types: 10 members; groups: 400 entries"));
+        }
+        let rules = Rules {
+            huxi: Huxi { same_kind: rows, special },
+            min_huxi,
+            deng_base,
+            deng_step,
+            tianhu_double,
+            self_draw_bonus,
+            mingtang,
+            haidi_fan,
+            tianhu_partial_huxi,
+        };
+        Ok(Evaluator {
+            core: Arc::new(core::Evaluator::new(rules)),
+            group_types,
+            groups,
+            score,
+            hu_result,
+            wait,
+            scores: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// A hand and its table groups prepared for evaluation: `PreparedHand`.
+    fn prepare(slf: &Bound<'_, Self>, hand: &Bound<'_, PyAny>, table: &Bound<'_, PyAny>) -> PyResult<Hand> {
+        let this = slf.get();
+        let cards = kinds(hand)?;
+        let (groups, objects) = this.table(table)?;
+        let core = Prepared::new(this.core.clone(), &cards, &groups).map_err(invalid)?;
+        Ok(Hand { ev: slf.clone().unbind(), core, table: objects })
+    }
+
+    /// The forced 天胡 of dealt cards (R9.5.1), or None: `paohuzi.evaluator.forced_tianhu`.
+    fn forced_tianhu(&self, py: Python<'_>, cards: &Bound<'_, PyAny>) -> PyResult<Option<Py<PyAny>>> {
+        let cards = kinds(cards)?;
+        match self.core.forced_tianhu(&cards).map_err(invalid)? {
+            None => Ok(None),
+            Some(a) => self.hu_result(py, None, &a, &[], (true, true, false)).map(Some),
+        }
+    }
+
+    /// Times the evaluator inside Rust, with no Python object made: for each pass, every
+    /// holding `(hand, table, win, self_drawn)` prepared and its best win found, then every
+    /// holding prepared and its waits found. Seconds per pass of each, and the wins and
+    /// waits found in one pass.
+    fn bench(
+        &self,
+        holdings: &Bound<'_, PyAny>,
+        passes: usize,
+    ) -> PyResult<(Vec<f64>, Vec<f64>, usize, usize)> {
+        let mut converted = Vec::new();
+        for item in holdings.try_iter()? {
+            let (hand, table, win, self_drawn): (Bound<'_, PyAny>, Bound<'_, PyAny>, i64, bool) =
+                item?.extract()?;
+            converted.push(BenchHolding {
+                hand: kinds(&hand)?,
+                table: self.table(&table)?.0,
+                win: kind(win)?,
+                self_drawn,
+            });
+        }
+        let (mut best_times, mut wait_times, mut wins, mut waits) = (Vec::new(), Vec::new(), 0, 0);
+        for _ in 0..passes {
+            wins = 0;
+            let start = Instant::now();
+            for h in &converted {
+                let hand = Prepared::new(self.core.clone(), &h.hand, &h.table).map_err(invalid)?;
+                wins += usize::from(
+                    std::hint::black_box(hand.win(h.win, h.self_drawn, false, false, false)).is_some(),
+                );
+            }
+            best_times.push(start.elapsed().as_secs_f64());
+            waits = 0;
+            let start = Instant::now();
+            for h in &converted {
+                let hand = Prepared::new(self.core.clone(), &h.hand, &h.table).map_err(invalid)?;
+                waits += std::hint::black_box(hand.waits()).len();
+            }
+            wait_times.push(start.elapsed().as_secs_f64());
+        }
+        Ok((best_times, wait_times, wins, waits))
+    }
+}
+
+/// A prepared hand: the native `PreparedHand`.
+#[pyclass(frozen, module = "paohuzi._native")]
+pub struct Hand {
+    ev: Py<Evaluator>,
+    core: Prepared,
+    /// The table groups passed in: results hold these very objects.
+    table: Vec<Py<PyAny>>,
+}
+
+#[pymethods]
+impl Hand {
+    /// `PreparedHand.win`: the best winning arrangement on `card` (R9.1), or None.
+    #[pyo3(signature = (card, self_drawn, from_discard = false, tianhu = false, haidi = false))]
+    fn win(
+        &self,
+        py: Python<'_>,
+        card: i64,
+        self_drawn: bool,
+        from_discard: bool,
+        tianhu: bool,
+        haidi: bool,
+    ) -> PyResult<Option<Py<PyAny>>> {
+        let card = kind(card)?;
+        match self.core.win(card, self_drawn, from_discard, tianhu, haidi) {
+            None => Ok(None),
+            Some(a) => self
+                .ev
+                .get()
+                .hu_result(py, Some(card), &a, &self.table, (self_drawn, tianhu, haidi))
+                .map(Some),
+        }
+    }
+
+    /// `PreparedHand.complete`: the best arrangement of a hand complete as it is (R4.1 step 3).
+    #[pyo3(signature = (self_drawn = true, win = None, haidi = false))]
+    fn complete(
+        &self,
+        py: Python<'_>,
+        self_drawn: bool,
+        win: Option<i64>,
+        haidi: bool,
+    ) -> PyResult<Option<Py<PyAny>>> {
+        let win = win.map(kind).transpose()?;
+        match self.core.complete(self_drawn, haidi) {
+            None => Ok(None),
+            Some(a) => {
+                self.ev.get().hu_result(py, win, &a, &self.table, (self_drawn, false, haidi)).map(Some)
+            }
+        }
+    }
+
+    /// `PreparedHand.waits`: 听牌, every kind that wins when shown from another player's draw.
+    fn waits(&self, py: Python<'_>) -> PyResult<Py<PyList>> {
+        let ev = self.ev.get();
+        let found = PyList::empty(py);
+        for (card, best) in self.core.waits() {
+            let (_, points) = ev.score_of(py, best.huxi, best.points, &best.facts, (false, false, false))?;
+            found.append(ev.wait.call1(py, (card, best.huxi, points))?)?;
+        }
+        Ok(found.unbind())
+    }
+
+    /// `PreparedHand.current_huxi`: the current total hu-xi (R10.6).
+    fn current_huxi(&self) -> i64 {
+        self.core.current_huxi()
+    }
+}
+
+/// The native core of paohuzi (跑胡子): the hand evaluator, compiled from Rust.
+#[pymodule]
+mod _native {
+    #[pymodule_export]
+    use super::{Evaluator, Hand};
+}
