@@ -1,6 +1,7 @@
 """paohuzi: the reference implementation of 跑胡子 (Paohuzi), Hunan rules.
 
-The engine (cards, groups, rules, evaluator, scoring) is pure standard-library Python::
+The engine (cards, groups, rules, evaluator, scoring) is pure standard-library Python; the
+evaluator is served by a native core compiled from Rust when it is built (:mod:`paohuzi.native`)::
 
     >>> from paohuzi import best_win, parse_cards, parse_kind
     >>> hand = parse_cards("d1 d1 d1 d2 d7 d10 x1 x2 x3 x5 x5 x5 d4 d5 d6 x7 x8 x9 d8 d9")
@@ -9,6 +10,7 @@ The engine (cards, groups, rules, evaluator, scoring) is pure standard-library P
     (18, 2, 2)
 """
 
+from paohuzi import native  # plugs the native core into the evaluator when it is built
 from paohuzi.cards import Kind, NotationError, format_cards, parse_cards, parse_kind
 from paohuzi.evaluator import (
     HuResult,
@@ -49,6 +51,7 @@ __all__ = [
     "forced_tianhu",
     "format_cards",
     "make_group",
+    "native",
     "parse_cards",
     "parse_group",
     "parse_groups",

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import product
+from typing import Protocol
 
 from paohuzi.cards import KIND_NAMES, NUM_KINDS, RED_KINDS, Counts, Kind, to_counts
 from paohuzi.groups import FOUR_TYPES, Group, GroupType
@@ -289,6 +290,14 @@ class PreparedHand:
         "rules",
         "table",
     )
+
+    def __new__(cls, hand: Iterable[Kind], table: Sequence[Group], rules: RuleSet) -> PreparedHand:
+        # The native core serves the rule set when it is built and knows it (issue 14).
+        if cls is PreparedHand and NATIVE is not None:
+            found = NATIVE.prepare(hand, table, rules)
+            if found is not None:
+                return found
+        return super().__new__(cls)
 
     def __init__(self, hand: Iterable[Kind], table: Sequence[Group], rules: RuleSet) -> None:
         counts = [0] * NUM_KINDS
@@ -592,6 +601,8 @@ def forced_tianhu(cards: Iterable[Kind], rules: RuleSet = HUNAN) -> HuResult | N
     Hu-xi: the 提 and 坎 plus the best partial decomposition of the rest [decision]. 对对胡
     applies when no sequence scores and the cards left over are at most one pair [decision].
     """
+    if NATIVE is not None and NATIVE.serves(rules):
+        return NATIVE.forced_tianhu(cards, rules)
     counts = to_counts(cards)
     if not is_forced_tianhu(counts):
         return None
@@ -625,3 +636,20 @@ def _colour_counts(
 
 
 _RED = tuple(sorted(RED_KINDS))
+
+
+class NativeCore(Protocol):
+    """What :mod:`paohuzi.native` plugs in here when the native core is built (issue 14)."""
+
+    def prepare(
+        self, hand: Iterable[Kind], table: Sequence[Group], rules: RuleSet
+    ) -> PreparedHand | None:
+        """A prepared hand, or None (``hand`` untouched) for a rule set only Python serves."""
+
+    def serves(self, rules: RuleSet) -> bool: ...
+
+    def forced_tianhu(self, cards: Iterable[Kind], rules: RuleSet) -> HuResult | None: ...
+
+
+NATIVE: NativeCore | None = None
+"""The native core serving this module's API, set by :mod:`paohuzi.native`; None: pure Python."""

@@ -1,0 +1,260 @@
+"""The native core (issue 14): the evaluator compiled from Rust (``native/``), when it is built.
+
+``paohuzi`` installs and runs without a Rust toolchain. With cargo on the PATH, ``pip install``
+also builds the extension ``paohuzi._native``, and this module plugs it into
+:mod:`paohuzi.evaluator`: :class:`~paohuzi.evaluator.PreparedHand`, and with it
+:func:`~paohuzi.evaluator.best_win`, :func:`~paohuzi.evaluator.best_complete`,
+:func:`~paohuzi.evaluator.waits`, :func:`~paohuzi.evaluator.current_huxi` and
+:func:`~paohuzi.evaluator.forced_tianhu`, are then served by the native core, and return the
+same objects (``HuResult``, ``Wait``, ``Group``, ``Score``) with the same values. The Python
+evaluator stays the reference, and serves any rule set the native core does not know (a 名堂 of
+a shape other than ``paohuzi.mingtang``'s three, a ``RuleSet`` subclass).
+
+The environment variable ``PAOHUZI_NATIVE`` decides: ``0`` runs pure Python, ``1`` requires
+the native core (importing ``paohuzi`` fails without it), unset or empty uses it when built.
+Whether it runs is :data:`active` (and :func:`describe`, which ``paohuzi --version`` prints);
+nothing is printed or warned otherwise.
+
+The search ranks arrangements by the native core's own 底数 (R10), computed from the values
+read off the rule set here; the ``Score`` of a returned win is made by
+:func:`paohuzi.scoring.score`, once per distinct score, and checked against the native
+figure then (a disagreement raises ``RuntimeError``).
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from paohuzi import evaluator
+from paohuzi.cards import NUM_KINDS, Kind
+from paohuzi.evaluator import HuResult, PreparedHand, Wait
+from paohuzi.groups import Group, GroupType
+from paohuzi.mingtang import AllTriplets, HandFacts, RedCount, SizeCount
+from paohuzi.rules import RuleSet
+from paohuzi.scoring import Score, score
+
+ENV = "PAOHUZI_NATIVE"
+
+_SAME_KIND = (
+    GroupType.PENG,
+    GroupType.WEI,
+    GroupType.CHOUWEI,
+    GroupType.KAN,
+    GroupType.PAO,
+    GroupType.TI,
+)
+_SPECIAL: tuple[tuple[Kind, ...], ...] = ((0, 1, 2), (1, 6, 9), (10, 11, 12), (11, 16, 19))
+_SIZES = {GroupType.PAIR: 2, GroupType.PAO: 4, GroupType.TI: 4}
+_MAX_WEIGHT = 1000
+"""The largest hu-xi of a scoring sequence the native core's tables hold."""
+_MAX_CACHED = 64
+
+
+def _threes() -> list[tuple[Kind, ...]]:
+    """The cards of each three-card shape, as ``native/src/groups.rs`` numbers them."""
+    runs = [(base + r, base + r + 1, base + r + 2) for base in (0, 10) for r in range(8)]
+    jiaos = [cards for r in range(10) for cards in ((r, r, r + 10), (r, r + 10, r + 10))]
+    return [*runs, (1, 6, 9), (11, 16, 19), *jiaos]
+
+
+def _groups() -> list[Group | None]:
+    """The ``Group`` of each group code (``type * 40 + shape``) the native core returns."""
+    threes = _threes()
+    table: list[Group | None] = []
+    for gtype in GroupType:
+        for shape in range(40):
+            if gtype in (GroupType.CHI, GroupType.RUN, GroupType.JIAO):
+                ok = shape < len(threes) and (
+                    gtype is GroupType.CHI or (gtype is GroupType.RUN) == (shape < 18)
+                )
+                table.append(Group(gtype, threes[shape]) if ok else None)
+            else:
+                size = _SIZES.get(gtype, 3)
+                table.append(Group(gtype, (shape,) * size) if shape < NUM_KINDS else None)
+    return table
+
+
+def _mingtang(rules: RuleSet) -> list[tuple[str, int, int, int, int]] | None:
+    """The 名堂 table as the native core takes it, or None for a shape it does not know."""
+    found: list[tuple[str, int, int, int, int]] = []
+    for m in rules.mingtang:
+        if type(m) is RedCount:
+            found.append(("red", m.low, m.high, m.value, 0))
+        elif type(m) is SizeCount:
+            found.append(("size", int(m.big), m.threshold, m.value, m.per_extra))
+        elif type(m) is AllTriplets:
+            found.append(("triplets", m.value, 0, 0, 0))
+        else:
+            return None
+    return found
+
+
+class NativeHand(PreparedHand):
+    """A :class:`~paohuzi.evaluator.PreparedHand` served by the native core."""
+
+    __slots__ = ("_core",)
+
+    _core: Any
+
+    def __init__(self, hand: Iterable[Kind], table: Sequence[Group], rules: RuleSet) -> None:
+        """Made by :meth:`Core.prepare`, through ``PreparedHand(...)``."""
+
+    def win(
+        self,
+        card: Kind,
+        *,
+        self_drawn: bool,
+        from_discard: bool = False,
+        tianhu: bool = False,
+        haidi: bool = False,
+    ) -> HuResult | None:
+        found: HuResult | None = self._core.win(card, self_drawn, from_discard, tianhu, haidi)
+        return found
+
+    def complete(
+        self, *, self_drawn: bool = True, win: Kind | None = None, haidi: bool = False
+    ) -> HuResult | None:
+        found: HuResult | None = self._core.complete(self_drawn, win, haidi)
+        return found
+
+    def waits(self) -> list[Wait]:
+        found: list[Wait] = self._core.waits()
+        return found
+
+    def current_huxi(self) -> int:
+        found: int = self._core.current_huxi()
+        return found
+
+
+class Core:
+    """The native core: one native evaluator per rule set, made when first asked for."""
+
+    def __init__(self, extension: Any) -> None:
+        self._extension = extension
+        self._groups = _groups()
+        self._evaluators: dict[int, tuple[RuleSet, Any]] = {}
+
+    def evaluator(self, rules: RuleSet) -> Any:
+        """The native evaluator of a rule set, or None for one only Python serves."""
+        # Keyed by identity, as paohuzi.evaluator.evaluator is: hashing a RuleSet costs more.
+        entry = self._evaluators.get(id(rules))
+        if entry is None or entry[0] is not rules:
+            if len(self._evaluators) >= _MAX_CACHED:
+                self._evaluators.clear()
+            entry = self._evaluators[id(rules)] = (rules, self._make(rules))
+        return entry[1]
+
+    def _make(self, rules: RuleSet) -> Any:
+        mingtang = _mingtang(rules)
+        if type(rules) is not RuleSet or mingtang is None or rules.deng_step <= 0:
+            return None
+        huxi = rules.huxi
+        special = [huxi.sequence(cards) for cards in _SPECIAL]
+        if any(abs(w) > _MAX_WEIGHT for w in special):
+            return None
+        same_kind = [
+            [huxi.same_kind(t, k) if t in _SAME_KIND else 0 for k in range(NUM_KINDS)]
+            for t in GroupType
+        ]
+
+        def score_of(
+            huxi: int,
+            red: int,
+            big: int,
+            small: int,
+            all_triplets: bool,
+            self_drawn: bool,
+            tianhu: bool,
+            haidi: bool,
+        ) -> Score:
+            facts = HandFacts(red=red, big=big, small=small, all_triplets=all_triplets)
+            return score(huxi, facts, rules, self_drawn=self_drawn, tianhu=tianhu, haidi=haidi)
+
+        try:
+            return self._extension.Evaluator(
+                same_kind=same_kind,
+                special=special,
+                min_huxi=rules.min_huxi,
+                deng_base=rules.deng_base,
+                deng_step=rules.deng_step,
+                tianhu_double=rules.tianhu_double,
+                self_draw_bonus=rules.self_draw_bonus,
+                mingtang=mingtang,
+                haidi_fan=rules.haidi_fan,
+                tianhu_partial_huxi=rules.tianhu_partial_huxi,
+                group_types=list(GroupType),
+                groups=self._groups,
+                score=score_of,
+                hu_result=HuResult,
+                wait=Wait,
+            )
+        except OverflowError:  # a rule value beyond 64 bits
+            return None
+
+    def prepare(
+        self, hand: Iterable[Kind], table: Sequence[Group], rules: RuleSet
+    ) -> PreparedHand | None:
+        """A hand prepared by the native core, or None (``hand`` untouched) for a rule set
+        only Python serves."""
+        native = self.evaluator(rules)
+        if native is None:
+            return None
+        prepared = object.__new__(NativeHand)
+        prepared._core = native.prepare(hand, table)
+        return prepared
+
+    def forced_tianhu(self, cards: Iterable[Kind], rules: RuleSet) -> HuResult | None:
+        """:func:`paohuzi.evaluator.forced_tianhu`, natively; only for a rule set it serves."""
+        found: HuResult | None = self.evaluator(rules).forced_tianhu(cards)
+        return found
+
+    def serves(self, rules: RuleSet) -> bool:
+        return self.evaluator(rules) is not None
+
+
+def _load() -> tuple[Core | None, str]:
+    """The native core if it is built and wanted, and why not otherwise."""
+    wanted = os.environ.get(ENV, "")
+    if wanted == "0":
+        return None, f"pure Python ({ENV}=0)"
+    try:
+        extension = importlib.import_module("paohuzi._native")
+    except ImportError as error:
+        if wanted == "1":
+            raise ImportError(
+                f"{ENV}=1 but the native core is not built ({error}); install paohuzi "
+                "with cargo on the PATH"
+            ) from error
+        return None, "pure Python (the native core is not built: install with cargo on the PATH)"
+    return Core(extension), "native core (Rust)"
+
+
+core, _reason = _load()
+available = core is not None
+"""Whether the native core is built and loaded (``PAOHUZI_NATIVE=0`` leaves it unloaded)."""
+active = available
+"""Whether the native core serves the evaluator now."""
+evaluator.NATIVE = core
+
+
+def describe() -> str:
+    """One line: whether the evaluator runs natively or in pure Python, and why."""
+    if available and not active:
+        return "evaluator: pure Python (native core turned off)"
+    return f"evaluator: {_reason}"
+
+
+@contextmanager
+def disabled() -> Iterator[None]:
+    """Pure Python inside the block, whatever the native core: for differential tests."""
+    global active
+    saved, saved_active = evaluator.NATIVE, active
+    evaluator.NATIVE, active = None, False
+    try:
+        yield
+    finally:
+        evaluator.NATIVE, active = saved, saved_active
