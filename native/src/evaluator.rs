@@ -23,8 +23,8 @@ pub enum Invalid {
     Kind(i64),
     /// More than four of a kind in hand.
     TooMany(Kind),
-    /// A table group with no cards.
-    Empty,
+    /// A table no player can have: what is wrong with it.
+    Table(&'static str),
 }
 
 /// The evaluator of one rule set, with its tables.
@@ -33,6 +33,9 @@ pub struct Evaluator {
     small: Arc<SuitTable>,
     big: Arc<SuitTable>,
 }
+
+/// No table group in [`Prepared`]'s per-kind index.
+const NO_GROUP: u8 = u8::MAX;
 
 /// A group of a result: one of the table groups passed in (by index), or a group the
 /// evaluator made.
@@ -316,8 +319,8 @@ pub struct Prepared {
     /// Free cards with no partner among the others (at most two kept: two rule out a win).
     isolated: [Kind; 2],
     n_isolated: usize,
-    /// Per kind, the index of the table 碰/偎 of it.
-    joinable: [Option<usize>; NUM_KINDS],
+    /// Per kind, the index of the table 碰/偎 of it, [`NO_GROUP`] for none.
+    joinable: [u8; NUM_KINDS],
     fixed_huxi: i32,
     fours: i32,
 }
@@ -326,11 +329,16 @@ impl Prepared {
     /// `hand`: the cards in hand; `table`: each table group's type and cards.
     pub fn new(ev: Arc<Evaluator>, hand: &[i64], table: &[(GType, Vec<Kind>)]) -> Result<Prepared, Invalid> {
         let mut counts = counts_of(hand)?;
+        if table.len() >= usize::from(NO_GROUP) {
+            return Err(Invalid::Table("more table groups than cards"));
+        }
         let mut groups = Vec::with_capacity(table.len() + 2);
         let mut held = counts;
         let mut has_chi = false;
         for (i, (gtype, cards)) in table.iter().enumerate() {
-            let Some(&kind) = cards.first() else { return Err(Invalid::Empty) };
+            let Some(&kind) = cards.first() else {
+                return Err(Invalid::Table("a table group with no cards"));
+            };
             for &k in cards {
                 if usize::from(k) >= NUM_KINDS {
                     return Err(Invalid::Kind(i64::from(k)));
@@ -388,13 +396,13 @@ impl Prepared {
             }
         }
         let mut fours = 0;
-        let mut joinable = [None; NUM_KINDS];
+        let mut joinable = [NO_GROUP; NUM_KINDS];
         for (i, g) in groups.iter().enumerate() {
             huxi += g.huxi;
             if g.gtype.is_four() {
                 fours += 1;
             } else if g.gtype.is_joinable() {
-                joinable[usize::from(g.kind)] = Some(i);
+                joinable[usize::from(g.kind)] = u8::try_from(i).unwrap_or(NO_GROUP);
             }
         }
         Ok(Prepared {
@@ -437,7 +445,7 @@ impl Prepared {
 
     /// The card joins the table 碰/偎 of its kind, making a 跑 or 提.
     fn joined(&self, win: Kind, gtype: GType) -> Placement {
-        let index = self.joinable[usize::from(win)].expect("a table group to join");
+        let index = usize::from(self.joinable[usize::from(win)]);
         let mut p = self.base();
         p.joined = Some((index, gtype));
         p.huxi += self.ev.same_kind(gtype, win) - self.table[index].huxi;
@@ -478,7 +486,7 @@ impl Prepared {
             return;
         }
         let held = self.counts[w];
-        let joinable = self.joinable[w].map(|i| self.table[i].gtype);
+        let joinable = self.table.get(usize::from(self.joinable[w])).map(|g| g.gtype);
         let is_wei = matches!(joinable, Some(GType::Wei | GType::Chouwei));
         let mut n = 0;
         if self_drawn {
@@ -592,8 +600,9 @@ impl Prepared {
         groups
             .iter()
             .map(|g| match *g {
-                OutGroup::Input(i) => self.table.iter().find(|t| t.input == Some(i)).map_or(0, |t| t.huxi),
-                OutGroup::New(code) => self.ev.rules.huxi.group(code.gtype, &code.cards()),
+                // The groups passed in come first in the table, in their order.
+                OutGroup::Input(i) => self.table[i].huxi,
+                OutGroup::New(code) => self.ev.rules.huxi.code(code),
             })
             .collect()
     }
@@ -605,7 +614,7 @@ impl Prepared {
         let mut groups = self.table_groups(option.joined, option.added);
         groups.extend(self.kan_groups(option.kans));
         let mut hand = self.ev.free_groups(&option.free, option.fours > 0, best.free_huxi);
-        hand.sort_by_cached_key(|g| (g.gtype == GType::Pair, g.cards()));
+        hand.sort_unstable_by_key(|g| g.sort_key());
         groups.extend(hand.into_iter().map(OutGroup::New));
         let group_huxi = self.huxi_of(&groups);
         Arrangement {

@@ -120,6 +120,16 @@ impl GroupCode {
         self.gtype as u16 * SHAPES as u16 + u16::from(self.shape)
     }
 
+    /// The order the Python evaluator lists hand groups in: the pair last, the others by
+    /// their cards (canonical order, compared as tuples).
+    pub fn sort_key(self) -> (bool, [Kind; 3]) {
+        let k = self.shape;
+        match self.gtype {
+            GType::Chi | GType::Run | GType::Jiao => (false, THREES[k as usize]),
+            _ => (self.gtype == GType::Pair, [k; 3]),
+        }
+    }
+
     /// The group's cards in canonical order (F2).
     pub fn cards(self) -> Vec<Kind> {
         let k = self.shape;

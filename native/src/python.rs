@@ -7,6 +7,7 @@
 //! ([`Rules::points`]); each distinct score is checked against Python's once, when first made.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -24,7 +25,7 @@ fn invalid(error: Invalid) -> PyErr {
     PyValueError::new_err(match error {
         Invalid::Kind(k) => format!("{k} is not a kind (0-19)"),
         Invalid::TooMany(k) => format!("more than four of kind {k} in hand"),
-        Invalid::Empty => "a table group with no cards".to_string(),
+        Invalid::Table(what) => what.to_string(),
     })
 }
 
@@ -60,8 +61,30 @@ pub struct Evaluator {
     hu_result: Py<PyAny>,
     wait: Py<PyAny>,
     /// Each `Score` made, by [`score_key`], with its points.
-    scores: Mutex<HashMap<u64, (Py<PyAny>, i64)>>,
+    scores: Mutex<Scores>,
 }
+
+/// A hasher for [`score_key`]s, which are already spread over their bits.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(self.0 ^ u64::from(b));
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (n ^ (n >> 29)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+type Scores = HashMap<u64, (Py<PyAny>, i64), BuildHasherDefault<KeyHasher>>;
 
 fn score_key(huxi: i64, facts: &Facts, self_drawn: bool, tianhu: bool, haidi: bool) -> u64 {
     let flags = u64::from(facts.all_triplets)
@@ -234,17 +257,21 @@ impl Evaluator {
             score,
             hu_result,
             wait,
-            scores: Mutex::new(HashMap::new()),
+            scores: Mutex::new(Scores::default()),
         })
     }
 
     /// A hand and its table groups prepared for evaluation: `PreparedHand`.
-    fn prepare(slf: &Bound<'_, Self>, hand: &Bound<'_, PyAny>, table: &Bound<'_, PyAny>) -> PyResult<Hand> {
+    fn prepare(
+        slf: &Bound<'_, Self>,
+        hand: &Bound<'_, PyAny>,
+        table: &Bound<'_, PyAny>,
+    ) -> PyResult<PreparedHand> {
         let this = slf.get();
         let cards = kinds(hand)?;
         let (groups, objects) = this.table(table)?;
         let core = Prepared::new(this.core.clone(), &cards, &groups).map_err(invalid)?;
-        Ok(Hand { ev: slf.clone().unbind(), core, table: objects })
+        Ok(PreparedHand { ev: slf.clone().unbind(), core, table: objects })
     }
 
     /// The forced 天胡 of dealt cards (R9.5.1), or None: `paohuzi.evaluator.forced_tianhu`.
@@ -299,9 +326,9 @@ impl Evaluator {
     }
 }
 
-/// A prepared hand: the native `PreparedHand`.
+/// A hand prepared by the native core: the methods of `paohuzi.evaluator.PreparedHand`.
 #[pyclass(frozen, module = "paohuzi._native")]
-pub struct Hand {
+pub struct PreparedHand {
     ev: Py<Evaluator>,
     core: Prepared,
     /// The table groups passed in: results hold these very objects.
@@ -309,7 +336,7 @@ pub struct Hand {
 }
 
 #[pymethods]
-impl Hand {
+impl PreparedHand {
     /// `PreparedHand.win`: the best winning arrangement on `card` (R9.1), or None.
     #[pyo3(signature = (card, self_drawn, from_discard = false, tianhu = false, haidi = false))]
     fn win(
@@ -367,9 +394,88 @@ impl Hand {
     }
 }
 
+/// The native core: the evaluator of each rule set, made once by the Python factory `make`
+/// (`rules -> Evaluator | None`, None for a rule set only Python serves). What
+/// `paohuzi.evaluator.NATIVE` holds.
+#[pyclass(frozen, module = "paohuzi._native")]
+pub struct Core {
+    make: Py<PyAny>,
+    /// Rule sets seen, by identity, with their evaluators.
+    evaluators: Mutex<Vec<RuleSetEntry>>,
+}
+
+/// A rule set and its evaluator, None when only Python serves it.
+type RuleSetEntry = (Py<PyAny>, Option<Py<Evaluator>>);
+
+/// Rule sets remembered at most; more forget them all (a program making rule sets on the fly).
+const MAX_RULE_SETS: usize = 64;
+
+impl Core {
+    fn evaluator<'py>(&self, rules: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, Evaluator>>> {
+        let py = rules.py();
+        {
+            let evaluators = self.evaluators.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some((_, ev)) = evaluators.iter().find(|(r, _)| rules.is(r)) {
+                return Ok(ev.as_ref().map(|ev| ev.bind(py).clone()));
+            }
+        }
+        let made = self.make.call1(py, (rules,))?;
+        let ev = if made.is_none(py) { None } else { Some(made.extract::<Py<Evaluator>>(py)?) };
+        let mut evaluators = self.evaluators.lock().unwrap_or_else(|e| e.into_inner());
+        if evaluators.len() >= MAX_RULE_SETS {
+            evaluators.clear();
+        }
+        evaluators.push((rules.clone().unbind(), ev.as_ref().map(|ev| ev.clone_ref(py))));
+        Ok(ev.map(|ev| ev.into_bound(py)))
+    }
+}
+
+#[pymethods]
+impl Core {
+    #[new]
+    fn new(make: Py<PyAny>) -> Self {
+        Core { make, evaluators: Mutex::new(Vec::new()) }
+    }
+
+    /// The native evaluator of a rule set, or None for one only Python serves.
+    fn evaluator_for<'py>(&self, rules: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, Evaluator>>> {
+        self.evaluator(rules)
+    }
+
+    /// Whether the native core serves a rule set.
+    fn serves(&self, rules: &Bound<'_, PyAny>) -> PyResult<bool> {
+        Ok(self.evaluator(rules)?.is_some())
+    }
+
+    /// A hand prepared natively, or None (`hand` untouched) for a rule set only Python serves.
+    fn prepare(
+        &self,
+        hand: &Bound<'_, PyAny>,
+        table: &Bound<'_, PyAny>,
+        rules: &Bound<'_, PyAny>,
+    ) -> PyResult<Option<PreparedHand>> {
+        match self.evaluator(rules)? {
+            None => Ok(None),
+            Some(ev) => Evaluator::prepare(&ev, hand, table).map(Some),
+        }
+    }
+
+    /// `paohuzi.evaluator.forced_tianhu`, for a rule set the native core serves.
+    fn forced_tianhu(
+        &self,
+        py: Python<'_>,
+        cards: &Bound<'_, PyAny>,
+        rules: &Bound<'_, PyAny>,
+    ) -> PyResult<Option<Py<PyAny>>> {
+        let ev =
+            self.evaluator(rules)?.ok_or_else(|| PyValueError::new_err("a rule set only Python serves"))?;
+        ev.get().forced_tianhu(py, cards)
+    }
+}
+
 /// The native core of paohuzi (跑胡子): the hand evaluator, compiled from Rust.
 #[pymodule]
 mod _native {
     #[pymodule_export]
-    use super::{Evaluator, Hand};
+    use super::{Core, Evaluator, PreparedHand};
 }

@@ -5,7 +5,7 @@
 //! `paohuzi.mingtang` defines), so the R3 table has one definition, in Python.
 
 use crate::cards::NUM_KINDS;
-use crate::groups::GType;
+use crate::groups::{GType, GroupCode};
 
 /// Hu-xi of groups (R3): every same-kind group per kind, and the four special sequences.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -27,6 +27,21 @@ impl Huxi {
             return self.same_kind[gtype as usize][cards[0] as usize];
         }
         self.sequence(cards)
+    }
+
+    /// Hu-xi of a group the evaluator made (R3).
+    pub fn code(&self, group: GroupCode) -> i32 {
+        match group.gtype {
+            GType::Chi | GType::Run | GType::Jiao => match group.shape {
+                0 => self.special[0],
+                16 => self.special[1],
+                8 => self.special[2],
+                17 => self.special[3],
+                _ => 0,
+            },
+            GType::Pair => 0,
+            gtype => self.same_kind[gtype as usize][group.shape as usize],
+        }
     }
 
     /// Hu-xi of a sequence or 绞: one of the four special sequences or 0.
@@ -182,6 +197,18 @@ impl Rules {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn r3_huxi_of_made_groups_matches_their_cards() {
+        let huxi = Rules::hunan().huxi;
+        for gtype in crate::groups::GTYPES {
+            let shapes = if matches!(gtype, GType::Chi | GType::Run | GType::Jiao) { 38 } else { 20 };
+            for shape in 0..shapes {
+                let group = GroupCode::new(gtype, shape);
+                assert_eq!(huxi.code(group), huxi.group(gtype, &group.cards()), "{group:?}");
+            }
+        }
+    }
 
     #[test]
     fn r10_1_deng() {

@@ -292,7 +292,8 @@ class PreparedHand:
     )
 
     def __new__(cls, hand: Iterable[Kind], table: Sequence[Group], rules: RuleSet) -> PreparedHand:
-        # The native core serves the rule set when it is built and knows it (issue 14).
+        # The native core's prepared hand (same methods) when it is built and knows the rule
+        # set (issue 14, paohuzi.native); as it is no PreparedHand, __init__ is not run.
         if cls is PreparedHand and NATIVE is not None:
             found = NATIVE.prepare(hand, table, rules)
             if found is not None:
@@ -644,7 +645,8 @@ class NativeCore(Protocol):
     def prepare(
         self, hand: Iterable[Kind], table: Sequence[Group], rules: RuleSet
     ) -> PreparedHand | None:
-        """A prepared hand, or None (``hand`` untouched) for a rule set only Python serves."""
+        """A hand prepared natively, with :class:`PreparedHand`'s methods (its type is the
+        native core's own), or None (``hand`` untouched) for a rule set only Python serves."""
 
     def serves(self, rules: RuleSet) -> bool: ...
 

@@ -5,8 +5,10 @@ also builds the extension ``paohuzi._native``, and this module plugs it into
 :mod:`paohuzi.evaluator`: :class:`~paohuzi.evaluator.PreparedHand`, and with it
 :func:`~paohuzi.evaluator.best_win`, :func:`~paohuzi.evaluator.best_complete`,
 :func:`~paohuzi.evaluator.waits`, :func:`~paohuzi.evaluator.current_huxi` and
-:func:`~paohuzi.evaluator.forced_tianhu`, are then served by the native core, and return the
-same objects (``HuResult``, ``Wait``, ``Group``, ``Score``) with the same values. The Python
+:func:`~paohuzi.evaluator.forced_tianhu`, are then served by the native core: a
+``PreparedHand(...)`` is then the native ``paohuzi._native.PreparedHand``, with the same
+methods, and every result is the same Python object (``HuResult``, ``Wait``, ``Group``,
+``Score``) with the same values, the same groups chosen among equally good ones. The Python
 evaluator stays the reference, and serves any rule set the native core does not know (a 名堂 of
 a shape other than ``paohuzi.mingtang``'s three, a ``RuleSet`` subclass).
 
@@ -25,13 +27,13 @@ from __future__ import annotations
 
 import importlib
 import os
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
 from paohuzi import evaluator
 from paohuzi.cards import NUM_KINDS, Kind
-from paohuzi.evaluator import HuResult, PreparedHand, Wait
+from paohuzi.evaluator import HuResult, NativeCore, Wait
 from paohuzi.groups import Group, GroupType
 from paohuzi.mingtang import AllTriplets, HandFacts, RedCount, SizeCount
 from paohuzi.rules import RuleSet
@@ -93,62 +95,11 @@ def _mingtang(rules: RuleSet) -> list[tuple[str, int, int, int, int]] | None:
     return found
 
 
-class NativeHand(PreparedHand):
-    """A :class:`~paohuzi.evaluator.PreparedHand` served by the native core."""
+def _make(extension: Any, groups: list[Group | None]) -> Callable[[RuleSet], Any]:
+    """The factory of native evaluators: one for a rule set, or None for one only Python
+    serves."""
 
-    __slots__ = ("_core",)
-
-    _core: Any
-
-    def __init__(self, hand: Iterable[Kind], table: Sequence[Group], rules: RuleSet) -> None:
-        """Made by :meth:`Core.prepare`, through ``PreparedHand(...)``."""
-
-    def win(
-        self,
-        card: Kind,
-        *,
-        self_drawn: bool,
-        from_discard: bool = False,
-        tianhu: bool = False,
-        haidi: bool = False,
-    ) -> HuResult | None:
-        found: HuResult | None = self._core.win(card, self_drawn, from_discard, tianhu, haidi)
-        return found
-
-    def complete(
-        self, *, self_drawn: bool = True, win: Kind | None = None, haidi: bool = False
-    ) -> HuResult | None:
-        found: HuResult | None = self._core.complete(self_drawn, win, haidi)
-        return found
-
-    def waits(self) -> list[Wait]:
-        found: list[Wait] = self._core.waits()
-        return found
-
-    def current_huxi(self) -> int:
-        found: int = self._core.current_huxi()
-        return found
-
-
-class Core:
-    """The native core: one native evaluator per rule set, made when first asked for."""
-
-    def __init__(self, extension: Any) -> None:
-        self._extension = extension
-        self._groups = _groups()
-        self._evaluators: dict[int, tuple[RuleSet, Any]] = {}
-
-    def evaluator(self, rules: RuleSet) -> Any:
-        """The native evaluator of a rule set, or None for one only Python serves."""
-        # Keyed by identity, as paohuzi.evaluator.evaluator is: hashing a RuleSet costs more.
-        entry = self._evaluators.get(id(rules))
-        if entry is None or entry[0] is not rules:
-            if len(self._evaluators) >= _MAX_CACHED:
-                self._evaluators.clear()
-            entry = self._evaluators[id(rules)] = (rules, self._make(rules))
-        return entry[1]
-
-    def _make(self, rules: RuleSet) -> Any:
+    def make(rules: RuleSet) -> Any:
         mingtang = _mingtang(rules)
         if type(rules) is not RuleSet or mingtang is None or rules.deng_step <= 0:
             return None
@@ -175,7 +126,7 @@ class Core:
             return score(huxi, facts, rules, self_drawn=self_drawn, tianhu=tianhu, haidi=haidi)
 
         try:
-            return self._extension.Evaluator(
+            return extension.Evaluator(
                 same_kind=same_kind,
                 special=special,
                 min_huxi=rules.min_huxi,
@@ -187,7 +138,7 @@ class Core:
                 haidi_fan=rules.haidi_fan,
                 tianhu_partial_huxi=rules.tianhu_partial_huxi,
                 group_types=list(GroupType),
-                groups=self._groups,
+                groups=groups,
                 score=score_of,
                 hu_result=HuResult,
                 wait=Wait,
@@ -195,28 +146,10 @@ class Core:
         except OverflowError:  # a rule value beyond 64 bits
             return None
 
-    def prepare(
-        self, hand: Iterable[Kind], table: Sequence[Group], rules: RuleSet
-    ) -> PreparedHand | None:
-        """A hand prepared by the native core, or None (``hand`` untouched) for a rule set
-        only Python serves."""
-        native = self.evaluator(rules)
-        if native is None:
-            return None
-        prepared = object.__new__(NativeHand)
-        prepared._core = native.prepare(hand, table)
-        return prepared
-
-    def forced_tianhu(self, cards: Iterable[Kind], rules: RuleSet) -> HuResult | None:
-        """:func:`paohuzi.evaluator.forced_tianhu`, natively; only for a rule set it serves."""
-        found: HuResult | None = self.evaluator(rules).forced_tianhu(cards)
-        return found
-
-    def serves(self, rules: RuleSet) -> bool:
-        return self.evaluator(rules) is not None
+    return make
 
 
-def _load() -> tuple[Core | None, str]:
+def _load() -> tuple[NativeCore | None, str]:
     """The native core if it is built and wanted, and why not otherwise."""
     wanted = os.environ.get(ENV, "")
     if wanted == "0":
@@ -230,7 +163,8 @@ def _load() -> tuple[Core | None, str]:
                 "with cargo on the PATH"
             ) from error
         return None, "pure Python (the native core is not built: install with cargo on the PATH)"
-    return Core(extension), "native core (Rust)"
+    core: NativeCore = extension.Core(_make(extension, _groups()))
+    return core, "native core (Rust)"
 
 
 core, _reason = _load()
