@@ -63,7 +63,7 @@ def _threes() -> list[tuple[Kind, ...]]:
     return [*runs, (1, 6, 9), (11, 16, 19), *jiaos]
 
 
-def _groups() -> list[Group | None]:
+def group_table() -> list[Group | None]:
     """The ``Group`` of each group code (``type * 40 + shape``) the native core returns."""
     threes = _threes()
     table: list[Group | None] = []
@@ -95,54 +95,63 @@ def _mingtang(rules: RuleSet) -> list[tuple[str, int, int, int, int]] | None:
     return found
 
 
-def _make(extension: Any, groups: list[Group | None]) -> Callable[[RuleSet], Any]:
-    """The factory of native evaluators: one for a rule set, or None for one only Python
-    serves."""
+def evaluator_args(rules: RuleSet, groups: list[Group | None]) -> dict[str, Any] | None:
+    """The arguments of ``paohuzi._native.Evaluator`` for a rule set, or None for a rule set
+    only Python serves. ``groups``: :func:`group_table`."""
+    mingtang = _mingtang(rules)
+    if type(rules) is not RuleSet or mingtang is None or rules.deng_step <= 0:
+        return None
+    huxi = rules.huxi
+    special = [huxi.sequence(cards) for cards in _SPECIAL]
+    if any(abs(w) > _MAX_WEIGHT for w in special):
+        return None
+    same_kind = [
+        [huxi.same_kind(t, k) if t in _SAME_KIND else 0 for k in range(NUM_KINDS)]
+        for t in GroupType
+    ]
+
+    def score_of(
+        huxi: int,
+        red: int,
+        big: int,
+        small: int,
+        all_triplets: bool,
+        self_drawn: bool,
+        tianhu: bool,
+        haidi: bool,
+    ) -> Score:
+        facts = HandFacts(red=red, big=big, small=small, all_triplets=all_triplets)
+        return score(huxi, facts, rules, self_drawn=self_drawn, tianhu=tianhu, haidi=haidi)
+
+    return {
+        "same_kind": same_kind,
+        "special": special,
+        "min_huxi": rules.min_huxi,
+        "deng_base": rules.deng_base,
+        "deng_step": rules.deng_step,
+        "tianhu_double": rules.tianhu_double,
+        "self_draw_bonus": rules.self_draw_bonus,
+        "mingtang": mingtang,
+        "haidi_fan": rules.haidi_fan,
+        "tianhu_partial_huxi": rules.tianhu_partial_huxi,
+        "group_types": list(GroupType),
+        "groups": groups,
+        "score": score_of,
+        "hu_result": HuResult,
+        "wait": Wait,
+    }
+
+
+def _factory(extension: Any) -> Callable[[RuleSet], Any]:
+    """Makes the native evaluator of a rule set, or None for one only Python serves."""
+    groups = group_table()
 
     def make(rules: RuleSet) -> Any:
-        mingtang = _mingtang(rules)
-        if type(rules) is not RuleSet or mingtang is None or rules.deng_step <= 0:
+        args = evaluator_args(rules, groups)
+        if args is None:
             return None
-        huxi = rules.huxi
-        special = [huxi.sequence(cards) for cards in _SPECIAL]
-        if any(abs(w) > _MAX_WEIGHT for w in special):
-            return None
-        same_kind = [
-            [huxi.same_kind(t, k) if t in _SAME_KIND else 0 for k in range(NUM_KINDS)]
-            for t in GroupType
-        ]
-
-        def score_of(
-            huxi: int,
-            red: int,
-            big: int,
-            small: int,
-            all_triplets: bool,
-            self_drawn: bool,
-            tianhu: bool,
-            haidi: bool,
-        ) -> Score:
-            facts = HandFacts(red=red, big=big, small=small, all_triplets=all_triplets)
-            return score(huxi, facts, rules, self_drawn=self_drawn, tianhu=tianhu, haidi=haidi)
-
         try:
-            return extension.Evaluator(
-                same_kind=same_kind,
-                special=special,
-                min_huxi=rules.min_huxi,
-                deng_base=rules.deng_base,
-                deng_step=rules.deng_step,
-                tianhu_double=rules.tianhu_double,
-                self_draw_bonus=rules.self_draw_bonus,
-                mingtang=mingtang,
-                haidi_fan=rules.haidi_fan,
-                tianhu_partial_huxi=rules.tianhu_partial_huxi,
-                group_types=list(GroupType),
-                groups=groups,
-                score=score_of,
-                hu_result=HuResult,
-                wait=Wait,
-            )
+            return extension.Evaluator(**args)
         except OverflowError:  # a rule value beyond 64 bits
             return None
 
@@ -163,7 +172,7 @@ def _load() -> tuple[NativeCore | None, str]:
                 "with cargo on the PATH"
             ) from error
         return None, "pure Python (the native core is not built: install with cargo on the PATH)"
-    core: NativeCore = extension.Core(_make(extension, _groups()))
+    core: NativeCore = extension.Core(_factory(extension))
     return core, "native core (Rust)"
 
 
