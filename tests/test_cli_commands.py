@@ -77,3 +77,12 @@ def test_the_server_database_is_ignored_by_git() -> None:
         ["git", "check-ignore", *names], cwd=ROOT, capture_output=True, text=True, timeout=60
     )
     assert done.stdout.split() == names
+
+
+def test_version_says_whether_the_evaluator_runs_natively() -> None:
+    from paohuzi import native
+
+    done = paohuzi("--version")
+    assert done.returncode == 0
+    assert done.stdout.startswith("paohuzi 0.1.0; evaluator: ")
+    assert ("native core (Rust)" in done.stdout) == native.active

@@ -7,7 +7,7 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from paohuzi import __version__
+from paohuzi import __version__, native
 from paohuzi.cli import analyze, play, replay, review, serve, simulate, tournament, verify
 
 
@@ -20,7 +20,9 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="paohuzi", description="跑胡子 (Paohuzi), Hunan rules.")
-    parser.add_argument("--version", action="version", version=f"paohuzi {__version__}")
+    parser.add_argument(
+        "--version", action="version", version=f"paohuzi {__version__}; {native.describe()}"
+    )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     serve.add_parser(commands)
     play.add_parser(commands)
