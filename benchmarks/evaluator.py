@@ -1,8 +1,9 @@
 """Evaluator speed: best-arrangement evaluations/s and full wait computations/s (issue 2).
 
 Run: ``python benchmarks/evaluator.py [--holdings 4000] [--seed 1] [--repeat 3]``.
-One core, pure Python. The first pass starts with empty memo tables (cold); later passes
-reuse them, as a long-running game or simulation does.
+One core, pure Python (the native core, when built, is turned off here: benchmarks/native.py
+compares the two). The first pass starts with empty memo tables (cold); later passes reuse
+them, as a long-running game or simulation does.
 """
 
 from __future__ import annotations
@@ -12,11 +13,17 @@ import random
 import time
 
 from paohuzi import evaluator as ev
+from paohuzi import native
 from paohuzi.rules import HUNAN
 from paohuzi.samples import random_holding
 
 
 def main() -> None:
+    with native.disabled():
+        run()
+
+
+def run() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--holdings", type=int, default=4000)
     parser.add_argument("--seed", type=int, default=1)
