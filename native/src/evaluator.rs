@@ -228,14 +228,13 @@ impl Evaluator {
     /// together. Hu-xi: the 提 and 坎 plus (`tianhu_partial_huxi`) the best partial
     /// decomposition of the rest; 对对胡 when no sequence scores and the cards left over are
     /// at most one pair [decision].
-    pub fn forced_tianhu(self: &Arc<Self>, cards: &[i64]) -> Result<Option<Arrangement>, Invalid> {
-        let counts = counts_of(cards)?;
+    pub fn forced_tianhu(self: &Arc<Self>, counts: Counts) -> Result<Option<Arrangement>, Invalid> {
         let fours = counts.iter().filter(|&&c| c == 4).count();
         let threes = counts.iter().filter(|&&c| c == 3).count();
         if fours < 3 && fours + threes < 5 {
             return Ok(None);
         }
-        let holding = Prepared::new(self.clone(), cards, &[])?;
+        let holding = Prepared::new(self.clone(), counts, &[])?;
         let (partial, runs) =
             if self.rules.tianhu_partial_huxi { self.best_partial(&holding.free) } else { (0, Vec::new()) };
         let mut free = holding.free;
@@ -260,19 +259,45 @@ impl Evaluator {
     }
 }
 
-/// The count array of some cards, at most four of a kind.
-fn counts_of(cards: &[i64]) -> Result<Counts, Invalid> {
-    let mut counts = [0u8; NUM_KINDS];
-    for &k in cards {
-        if !(0..NUM_KINDS as i64).contains(&k) {
-            return Err(Invalid::Kind(k));
-        }
-        counts[k as usize] += 1;
-        if counts[k as usize] > 4 {
-            return Err(Invalid::TooMany(k as Kind));
-        }
+/// Adds a card to a hand's count array: a kind 0–19, at most four of it.
+pub fn add_card(counts: &mut Counts, card: i64) -> Result<(), Invalid> {
+    if !(0..NUM_KINDS as i64).contains(&card) {
+        return Err(Invalid::Kind(card));
     }
-    Ok(counts)
+    let count = &mut counts[card as usize];
+    if *count == 4 {
+        return Err(Invalid::TooMany(card as Kind));
+    }
+    *count += 1;
+    Ok(())
+}
+
+/// A table group as passed in: its type and cards (one to four).
+#[derive(Clone, Copy, Debug)]
+pub struct TableInput {
+    pub gtype: GType,
+    cards: [Kind; 4],
+    len: u8,
+}
+
+impl TableInput {
+    pub fn new(gtype: GType, cards: &[i64]) -> Result<TableInput, Invalid> {
+        if cards.is_empty() || cards.len() > 4 {
+            return Err(Invalid::Table("a table group of no cards or more than four"));
+        }
+        let mut input = TableInput { gtype, cards: [0; 4], len: cards.len() as u8 };
+        for (slot, &k) in input.cards.iter_mut().zip(cards) {
+            if !(0..NUM_KINDS as i64).contains(&k) {
+                return Err(Invalid::Kind(k));
+            }
+            *slot = k as Kind;
+        }
+        Ok(input)
+    }
+
+    pub fn cards(&self) -> &[Kind] {
+        &self.cards[..usize::from(self.len)]
+    }
 }
 
 /// A table group as the evaluator needs it.
@@ -326,23 +351,18 @@ pub struct Prepared {
 }
 
 impl Prepared {
-    /// `hand`: the cards in hand; `table`: each table group's type and cards.
-    pub fn new(ev: Arc<Evaluator>, hand: &[i64], table: &[(GType, Vec<Kind>)]) -> Result<Prepared, Invalid> {
-        let mut counts = counts_of(hand)?;
+    /// `counts`: the cards in hand (see [`add_card`]); `table`: the table groups.
+    pub fn new(ev: Arc<Evaluator>, mut counts: Counts, table: &[TableInput]) -> Result<Prepared, Invalid> {
         if table.len() >= usize::from(NO_GROUP) {
             return Err(Invalid::Table("more table groups than cards"));
         }
         let mut groups = Vec::with_capacity(table.len() + 2);
         let mut held = counts;
         let mut has_chi = false;
-        for (i, (gtype, cards)) in table.iter().enumerate() {
-            let Some(&kind) = cards.first() else {
-                return Err(Invalid::Table("a table group with no cards"));
-            };
+        for (i, group) in table.iter().enumerate() {
+            let (gtype, cards) = (&group.gtype, group.cards());
+            let kind = cards[0];
             for &k in cards {
-                if usize::from(k) >= NUM_KINDS {
-                    return Err(Invalid::Kind(i64::from(k)));
-                }
                 held[usize::from(k)] = held[usize::from(k)].saturating_add(1);
             }
             has_chi |= *gtype == GType::Chi;
@@ -676,5 +696,87 @@ impl Prepared {
     /// table and hand cards, leftovers allowed.
     pub fn current_huxi(&self) -> i64 {
         i64::from(self.fixed_huxi + self.ev.best_partial(&self.free).0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hand(cards: &[u8]) -> Counts {
+        let mut counts = [0; NUM_KINDS];
+        for &k in cards {
+            add_card(&mut counts, i64::from(k)).unwrap();
+        }
+        counts
+    }
+
+    fn evaluator() -> Arc<Evaluator> {
+        Arc::new(Evaluator::new(Rules::hunan()))
+    }
+
+    // Six groups worth 18 hu-xi: kan d1 (6), d2d7d10 (6), x1x2x3 (3), kan x5 (3), d4d5d6, x7x8x9.
+    const SIX: [u8; 18] = [10, 10, 10, 11, 16, 19, 0, 1, 2, 4, 4, 4, 13, 14, 15, 6, 7, 8];
+
+    fn six_and(more: &[u8]) -> Counts {
+        hand(&[&SIX[..], more].concat())
+    }
+
+    #[test]
+    fn r9_1_plain_win_from_another_players_draw() {
+        let prepared = Prepared::new(evaluator(), six_and(&[17, 18]), &[]).unwrap();
+        let win = prepared.win(19, false, false, false, false).unwrap();
+        assert_eq!((win.huxi, win.points), (18, 2));
+        let mut huxi = win.group_huxi.clone();
+        huxi.sort();
+        assert_eq!(huxi, vec![0, 0, 0, 3, 3, 6, 6]);
+        // 自摸 adds one 等 (R10.2).
+        assert_eq!(prepared.win(19, true, false, false, false).unwrap().points, 3);
+    }
+
+    #[test]
+    fn r6_1_pair_required_with_a_ti() {
+        let base = [10, 10, 10, 11, 16, 19, 0, 1, 2, 4, 4, 4, 13, 14, 15, 17];
+        let ti = TableInput::new(GType::Ti, &[8, 8, 8, 8]).unwrap();
+        let prepared = Prepared::new(evaluator(), hand(&base), &[ti]).unwrap();
+        let win = prepared.win(17, false, false, false, false).unwrap();
+        assert!(win.groups.contains(&OutGroup::New(GroupCode::new(GType::Pair, 17))));
+        assert!(win.groups.contains(&OutGroup::Input(0)));
+        assert_eq!(win.huxi, 27);
+        assert!(prepared.win(18, false, false, false, false).is_none());
+    }
+
+    #[test]
+    fn r3_kan_is_locked() {
+        // Splitting the kan x2 would give 18 hu-xi; a kan never splits.
+        let cards = [0, 1, 1, 1, 2, 2, 3, 6, 9, 10, 11, 12, 11, 16, 19, 13, 14, 15, 17, 18];
+        let prepared = Prepared::new(evaluator(), hand(&cards), &[]).unwrap();
+        assert!(prepared.win(19, false, false, false, false).is_none());
+    }
+
+    #[test]
+    fn waits_and_current_huxi() {
+        let prepared = Prepared::new(evaluator(), six_and(&[17, 18]), &[]).unwrap();
+        let waits: Vec<(Kind, i64, i64)> =
+            prepared.waits().into_iter().map(|(k, b)| (k, b.huxi, b.points)).collect();
+        assert_eq!(waits, vec![(16, 18, 2), (19, 18, 2)]);
+        assert_eq!(prepared.current_huxi(), 18);
+    }
+
+    #[test]
+    fn r9_5_1_forced_tianhu() {
+        // Three 提 (x1, x5, d1) and x2 x3 left over, which score nothing without their x1.
+        let counts = hand(&[0, 0, 0, 0, 4, 4, 4, 4, 10, 10, 10, 10, 1, 2]);
+        let found = evaluator().forced_tianhu(counts).unwrap().unwrap();
+        assert_eq!(found.huxi, 9 + 9 + 12);
+        assert_eq!(found.leftover, vec![1, 2]);
+        assert!(evaluator().forced_tianhu(six_and(&[])).unwrap().is_none());
+    }
+
+    #[test]
+    fn cards_no_player_holds() {
+        let mut counts = hand(&[3, 3, 3, 3]);
+        assert_eq!(add_card(&mut counts, 3), Err(Invalid::TooMany(3)));
+        assert_eq!(add_card(&mut counts, 20), Err(Invalid::Kind(20)));
     }
 }

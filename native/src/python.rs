@@ -16,9 +16,9 @@ use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 
-use crate::cards::{Kind, NUM_KINDS};
-use crate::evaluator::{self as core, Arrangement, Invalid, OutGroup, Prepared};
-use crate::groups::{GType, GTYPES, SHAPES};
+use crate::cards::{Counts, Kind, NUM_KINDS};
+use crate::evaluator::{self as core, add_card, Arrangement, Invalid, OutGroup, Prepared, TableInput};
+use crate::groups::{GTYPES, SHAPES};
 use crate::rules::{Facts, Huxi, Mingtang, Rules};
 
 fn invalid(error: Invalid) -> PyErr {
@@ -29,15 +29,32 @@ fn invalid(error: Invalid) -> PyErr {
     })
 }
 
-/// The kinds of a list, tuple or other iterable of ints.
-fn kinds(cards: &Bound<'_, PyAny>) -> PyResult<Vec<i64>> {
+/// The count array of a list, tuple or other iterable of kinds.
+fn counts(cards: &Bound<'_, PyAny>) -> PyResult<Counts> {
+    let mut counts = [0; NUM_KINDS];
+    let mut add = |k: Bound<'_, PyAny>| add_card(&mut counts, k.extract::<i64>()?).map_err(invalid);
     if let Ok(list) = cards.cast::<PyList>() {
-        return list.iter().map(|k| k.extract::<i64>()).collect();
+        list.iter().try_for_each(&mut add)?;
+    } else if let Ok(tuple) = cards.cast::<PyTuple>() {
+        tuple.iter().try_for_each(&mut add)?;
+    } else {
+        cards.try_iter()?.try_for_each(|k| add(k?))?;
     }
-    if let Ok(tuple) = cards.cast::<PyTuple>() {
-        return tuple.iter().map(|k| k.extract::<i64>()).collect();
+    Ok(counts)
+}
+
+/// The kinds of a table group's cards (a tuple, as `Group.cards` is).
+fn group_cards(cards: &Bound<'_, PyAny>) -> PyResult<([i64; 4], usize)> {
+    let mut found = [0; 4];
+    let mut n = 0;
+    for k in cards.try_iter()? {
+        if n == 4 {
+            return Err(invalid(Invalid::Table("a table group of more than four cards")));
+        }
+        found[n] = k?.extract()?;
+        n += 1;
     }
-    cards.try_iter()?.map(|k| k?.extract::<i64>()).collect()
+    Ok((found, n))
 }
 
 fn kind(card: i64) -> PyResult<Kind> {
@@ -99,12 +116,12 @@ fn score_key(huxi: i64, facts: &Facts, self_drawn: bool, tianhu: bool, haidi: bo
 }
 
 /// Table groups as the core takes them, and the Python objects they came from.
-type Table = (Vec<(GType, Vec<Kind>)>, Vec<Py<PyAny>>);
+type Table = (Vec<TableInput>, Vec<Py<PyAny>>);
 
 /// A holding converted once, for [`Evaluator::bench`].
 struct BenchHolding {
-    hand: Vec<i64>,
-    table: Vec<(GType, Vec<Kind>)>,
+    hand: Counts,
+    table: Vec<TableInput>,
     win: Kind,
     self_drawn: bool,
 }
@@ -123,9 +140,8 @@ impl Evaluator {
                 .iter()
                 .position(|t| gtype.is(t))
                 .ok_or_else(|| PyValueError::new_err("a table group's type is not a GroupType"))?;
-            let cards: Vec<i64> = kinds(&group.getattr(intern!(py, "cards"))?)?;
-            let cards = cards.into_iter().map(kind).collect::<PyResult<Vec<Kind>>>()?;
-            groups.push((GTYPES[index], cards));
+            let (cards, n) = group_cards(&group.getattr(intern!(py, "cards"))?)?;
+            groups.push(TableInput::new(GTYPES[index], &cards[..n]).map_err(invalid)?);
             objects.push(group.unbind());
         }
         Ok((groups, objects))
@@ -268,16 +284,15 @@ impl Evaluator {
         table: &Bound<'_, PyAny>,
     ) -> PyResult<PreparedHand> {
         let this = slf.get();
-        let cards = kinds(hand)?;
+        let cards = counts(hand)?;
         let (groups, objects) = this.table(table)?;
-        let core = Prepared::new(this.core.clone(), &cards, &groups).map_err(invalid)?;
+        let core = Prepared::new(this.core.clone(), cards, &groups).map_err(invalid)?;
         Ok(PreparedHand { ev: slf.clone().unbind(), core, table: objects })
     }
 
     /// The forced 天胡 of dealt cards (R9.5.1), or None: `paohuzi.evaluator.forced_tianhu`.
     fn forced_tianhu(&self, py: Python<'_>, cards: &Bound<'_, PyAny>) -> PyResult<Option<Py<PyAny>>> {
-        let cards = kinds(cards)?;
-        match self.core.forced_tianhu(&cards).map_err(invalid)? {
+        match self.core.forced_tianhu(counts(cards)?).map_err(invalid)? {
             None => Ok(None),
             Some(a) => self.hu_result(py, None, &a, &[], (true, true, false)).map(Some),
         }
@@ -297,7 +312,7 @@ impl Evaluator {
             let (hand, table, win, self_drawn): (Bound<'_, PyAny>, Bound<'_, PyAny>, i64, bool) =
                 item?.extract()?;
             converted.push(BenchHolding {
-                hand: kinds(&hand)?,
+                hand: counts(&hand)?,
                 table: self.table(&table)?.0,
                 win: kind(win)?,
                 self_drawn,
@@ -308,7 +323,7 @@ impl Evaluator {
             wins = 0;
             let start = Instant::now();
             for h in &converted {
-                let hand = Prepared::new(self.core.clone(), &h.hand, &h.table).map_err(invalid)?;
+                let hand = Prepared::new(self.core.clone(), h.hand, &h.table).map_err(invalid)?;
                 wins += usize::from(
                     std::hint::black_box(hand.win(h.win, h.self_drawn, false, false, false)).is_some(),
                 );
@@ -317,7 +332,7 @@ impl Evaluator {
             waits = 0;
             let start = Instant::now();
             for h in &converted {
-                let hand = Prepared::new(self.core.clone(), &h.hand, &h.table).map_err(invalid)?;
+                let hand = Prepared::new(self.core.clone(), h.hand, &h.table).map_err(invalid)?;
                 waits += std::hint::black_box(hand.waits()).len();
             }
             wait_times.push(start.elapsed().as_secs_f64());
