@@ -97,17 +97,12 @@ class BodyLimit:
             message = await receive()
             seen += len(message.get("body", b""))
             if seen > self.limit:
-                raise _TooLarge
+                # An HTTPException is the one error FastAPI lets out of reading a body as it
+                # is (any other becomes a 400).
+                raise HTTPException(413, f"request body over {self.limit} bytes")
             return message
 
-        try:
-            await self.app(scope, counted, send)
-        except _TooLarge:
-            await _too_large(send, self.limit)
-
-
-class _TooLarge(Exception):
-    pass
+        await self.app(scope, counted, send)
 
 
 async def _too_large(send: SendASGI, limit: int) -> None:
@@ -258,6 +253,8 @@ def create_app(config: Config | str = "paohuzi.db", **settings: Any) -> FastAPI:
         store.close()
 
     app = FastAPI(title="paohuzi", lifespan=lifespan)
+    app.add_middleware(BodyLimit, limit=config.max_body)
+    app.add_middleware(Hardening)  # added last, so outermost: on every answer
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, error: RequestValidationError) -> JSONResponse:
