@@ -138,6 +138,20 @@ class Hardening:
         await self.app(scope, receive, with_headers)
 
 
+class ClientFaultsInOneLine(logging.Filter):
+    """uvicorn logs a client's text frame that is not UTF-8 with a traceback: any client could
+    fill the log with them. The one line says it all."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.exc_info and record.getMessage().startswith("Invalid UTF-8"):
+            record.exc_info = None
+            record.exc_text = None
+        return True
+
+
+CLIENT_FAULTS = ClientFaultsInOneLine()
+
+
 class OnceALine:
     """Logs at most one line a second for each kind of trouble, counting the rest."""
 
@@ -253,6 +267,7 @@ def create_app(config: Config | str = "paohuzi.db", **settings: Any) -> FastAPI:
         store.close()
 
     app = FastAPI(title="paohuzi", lifespan=lifespan)
+    logging.getLogger("uvicorn.error").addFilter(CLIENT_FAULTS)
     app.add_middleware(BodyLimit, limit=config.max_body)
     app.add_middleware(Hardening)  # added last, so outermost: on every answer
 
