@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import re
@@ -471,6 +472,26 @@ def test_f6_a_reader_that_falls_behind_is_dropped_then_gets_the_full_state(
         with client.websocket_connect(f"/ws/{data['room']}") as again:
             state = receive(again)
             assert state["type"] == "state" and state["over"]
+
+
+def test_f6_watchers_cannot_lock_the_players_out_of_their_room(tmp_path: Path) -> None:
+    """The room's connection limit holds off a crowd of watchers (anyone with the watch link),
+    not the people seated at the table."""
+    with app_client(tmp_path / "db", listeners_per_room=4) as client:
+        data = new_room(client, [None, None, "greedy"])
+        with contextlib.ExitStack() as crowd:
+            for _ in range(4):
+                watcher = crowd.enter_context(client.websocket_connect(f"/ws/{data['room']}"))
+                assert receive(watcher)["type"] == "state"
+            with client.websocket_connect(f"/ws/{data['room']}") as fifth:
+                assert receive(fifth)["type"] == "error"
+                with pytest.raises(WebSocketDisconnect) as refused:
+                    receive(fifth)
+                assert refused.value.code == 4429
+            for seat in (0, 1):
+                with client.websocket_connect(seat_url(data, seat)) as ws:
+                    state = receive(ws)
+                    assert state["type"] == "state" and state["you"] == seat
 
 
 def test_f6_history_is_paginated(tmp_path: Path) -> None:
