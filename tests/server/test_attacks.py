@@ -34,7 +34,7 @@ from paohuzi.rules import PRESETS
 from paohuzi.server import botrunner
 from paohuzi.server.app import create_app
 from paohuzi.server.botrunner import BotRunner
-from paohuzi.server.rooms import Room
+from paohuzi.server.rooms import SEAT_CONNECTIONS, Room
 from tests.server.harness import (
     BINARY,
     CLOSE,
@@ -492,6 +492,14 @@ def test_f6_watchers_cannot_lock_the_players_out_of_their_room(tmp_path: Path) -
                 with client.websocket_connect(seat_url(data, seat)) as ws:
                     state = receive(ws)
                     assert state["type"] == "state" and state["you"] == seat
+            for _ in range(SEAT_CONNECTIONS):  # and a seat's own connections are bounded
+                tab = crowd.enter_context(client.websocket_connect(seat_url(data, 0)))
+                assert receive(tab)["type"] == "state"
+            with client.websocket_connect(seat_url(data, 0)) as extra:
+                assert receive(extra)["type"] == "error"
+                with pytest.raises(WebSocketDisconnect) as refused:
+                    receive(extra)
+                assert refused.value.code == 4429
 
 
 def test_f6_history_is_paginated(tmp_path: Path) -> None:

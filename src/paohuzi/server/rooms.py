@@ -71,6 +71,9 @@ TOO_SLOW = 4008
 """WebSocket close code for a connection that fell too far behind: reconnect for the state."""
 GONE = 4410
 """WebSocket close code for a room that closed."""
+SEAT_CONNECTIONS = 8
+"""Connections one seat may have open at once (tabs, a reconnection before the old one
+closed), apart from the room's watchers."""
 
 
 class RoomError(ValueError):
@@ -249,10 +252,14 @@ class Room:
         }
 
     def join(self, listener: Listener) -> str | None:
-        """Add a connection; returns its first state (None: the next frame brings it)."""
-        if len(self.listeners) >= self.config.listeners_per_room:
-            raise RoomError("this room has as many watchers as it takes; try again later")
+        """Add a connection; returns its first state (None: the next frame brings it).
+        Watchers and each seat are limited apart, so watchers cannot keep the players out."""
         self.listeners = [li for li in self.listeners if li.alive]
+        if listener.seat is None:
+            if sum(li.seat is None for li in self.listeners) >= self.config.listeners_per_room:
+                raise RoomError("this room has as many watchers as it takes; try again later")
+        elif sum(li.seat == listener.seat for li in self.listeners) >= SEAT_CONNECTIONS:
+            raise RoomError("this seat has as many connections open as it may; close one")
         self.listeners.append(listener)
         if self.game is None:
             return None
