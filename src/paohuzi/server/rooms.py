@@ -188,6 +188,7 @@ class Room:
     _timer_task: asyncio.Task[None] | None = None
     _rng: random.Random = field(default_factory=lambda: random.Random(secrets.randbits(64)))
     _bot_trouble: set[int] = field(default_factory=set)
+    _hints: dict[int, tuple[tuple[int, int], JSON]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self._drained.set()
@@ -242,14 +243,22 @@ class Room:
         return max(0.0, round(self.deadline - time.monotonic(), 1))
 
     def hint(self, seat: int) -> JSON:
-        """The seat's current hu-xi and waits (听牌), for the hint button."""
+        """The seat's current hu-xi and waits (听牌), for the hint button: worked out once for
+        each state of the seat (it takes the event loop up to milliseconds), however often a
+        client asks."""
         assert self.game is not None
+        key = (self.hand_no, self.seq(seat))
+        known = self._hints.get(seat)
+        if known is not None and known[0] == key:
+            return known[1]
         huxi, waits = observe(self.game, seat).hint()
-        return {
+        found = {
             "type": "hint",
             "huxi": huxi,
             "waits": [{"win": KIND_NAMES[w.win], "huxi": w.huxi, "score": w.points} for w in waits],
         }
+        self._hints[seat] = (key, found)
+        return found
 
     def join(self, listener: Listener) -> str | None:
         """Add a connection; returns its first state (None: the next frame brings it).
