@@ -24,7 +24,7 @@ from websockets.sync.client import connect
 from paohuzi.record import Record, replay
 from paohuzi.server import rooms as rooms_module
 from paohuzi.server.config import Config
-from paohuzi.server.rooms import Room, Rooms
+from paohuzi.server.rooms import SAVE_FAILED, Room, Rooms
 from paohuzi.server.store import Store
 from tests.server.harness import (
     PERSON,
@@ -145,7 +145,7 @@ FILLERS = (
 )
 
 
-def fill(store: Store) -> None:
+def fill(store: Store, fillers: tuple[str, ...] = FILLERS) -> None:
     """Cap the server's database at its size, then take up every byte left in its pages: the
     next row anywhere fails as on a full disk (SQLITE_FULL)."""
     db = store._db
@@ -153,7 +153,7 @@ def fill(store: Store) -> None:
     db.execute(f"PRAGMA max_page_count = {pages}")
     numbers = itertools.count()
     for size in (2000, 500, 100, 20, 5, 1):
-        for statement in FILLERS:
+        for statement in fillers:
             while True:
                 try:
                     db.execute(statement, (next(numbers), "x" * size))
@@ -324,6 +324,63 @@ def test_full_disk_a_deal_is_refused_unchanged_then_dealt(tmp_path: Path) -> Non
             state = receive(ws)
             assert state["hand_no"] == 2 and not state["over"]
             assert state["commitment"] != over["commitment"]
+
+
+@pytest.mark.parametrize("crash", [False, True])
+def test_full_disk_a_finished_hand_is_stored_once_writing_works_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, crash: bool
+) -> None:
+    """The last action is stored, the record and the new score cannot be: the table sees the
+    end, the next deal waits, and once the disk has room the hand is stored and counted once,
+    by the retry or, after a crash, by the restart."""
+    monkeypatch.setattr(rooms_module, "RETRY", 0.05)
+    config = Config(bot_delay=0, dev_seeded_deals=True)
+
+    async def first() -> tuple[str, list[int]]:
+        store = Store(tmp_path / "db")
+        rooms = Rooms(store, config)
+        room = await rooms.create([None, None, None], timer=0, seed=7)
+        game = room.game
+        assert game is not None
+        while True:
+            seat = game.to_act
+            assert seat is not None
+            action = game.legal_actions()[-1]
+            last = game.clone()
+            last.apply(action)
+            if last.is_over:  # the actions' pages keep room for one more row, not a record
+                fill(store, FILLERS[1:])
+            assert await room.act(seat, str(action), room.seq(seat)) is None
+            if game.is_over:
+                break
+        assert room.finishing and store.record(room.id, 0) is None
+        assert await room.next_hand(0) == SAVE_FAILED
+        await asyncio.sleep(0.2)  # retried, and failing
+        assert room.finishing and room.match.hands == 0
+        payments = list(game.result.payments) if game.result else []
+        if not crash:
+            free(store)
+            await until(lambda: not room.finishing)
+            assert store.record(room.id, 0) is not None
+            assert room.match.hands == 1 and room.match.totals == payments
+        store.close()  # with ``crash``, the server dies before the disk has room
+        rooms.close()
+        return room.id, payments
+
+    async def second(room_id: str, payments: list[int]) -> None:
+        store = Store(tmp_path / "db")
+        rooms = Rooms(store, config)
+        rooms.load()
+        room = rooms.get(room_id)
+        assert room is not None and room.game is not None and room.game.is_over
+        assert store.record(room_id, 0) is not None
+        assert room.match.hands == 1 and room.match.totals == payments
+        assert await room.next_hand(0) is None and room.hand_no == 1
+        rooms.close()
+        store.close()
+
+    room_id, payments = asyncio.run(first())
+    asyncio.run(second(room_id, payments))
 
 
 async def until(condition: Callable[[], bool], seconds: float = 10) -> None:
