@@ -87,6 +87,8 @@ class Player:
                         return True
                     if message["over"] or message["legal"]:
                         self._send(ws, message)
+        except TimeoutError:
+            raise  # a server that stops answering is a failure, not a kill
         except (ConnectionClosed, OSError):
             return False
 
