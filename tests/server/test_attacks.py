@@ -873,6 +873,26 @@ def test_f8_a_websocket_from_a_foreign_origin_is_refused(
             assert refused.value.code == 4403
 
 
+@pytest.mark.parametrize(
+    ("public_url", "origin"),
+    [
+        ("https://paohuzi.example:443", "https://paohuzi.example"),
+        ("http://paohuzi.example:80/", "http://paohuzi.example"),
+        ("HTTPS://PaoHuZi.example/table/", "https://paohuzi.example"),
+        ("http://127.0.0.1:80", "http://localhost"),
+    ],
+)
+def test_f8_the_servers_own_origin_is_known_however_its_url_is_written(
+    tmp_path: Path, public_url: str, origin: str
+) -> None:
+    """Browsers leave a default port out of ``Origin``; a public URL that writes it must not
+    lock the server's own page out."""
+    with app_client(tmp_path / "db", public_url=public_url) as client:
+        data = new_room(client, PERSON)
+        with client.websocket_connect(seat_url(data, 0), headers={"origin": origin}) as ws:
+            assert receive(ws)["you"] == 0
+
+
 def test_f8_a_real_server_takes_its_own_origin_only(tmp_path: Path) -> None:
     from websockets.exceptions import InvalidStatus
     from websockets.sync.client import connect
