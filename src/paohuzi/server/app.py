@@ -218,8 +218,13 @@ def frames_of(data: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _origin(url: str) -> str:
+    """A URL's web origin as a browser sends it: no path, and no default port."""
     parts = urlsplit(url)
-    return f"{parts.scheme}://{parts.netloc}".lower()
+    scheme, netloc = parts.scheme.lower(), parts.netloc.lower()
+    default = {"http": ":80", "https": ":443"}.get(scheme)
+    if default is not None and netloc.endswith(default):
+        netloc = netloc.removesuffix(default)
+    return f"{scheme}://{netloc}"
 
 
 def _loopback(host: str | None) -> bool:
