@@ -394,6 +394,51 @@ def test_f2_startup_does_not_wait_for_stored_rooms(tmp_path: Path) -> None:
             time.sleep(0.05)
 
 
+# ---------------------------------------------------------------- 4: each action once
+
+
+def test_f4_an_action_sent_twice_at_once_is_played_once(tmp_path: Path) -> None:
+    """Two tabs of one seat (or a client that retries) send the same action together: it is
+    played once, the other is told it is stale, and every action is stored once."""
+    with app_client(tmp_path / "db", dev_seeded_deals=True, **FAST) as client:
+        data = new_room(client, PERSON, seed=9)
+        room = room_of(client, data["room"])
+        with (
+            client.websocket_connect(seat_url(data, 0)) as one,
+            client.websocket_connect(seat_url(data, 0)) as two,
+        ):
+            game = room.game
+            assert game is not None
+            played = 0
+            for _ in range(5):
+                deadline = time.monotonic() + 10
+                while game.to_act != 0 and not game.is_over:
+                    assert time.monotonic() < deadline
+                    time.sleep(0.005)
+                if game.is_over:
+                    break
+                before = sum(seat == 0 for seat, _ in game.history)
+                action = str(game.legal_actions()[0])
+                message = {"type": "act", "action": action, "seq": room.seq(0)}
+                one.send_json(message)
+                two.send_json(message)
+                errors = []
+                for ws in (one, two):
+                    ws.send_json({"type": "mark"})  # answered after the action, on each
+                    reply = receive(ws)
+                    while reply["type"] != "error" or "'mark'" not in reply["message"]:
+                        if reply["type"] == "error":
+                            errors.append(reply["message"])
+                        reply = receive(ws)
+                assert len(errors) == 1 and "stale" in errors[0], errors
+                assert sum(seat == 0 for seat, _ in game.history) == before + 1
+                played += 1
+            assert played >= 3
+    with sqlite3.connect(tmp_path / "db") as con:
+        stored = [a for (a,) in con.execute("SELECT action FROM actions ORDER BY n, i")]
+    assert stored == [f"{s} {a}" for s, a in game.history]
+
+
 # ---------------------------------------------------------------- 5: room ids
 
 
