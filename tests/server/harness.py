@@ -96,7 +96,9 @@ class LoggedServer(Server):
                 return
             except OSError:
                 time.sleep(0.05)
-        raise RuntimeError("the server did not start")
+        self.process.kill()
+        self.process.wait()
+        raise RuntimeError(f"the server did not start: {self.errors()[-2000:]}")
 
     def errors(self) -> str:
         """Everything the server wrote to standard error so far."""
