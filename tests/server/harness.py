@@ -8,6 +8,7 @@ import base64
 import json
 import os
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -28,6 +29,16 @@ from tests.server.conftest import Server
 TEXT, BINARY, CLOSE, PING = 0x1, 0x2, 0x8, 0x9
 PERSON = [None, "greedy", "greedy"]
 """Seat 0 a person, the others greedy bots."""
+
+
+def sql(db: Path, statement: str, *args: Any) -> list[Any]:
+    """Run one statement on a server's database file, as another process would; its rows."""
+    con = sqlite3.connect(db)
+    try:
+        with con:
+            return con.execute(statement, args).fetchall()
+    finally:
+        con.close()
 
 
 def app_client(db: Path, *, address: str = "203.0.113.7", **settings: Any) -> TestClient:

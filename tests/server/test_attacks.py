@@ -10,7 +10,6 @@ import contextlib
 import json
 import random
 import re
-import sqlite3
 import sys
 import threading
 import time
@@ -54,6 +53,7 @@ from tests.server.harness import (
     receive,
     room_of,
     seat_url,
+    sql,
 )
 
 FAST: dict[str, Any] = {"messages_per_second": 10_000.0, "rooms_per_minute": 10_000}
@@ -108,7 +108,7 @@ def test_f1_decks_follow_from_no_seed_and_every_deal_opens_to_its_commitment(
         assert records[0]["deal"]["salt"] != records[1]["deal"]["salt"]
         # The old server dealt random.Random(seed * 1_000_003 + n) from a 32-bit seed it kept
         # in memory and in the database: neither seed gives these decks now.
-        stored = sqlite3.connect(tmp_path / "db").execute("SELECT seed FROM rooms").fetchone()[0]
+        [(stored,)] = sql(tmp_path / "db", "SELECT seed FROM rooms")
         for seed in {stored, room.match.seed}:
             for n, record in enumerate(records):
                 deck = full_deck()
@@ -118,13 +118,17 @@ def test_f1_decks_follow_from_no_seed_and_every_deal_opens_to_its_commitment(
 
 def test_f1_decks_do_not_follow_from_the_global_random_generator(tmp_path: Path) -> None:
     decks = []
-    for i in range(2):
-        random.seed(10)  # the old server's seeds came from this generator
-        with app_client(tmp_path / f"{i}.db") as client:
-            data = new_room(client, PERSON)
-            game = room_of(client, data["room"]).game
-            assert game is not None
-            decks.append(game.deck)
+    saved = random.getstate()
+    try:
+        for i in range(2):
+            random.seed(10)  # the old server's seeds came from this generator
+            with app_client(tmp_path / f"{i}.db") as client:
+                data = new_room(client, PERSON)
+                game = room_of(client, data["room"]).game
+                assert game is not None
+                decks.append(game.deck)
+    finally:
+        random.setstate(saved)
     assert decks[0] != decks[1]
 
 
@@ -310,26 +314,21 @@ def test_f2_a_bot_past_its_deadline_gets_the_greedy_choice(
 
 
 def _corrupt(db: Path, room_id: str, how: str) -> None:
-    con = sqlite3.connect(db)
     if how == "illegal action":
-        (last,) = con.execute(
-            "SELECT COALESCE(MAX(i) + 1, 0) FROM actions WHERE room = ?", (room_id,)
-        ).fetchone()
-        con.execute("INSERT INTO actions VALUES (?, 0, ?, '1 hu')", (room_id, last))
+        [(last,)] = sql(db, "SELECT COALESCE(MAX(i) + 1, 0) FROM actions WHERE room = ?", room_id)
+        sql(db, "INSERT INTO actions VALUES (?, 0, ?, '1 hu')", room_id, last)
     elif how == "unreadable action":
-        con.execute("INSERT INTO actions VALUES (?, 0, 999, 'fly away')", (room_id,))
+        sql(db, "INSERT INTO actions VALUES (?, 0, 999, 'fly away')", room_id)
     elif how == "bad deck":
-        con.execute("UPDATE hands SET deck = 'x1 x2' WHERE room = ?", (room_id,))
+        sql(db, "UPDATE hands SET deck = 'x1 x2' WHERE room = ?", room_id)
     elif how == "unknown rules":
-        con.execute("UPDATE rooms SET rules = 'mars' WHERE id = ?", (room_id,))
+        sql(db, "UPDATE rooms SET rules = 'mars' WHERE id = ?", room_id)
     elif how == "no hand":
-        con.execute("DELETE FROM hands WHERE room = ?", (room_id,))
+        sql(db, "DELETE FROM hands WHERE room = ?", room_id)
     elif how == "bad seats":
-        con.execute("UPDATE rooms SET seats = '{' WHERE id = ?", (room_id,))
+        sql(db, "UPDATE rooms SET seats = '{' WHERE id = ?", room_id)
     elif how == "bad totals":
-        con.execute("UPDATE rooms SET totals = 'null' WHERE id = ?", (room_id,))
-    con.commit()
-    con.close()
+        sql(db, "UPDATE rooms SET totals = 'null' WHERE id = ?", room_id)
 
 
 CORRUPTIONS = [
@@ -376,12 +375,11 @@ def test_f2_startup_does_not_wait_for_stored_rooms(tmp_path: Path) -> None:
     db = tmp_path / "db"
     with app_client(db, **FAST) as client:
         ids = [new_room(client, PERSON)["room"] for _ in range(200)]
-    with sqlite3.connect(db) as con:
-        for room_id in ids[:20]:
-            (seats,) = con.execute("SELECT seats FROM rooms WHERE id = ?", (room_id,)).fetchone()
-            seats = json.loads(seats)
-            seats[0]["bot"] = "greedy"
-            con.execute("UPDATE rooms SET seats = ? WHERE id = ?", (json.dumps(seats), room_id))
+    for room_id in ids[:20]:
+        [(stored,)] = sql(db, "SELECT seats FROM rooms WHERE id = ?", room_id)
+        seats = json.loads(stored)
+        seats[0]["bot"] = "greedy"
+        sql(db, "UPDATE rooms SET seats = ? WHERE id = ?", json.dumps(seats), room_id)
     started = time.monotonic()
     with app_client(db, bot_delay=0.4) as client:
         assert client.get("/healthz").status_code == 200
@@ -434,8 +432,7 @@ def test_f4_an_action_sent_twice_at_once_is_played_once(tmp_path: Path) -> None:
                 assert sum(seat == 0 for seat, _ in game.history) == before + 1
                 played += 1
             assert played >= 3
-    with sqlite3.connect(tmp_path / "db") as con:
-        stored = [a for (a,) in con.execute("SELECT action FROM actions ORDER BY n, i")]
+    stored = [a for (a,) in sql(tmp_path / "db", "SELECT action FROM actions ORDER BY n, i")]
     assert stored == [f"{s} {a}" for s, a in game.history]
 
 

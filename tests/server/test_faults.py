@@ -35,6 +35,7 @@ from tests.server.harness import (
     receive,
     room_of,
     seat_url,
+    sql,
 )
 
 FAST: dict[str, Any] = {"messages_per_second": 10_000.0, "rooms_per_minute": 10_000}
@@ -170,13 +171,10 @@ def free(store: Store) -> None:
 
 
 def rows(db: Path, table: str, room: str) -> int:
-    with sqlite3.connect(db) as con:
-        column = "id" if table == "rooms" else "room"
-        (found,) = con.execute(
-            f"SELECT count(*) FROM {table} WHERE {column} = ?", (room,)
-        ).fetchone()
-    count: int = found
-    return count
+    column = "id" if table == "rooms" else "room"
+    [(count,)] = sql(db, f"SELECT count(*) FROM {table} WHERE {column} = ?", room)
+    found: int = count
+    return found
 
 
 def on_the_loop(client: TestClient, work: Callable[[], Any]) -> Any:
@@ -302,9 +300,8 @@ def test_full_disk_no_room_is_created_and_none_is_left_behind(tmp_path: Path) ->
         assert set(rooms.rooms) == {first["room"]}
         on_the_loop(client, lambda: free(rooms.store))
         second = new_room(client, PERSON)
-    with sqlite3.connect(db) as con:
-        stored = {r for (r,) in con.execute("SELECT id FROM rooms WHERE id NOT LIKE '~%'")}
-        dealt = {r for (r,) in con.execute("SELECT room FROM hands WHERE room NOT LIKE '~%'")}
+    stored = {r for (r,) in sql(db, "SELECT id FROM rooms WHERE id NOT LIKE '~%'")}
+    dealt = {r for (r,) in sql(db, "SELECT room FROM hands WHERE room NOT LIKE '~%'")}
     assert stored == dealt == {first["room"], second["room"]}
 
 
