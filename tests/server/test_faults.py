@@ -223,7 +223,7 @@ def test_full_disk_an_action_is_refused_unchanged_then_accepted(
 
 
 def test_full_disk_a_bots_move_waits_then_is_retried(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     monkeypatch.setattr(rooms_module, "RETRY", 0.05)
     with app_client(tmp_path / "db", dev_seeded_deals=True, **FAST) as client:
@@ -243,8 +243,10 @@ def test_full_disk_a_bots_move_waits_then_is_retried(
             time.sleep(0.01)
         assert game.to_act in (1, 2)
         moves = len(game.history)
-        time.sleep(0.4)  # a few retries
+        time.sleep(0.4)
         assert len(game.history) == moves
+        failed = [r for r in caplog.records if "could not store a bot's move" in r.getMessage()]
+        assert len(failed) >= 2  # tried again, and again
         on_the_loop(client, lambda: free(store))
         while len(game.history) == moves:
             assert time.monotonic() < deadline, "the bot never moved again"
