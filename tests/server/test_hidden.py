@@ -131,7 +131,7 @@ def _comparable(text: str) -> Any:
     return message
 
 
-@pytest.mark.parametrize("pace", [0.0, 0.2])
+@pytest.mark.parametrize("pace", [0.0, 0.5])
 @pytest.mark.parametrize("bot", [False, True], ids=["person", "bot"])
 def test_a_hidden_question_changes_no_other_seats_messages(
     pace: float, bot: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch

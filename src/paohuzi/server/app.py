@@ -97,17 +97,12 @@ class BodyLimit:
             message = await receive()
             seen += len(message.get("body", b""))
             if seen > self.limit:
-                raise _TooLarge
+                # An HTTPException is the one error FastAPI lets out of reading a body as it
+                # is (any other becomes a 400).
+                raise HTTPException(413, f"request body over {self.limit} bytes")
             return message
 
-        try:
-            await self.app(scope, counted, send)
-        except _TooLarge:
-            await _too_large(send, self.limit)
-
-
-class _TooLarge(Exception):
-    pass
+        await self.app(scope, counted, send)
 
 
 async def _too_large(send: SendASGI, limit: int) -> None:
@@ -141,6 +136,20 @@ class Hardening:
             await send(message)
 
         await self.app(scope, receive, with_headers)
+
+
+class ClientFaultsInOneLine(logging.Filter):
+    """uvicorn logs a client's text frame that is not UTF-8 with a traceback: any client could
+    fill the log with them. The one line says it all."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.exc_info and record.getMessage().startswith("Invalid UTF-8"):
+            record.exc_info = None
+            record.exc_text = None
+        return True
+
+
+CLIENT_FAULTS = ClientFaultsInOneLine()
 
 
 class OnceALine:
@@ -209,8 +218,13 @@ def frames_of(data: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _origin(url: str) -> str:
+    """A URL's web origin as a browser sends it: no path, and no default port."""
     parts = urlsplit(url)
-    return f"{parts.scheme}://{parts.netloc}".lower()
+    scheme, netloc = parts.scheme.lower(), parts.netloc.lower()
+    default = {"http": ":80", "https": ":443"}.get(scheme)
+    if default is not None and netloc.endswith(default):
+        netloc = netloc.removesuffix(default)
+    return f"{scheme}://{netloc}"
 
 
 def _loopback(host: str | None) -> bool:
@@ -221,6 +235,20 @@ def _loopback(host: str | None) -> bool:
     with suppress(ValueError):
         return ipaddress.ip_address(host).is_loopback
     return False
+
+
+def client_key(host: str | None) -> str:
+    """Who a limit counts: the client's address, or its /64 network for IPv6 (one machine
+    usually holds a whole /64)."""
+    if host is None:
+        return "?"
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if address.version == 6:
+        return str(ipaddress.ip_network(f"{address}/64", strict=False))
+    return str(address)
 
 
 def create_app(config: Config | str = "paohuzi.db", **settings: Any) -> FastAPI:
@@ -258,6 +286,9 @@ def create_app(config: Config | str = "paohuzi.db", **settings: Any) -> FastAPI:
         store.close()
 
     app = FastAPI(title="paohuzi", lifespan=lifespan)
+    logging.getLogger("uvicorn.error").addFilter(CLIENT_FAULTS)
+    app.add_middleware(BodyLimit, limit=config.max_body)
+    app.add_middleware(Hardening)  # added last, so outermost: on every answer
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, error: RequestValidationError) -> JSONResponse:
@@ -331,12 +362,14 @@ def create_app(config: Config | str = "paohuzi.db", **settings: Any) -> FastAPI:
     async def create_room(request: Request, body: NewRoom) -> JSONResponse:
         if body.timer != 0 and not 5 <= body.timer <= 300:
             raise HTTPException(422, "timer: seconds to decide, 0 (no timer) or 5–300")
-        address = request.client.host if request.client else "?"
+        address = client_key(request.client.host if request.client else None)
         if not creations.allow(address):
             raise HTTPException(429, "too many rooms created from your address; wait a minute")
+        if rooms_of(request).created_by(address) >= config.rooms_per_address:
+            raise HTTPException(429, "your address has as many open rooms as it may")
         try:
             room = await rooms_of(request).create(
-                body.bots, rules=body.rules, timer=body.timer, seed=body.seed
+                body.bots, rules=body.rules, timer=body.timer, seed=body.seed, creator=address
             )
         except Full as error:
             raise HTTPException(503, str(error)) from None

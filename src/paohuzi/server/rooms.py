@@ -71,6 +71,11 @@ TOO_SLOW = 4008
 """WebSocket close code for a connection that fell too far behind: reconnect for the state."""
 GONE = 4410
 """WebSocket close code for a room that closed."""
+HAND_SEQ = 1_000_000
+"""``seq`` of hand *n* starts at n × this (a hand has a few hundred events at most)."""
+SEAT_CONNECTIONS = 8
+"""Connections one seat may have open at once (tabs, a reconnection before the old one
+closed), apart from the room's watchers."""
 
 
 class RoomError(ValueError):
@@ -167,6 +172,8 @@ class Room:
     runner: BotRunner
     metrics: Histogram
     seeded: bool = False
+    creator: str = ""
+    """Who created the room (a client address), for the per-address limit; not stored."""
     created: float = field(default_factory=time.time)
     active: float = field(default_factory=time.time)
     game: Game | None = None
@@ -189,6 +196,7 @@ class Room:
     _timer_task: asyncio.Task[None] | None = None
     _rng: random.Random = field(default_factory=lambda: random.Random(secrets.randbits(64)))
     _bot_trouble: set[int] = field(default_factory=set)
+    _hints: dict[int, tuple[tuple[int, int], JSON]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self._drained.set()
@@ -208,11 +216,13 @@ class Room:
         raise KeyError("this token opens no seat of this room")
 
     def seq(self, seat: int | None, game: Game | None = None) -> int:
-        """The number of a seat's state: the events it has seen and the decisions it made.
-        Hidden answers of the others do not count, so ``seq`` reveals none of them."""
+        """The number of a seat's state: the hand, the events it has seen and the decisions it
+        made. Hidden answers of the others do not count, so ``seq`` reveals none of them; the
+        hand does, so an answer sent during one hand is stale in every later one."""
         game = game or self.game
         assert game is not None
-        return len(game.log) + (self.own_actions[seat] if seat is not None else 0)
+        own = self.own_actions[seat] if seat is not None else 0
+        return self.hand_no * HAND_SEQ + len(game.log) + own
 
     def view(self, seat: int | None, game: Game | None = None) -> JSON:
         """Everything sent to a seat (or a spectator), from its observation only."""
@@ -243,20 +253,32 @@ class Room:
         return max(0.0, round(self.deadline - time.monotonic(), 1))
 
     def hint(self, seat: int) -> JSON:
-        """The seat's current hu-xi and waits (听牌), for the hint button."""
+        """The seat's current hu-xi and waits (听牌), for the hint button: worked out once for
+        each state of the seat (it takes the event loop up to milliseconds), however often a
+        client asks."""
         assert self.game is not None
+        key = (self.hand_no, self.seq(seat))
+        known = self._hints.get(seat)
+        if known is not None and known[0] == key:
+            return known[1]
         huxi, waits = observe(self.game, seat).hint()
-        return {
+        found = {
             "type": "hint",
             "huxi": huxi,
             "waits": [{"win": KIND_NAMES[w.win], "huxi": w.huxi, "score": w.points} for w in waits],
         }
+        self._hints[seat] = (key, found)
+        return found
 
     def join(self, listener: Listener) -> str | None:
-        """Add a connection; returns its first state (None: the next frame brings it)."""
-        if len(self.listeners) >= self.config.listeners_per_room:
-            raise Full("this room has as many watchers as it takes; try again later")
+        """Add a connection; returns its first state (None: the next frame brings it).
+        Watchers and each seat are limited apart, so watchers cannot keep the players out."""
         self.listeners = [li for li in self.listeners if li.alive]
+        if listener.seat is None:
+            if sum(li.seat is None for li in self.listeners) >= self.config.listeners_per_room:
+                raise Full("this room has as many watchers as it takes; try again later")
+        elif sum(li.seat == listener.seat for li in self.listeners) >= SEAT_CONNECTIONS:
+            raise Full("this seat has as many connections open as it may; close one")
         self.listeners.append(listener)
         if self.game is None:
             return None
@@ -600,6 +622,7 @@ class Rooms:
         rules: str = "hunan",
         timer: float = 30,
         seed: int | None = None,
+        creator: str = "",
     ) -> Room:
         """A new room, stored with its first deal before anyone sees it. Raises RoomError
         (the request is wrong) or StoreError (the server could not store it)."""
@@ -629,10 +652,15 @@ class Rooms:
                 break
         else:  # pragma: no cover - five collisions of 128 random bits
             raise StoreError("no free room id")
+        room.creator = creator
         self.rooms[room.id] = room
         room.shown_deal()
         self._warm(room)
         return room
+
+    def created_by(self, creator: str) -> int:
+        """Open rooms created by this client (since the server started)."""
+        return sum(room.creator == creator for room in self.rooms.values())
 
     def _warm(self, room: Room) -> None:
         if any(s.bot is not None and searches(s.bot) for s in room.seats):
