@@ -274,11 +274,14 @@ class Room:
         """The end of a hand opens everything (the record shows the deck): every hand, every
         table face up, the wall left, and the winner's hu-xi group by group (R10.6)."""
         hu = game.result.hu if game.result is not None else None
+        rules = game.rules
         return {
             "hands": [format_cards(game.hand_cards(s)) for s in range(len(game.hands))],
             "tables": [[str(g) for g in t] for t in game.tables],
             "wall": format_cards(game.deck[game.wall_pos :], sort=False),
             "group_huxi": list(hu.group_huxi) if hu is not None else [],
+            "self_draw_deng": rules.self_draw_bonus if hu and hu.score.self_drawn else 0,
+            "haidi_fan": rules.haidi_fan if hu and hu.score.haidi else 0,
         }
 
     def _remaining(self) -> float:
