@@ -37,7 +37,7 @@ FACES = {
     "zi-card.woff2": ("NotoSerifCJK-Bold.ttc", "Noto Serif CJK SC", "Paohuzi Zi Card"),
     "zi-ui.woff2": ("NotoSansCJK-Regular.ttc", "Noto Sans CJK SC", "Paohuzi Zi UI"),
 }
-EXTRA = "·—–…“”‘’「」（）：；，。、！？《》×÷←→↑↓◀▶✔✘⚠%"
+EXTRA = "·—–…“”‘’「」（）：；，。、！？《》×÷√←→↑↓◀▶⚠%"
 """Punctuation the UI may show besides what the files hold literally."""
 
 

@@ -113,9 +113,12 @@ function badge(text, cls, title) {
 function seatPanel(seat) {
   const s = state, panel = el("section", "seat pos-" + position(seat));
   panel.dataset.seat = seat;
-  const deciding = !s.over && s.turn === seat;
-  if (deciding) panel.classList.add("turn");
-  if (seat === s.you && s.legal.length && !s.auto[seat]) panel.classList.add("deciding");
+  // Whose decision it is: the seat to discard; on a card on offer, you when you are asked
+  // (who else is asked is hidden, R8), and the seat that showed it is only marked.
+  const deciding = !s.over && s.turn === seat && !s.offer && !(s.you !== null && myDecision() && seat !== s.you);
+  if (deciding || (seat === s.you && myDecision())) panel.classList.add("turn");
+  if (seat === s.you && myDecision()) panel.classList.add("deciding");
+  if (!s.over && s.offer && s.turn === seat) panel.classList.add("showing");
   const head = el("header");
   const name = el("h3", "", who(seat));
   head.appendChild(name);
