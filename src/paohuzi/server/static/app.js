@@ -671,16 +671,21 @@ function renderSettlement() {
     title.append(el("b", "", who(seat)), document.createTextNode(" · " + t("others_huxi", {n: r.other_huxi[String(seat)] ?? 0})));
     box.appendChild(title);
     const line = el("div", "reveal");
-    (reveal.tables[seat] || []).forEach(g => {
+    const groups = reveal.tables[seat] || [];
+    if (groups.length) line.appendChild(el("span", "label", t("groups_label")));
+    groups.forEach(g => {
       const [type, body] = g.split(":");
       const grp = el("span", "rgroup");
       cardsOf(body).forEach(k => grp.appendChild(mini(k)));
       grp.title = t("g_" + type);
       line.appendChild(grp);
     });
-    const hand = el("span", "rgroup hand");
-    arrange(cardsOf(reveal.hands[seat])).forEach(col => col.cards.forEach(k => hand.appendChild(mini(k))));
-    line.appendChild(hand);
+    line.appendChild(el("span", "label", t("in_hand")));
+    arrange(cardsOf(reveal.hands[seat])).forEach(col => {
+      const grp = el("span", "rgroup hand");
+      col.cards.forEach(k => grp.appendChild(mini(k)));
+      line.appendChild(grp);
+    });
     box.appendChild(line);
     others.appendChild(box);
   });
@@ -694,7 +699,7 @@ function openSettlement() {
   renderSettlement();
   $("settlement").hidden = false;
   const ready = $("ready");
-  (ready.disabled || ready.hidden ? $("settle-close") : ready).focus();
+  (ready.disabled || ready.hidden ? $("settle-close") : ready).focus({preventScroll: true});
   loadHistory();
   verifyDeal(state);
 }
@@ -790,6 +795,7 @@ function send(message) {
 let connNote = null;
 function showConn(key) {
   connNote = key;
+  $("table").classList.toggle("offline", !!key);
   const bar = $("conn");
   bar.hidden = !key;
   bar.textContent = key ? t(key, {n: attempts}) : "";
@@ -797,6 +803,7 @@ function showConn(key) {
 
 function problem(kind) {
   stopped = true;
+  $("toast").hidden = true;  // the server's own words, in English: the page says it better
   clearTimeout(settleTimer);
   showConn(null);
   $("table").hidden = true;
