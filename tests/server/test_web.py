@@ -545,7 +545,18 @@ def test_four_seats_sit_round_you(
     sent: list[str] = []
 
     def fake(ws: WebSocketRoute) -> None:
-        ws.on_message(lambda m: sent.append(str(m)))
+        def answer(message: str | bytes) -> None:
+            sent.append(str(message))
+            if "discard" in str(message):  # then 对家 discards 三, which you may 吃 four ways
+                claim = four_seat_state(0) | {
+                    "hand": "x1 x2 x4 x5 x7 x9 d2 d2 d2 d3 d3 d6 d10",
+                    "hand_sizes": [13, 15, 16, 0], "discards": ["d9 x6 x9", "x3", "d8 d1 x4", ""],
+                    "turn": 2, "offer": "x3", "offer_source": "discarded", "seq": 16,
+                    "legal": ["chi x1x2x3", "chi x2x3x4", "chi x3d3d3", "chi x3x4x5", "pass"],
+                }  # fmt: skip
+                ws.send(json.dumps(claim))
+
+        ws.on_message(answer)
         ws.send(json.dumps(four_seat_state(0)))
 
     page.route_web_socket(re.compile(r"/ws/"), fake)
@@ -561,10 +572,16 @@ def test_four_seats_sit_round_you(
     table.shot("four-seats")
     tap(page.locator('#hand .card[data-kind="x9"]'))
     tap(page.locator("#hand .card.selected"))
+    page.wait_for_selector("#prompt .claim-chi-open")
+    acts = lambda: [json.loads(m) for m in sent if '"act"' in m]  # noqa: E731
+    assert acts() == [{"type": "act", "action": "discard x9", "seq": 14}]
+    page.keyboard.press("c")  # 吃: each way to take it, as cards to choose from
+    assert page.locator("#prompt .chi-option").count() == 4
+    assert page.locator("#prompt .chi-option").nth(2).locator(".card").count() == 3
+    table.shot("chi-options")
+    page.keyboard.press("2")
     page.wait_for_function("document.querySelector('#prompt').hidden")
-    assert any(
-        '"discard x9"' in m and '"seq": 14' in m.replace('"seq":14', '"seq": 14') for m in sent
-    )
+    assert acts()[-1] == {"type": "act", "action": "chi x2x3x4", "seq": 16}
     table.close()
 
 

@@ -180,6 +180,7 @@ function renderCentre() {
     $("offer-note").textContent = how;
   }
   $("status").textContent = statusText();
+  $("how").textContent = myDecision() && legalDiscards().size ? t("how_discard") : "";
   $("centre").classList.toggle("mine", myDecision());
   const end = $("end-bar");
   end.hidden = !s.over;
@@ -742,6 +743,7 @@ function render() {
   $("lobby").hidden = true;
   $("problem").hidden = true;
   $("table").dataset.n = seatCount();
+  $("table").classList.toggle("watching", s.you === null);
   $("where").textContent = t("hand_no", {n: s.hand_no}) + (s.you === null ? " · " + t("st_watch") : "");
   renderSeats();
   renderCentre();

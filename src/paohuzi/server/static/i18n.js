@@ -13,7 +13,7 @@ export const MESSAGES = {
    
     wall: "墩", liang: "亮张", hand_no: "第{n}局",
     offer_drawn: "{who}摸出", offer_discarded: "{who}打出", offer_liang: "亮张",
-    st_discard: "轮到你出牌：点一张牌，再点一次打出（或向上拖出）",
+    st_discard: "轮到你出牌", how_discard: "点一张牌，再点一次打出；也可以把牌向上拖出",
     st_claim: "{card}：要不要？", st_selfhu: "可以胡牌了！", st_wait_discard: "等{who}出牌",
     st_wait_claims: "等其他人决定", st_over: "本局结束", st_watch: "观战中", st_auto: "托管中：电脑替你出牌",
     act_hu: "胡", act_peng: "碰", act_chi: "吃", act_pass: "过", bi: "比",
@@ -74,7 +74,7 @@ export const MESSAGES = {
    
     wall: "Wall", liang: "亮张", hand_no: "Hand {n}",
     offer_drawn: "{who} drew", offer_discarded: "{who} discarded", offer_liang: "The 亮张",
-    st_discard: "Your turn: tap a card, tap it again to discard (or drag it up)",
+    st_discard: "Your turn to discard", how_discard: "Tap a card, then tap it again to discard it, or drag it up",
     st_claim: "{card}: will you take it?", st_selfhu: "You can win!", st_wait_discard: "Waiting for {who} to discard",
     st_wait_claims: "Waiting for the others", st_over: "Hand over", st_watch: "Watching", st_auto: "托管: the computer plays for you",
     act_hu: "Win", act_peng: "Peng", act_chi: "Chi", act_pass: "Pass", bi: "比 bi",
