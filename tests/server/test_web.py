@@ -104,9 +104,9 @@ def local(url: str) -> str:
     return re.sub(r"^https?://[^/]+", "", url)
 
 
-def tap(card: Locator) -> None:
+def tap(card: Locator, force: bool = False) -> None:
     """Tap a card of the hand where it shows: its top (the cards of a column overlap)."""
-    card.click(position={"x": 12, "y": 14})
+    card.click(position={"x": 12, "y": 14}, force=force)
 
 
 def step(page: Page, before_discard: Callable[[], None] | None = None) -> str | None:
@@ -258,12 +258,21 @@ def test_a_whole_hand_by_clicking_cards_and_prompt_buttons(
             done = step(page, None if shot_discard else lambda: table.shot("discard-selected"))
         except Exception:
             done = None
+        if done == "discard" and not shot_discard:  # the card flies to the centre
+            page.wait_for_selector("#flying .flyer", state="attached", timeout=2000)
         shot_discard = shot_discard or done == "discard"
+        if page.is_visible("#banner"):
+            seen.add("banner")
         if done:
             seen.add(done)
         page.wait_for_timeout(40)
     page.wait_for_selector("#settlement:not([hidden])")
-    assert {"discard", "hu"} <= seen and seen & {"chi", "peng"}
+    assert {"discard", "hu", "banner"} <= seen and seen & {"chi", "peng"}
+    unnamed = page.evaluate(
+        "[...document.querySelectorAll('button')].filter(b => b.offsetParent &&"
+        " !(b.getAttribute('aria-label') || b.textContent.trim())).length"
+    )
+    assert unnamed == 0  # every visible button has a name for screen readers
     settlement = page.locator("#settlement")
     assert page.inner_text("#settle-title") == "你胡了！"
     groups = settlement.locator(".sgroup")
@@ -416,8 +425,13 @@ def test_the_language_follows_the_browser_and_the_toggle(
     assert page.inner_text("#vs-bots") == "Play against two bots"
     page.click("#lang")
     assert page.inner_text("#vs-bots") == "和两个电脑对战"
+    page.click("#mute")
     page.reload()
     assert page.inner_text("#vs-bots") == "和两个电脑对战"  # remembered
+    assert (
+        page.inner_text("#mute") == "静音" and page.get_attribute("#mute", "aria-pressed") == "true"
+    )
+    page.click("#mute")
     page.click("#lang")
     room = new_room(site, [None, "greedy", "greedy"], WIN_SEED)
     page.goto(site.url + local(room["seats"][0]["url"]))
@@ -640,3 +654,99 @@ def test_page_weight_and_first_render(site: Server, browser: Browser) -> None:
     assert weight < 400 * 1024
     assert drawn < 1.0
     page.close()
+
+
+def fake_table(page: Page, state: dict[str, Any], hint: dict[str, Any] | None = None) -> list[Any]:
+    """Serve the page a table from a fake server; returns the messages the page sends."""
+    sent: list[Any] = []
+
+    def fake(ws: WebSocketRoute) -> None:
+        def answer(message: str | bytes) -> None:
+            sent.append(json.loads(message))
+            if sent[-1]["type"] == "hint" and hint is not None:
+                ws.send(json.dumps(hint))
+
+        ws.on_message(answer)
+        ws.send(json.dumps(state))
+
+    page.route_web_socket(re.compile(r"/ws/"), fake)
+    return sent
+
+
+def test_cards_drag_between_columns_and_up_to_discard(
+    site: Server, browser: Browser, shots: Path
+) -> None:
+    table = Table(browser, shots, DESKTOP)
+    page = table.page
+    hint = {"type": "hint", "huxi": 9, "waits": [
+        {"win": "x6", "huxi": 18, "score": 2, "left": 3}, {"win": "d3", "huxi": 21, "score": 3, "left": 1}]}  # fmt: skip
+    sent = fake_table(page, four_seat_state(0), hint)
+    page.goto(site.url + "/room/" + "f" * 32 + "?token=t")
+    page.wait_for_selector("#hand .card")
+    # 听牌: which cards win, how many of each you have not seen, the 胡息 and points.
+    page.wait_for_selector("#ting .wait")
+    ting = page.inner_text("#ting")
+    assert "听牌" in ting and "剩3张" in ting and "剩1张" in ting
+    acts = lambda: [m for m in sent if m["type"] == "act"]  # noqa: E731
+    # A 坎 is locked: tapping it discards nothing.
+    for _ in range(2):  # aria-disabled: Playwright would wait for it to be enabled
+        tap(page.locator('#hand .card.locked[data-kind="d2"]').first, force=True)
+    assert "坎" in page.inner_text("#toast") and acts() == []
+    # Drag 九 onto the column of 七: the hand is yours to arrange.
+    columns = page.locator("#hand .column").count()
+    nine, seven = (
+        page.locator(f'#hand .card[data-kind="{k}"]').bounding_box() for k in ("x9", "x7")
+    )
+    assert nine and seven
+    page.mouse.move(nine["x"] + 10, nine["y"] + 12)
+    page.mouse.down()
+    page.mouse.move(nine["x"] + 30, nine["y"] + 40, steps=4)
+    page.mouse.move(seven["x"] + 10, seven["y"] + 30, steps=6)
+    page.mouse.up()
+    column = page.locator('#hand .column:has(.card[data-kind="x7"])')
+    assert column.locator('.card[data-kind="x9"]').count() == 1
+    assert page.locator("#hand .column").count() == columns - 1
+    assert acts() == []
+    # Drag 九 up, out of the hand: it is discarded.
+    nine = page.locator('#hand .card[data-kind="x9"]').bounding_box()
+    assert nine
+    page.mouse.move(nine["x"] + 10, nine["y"] + 12)
+    page.mouse.down()
+    page.mouse.move(nine["x"] + 10, nine["y"] - 60, steps=4)
+    page.mouse.move(nine["x"] + 10, nine["y"] - 160, steps=4)
+    table.shot("drag-up")
+    page.mouse.up()
+    page.wait_for_function("document.getElementById('prompt').hidden")
+    for _ in range(50):
+        if acts():
+            break
+        page.wait_for_timeout(20)
+    assert acts() == [{"type": "act", "action": "discard x9", "seq": 14}]
+    table.close()
+
+
+def _luminance(rgb: tuple[int, int, int]) -> float:
+    def channel(c: int) -> float:
+        v = c / 255
+        return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (channel(c) for c in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: str, b: str) -> float:
+    la, lb = (_luminance(tuple(int(x[i : i + 2], 16) for i in (1, 3, 5))) for x in (a, b))  # type: ignore[arg-type]
+    return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
+
+
+def test_colours_read_well() -> None:
+    """WCAG AA (4.5:1) for the page's text: cards, the felt, the settlement (style.css)."""
+    css = (Path(__file__).parents[2] / "src/paohuzi/server/static/style.css").read_text("utf-8")
+    var = dict(re.findall(r"--([\w-]+): (#[0-9a-f]{6});", css))
+    pairs = [
+        (var["black"], var["card"]), (var["red"], var["card"]), (var["ink"], var["felt"]),
+        (var["muted"], var["felt"]), (var["gold"], var["felt"]), (var["ink"], var["felt-light"]),
+        ("#9c1018", "#fbf6e6"), ("#4a4a4a", "#f1e8cc"), ("#1b7f3a", "#fbf6e6"), ("#b00020", "#fbf6e6"),
+    ]  # fmt: skip
+    for text, ground in pairs:
+        assert contrast(text, ground) >= 4.5, (text, ground, contrast(text, ground))

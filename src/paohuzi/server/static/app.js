@@ -380,14 +380,14 @@ function moveDrag(e) {
   drag.ghost.style.left = (e.clientX - drag.off[0]) + "px";
   drag.ghost.style.top = (e.clientY - drag.off[1]) + "px";
   const up = e.clientY < $("hand").getBoundingClientRect().top - 24;
-  $("hand").classList.toggle("drop-discard", up && legalDiscards().has(drag.b.dataset.kind) && myDecision());
+  $("centre").classList.toggle("drop-discard", up && legalDiscards().has(drag.b.dataset.kind) && myDecision());
 }
 
 function endDrag(e) {
   if (!drag || e.pointerId !== drag.id) return;
   const d = drag;
   drag = null;
-  $("hand").classList.remove("drop-discard");
+  $("centre").classList.remove("drop-discard");
   if (!d.moved) return;
   justDragged = true;
   setTimeout(() => { justDragged = false; }, 0);
