@@ -587,7 +587,10 @@ def test_four_seats_sit_round_you(
     tap(page.locator('#hand .card[data-kind="x9"]'))
     tap(page.locator("#hand .card.selected"))
     page.wait_for_selector("#prompt .claim-chi-open")
-    acts = lambda: [json.loads(m) for m in sent if '"act"' in m]  # noqa: E731
+
+    def acts() -> list[Any]:
+        return [json.loads(m) for m in sent if '"act"' in m]
+
     assert acts() == [{"type": "act", "action": "discard x9", "seq": 14}]
     page.keyboard.press("c")  # 吃: each way to take it, as cards to choose from
     assert page.locator("#prompt .chi-option").count() == 4
@@ -687,7 +690,10 @@ def test_cards_drag_between_columns_and_up_to_discard(
     page.wait_for_selector("#ting .wait")
     ting = page.inner_text("#ting")
     assert "听牌" in ting and "剩3张" in ting and "剩1张" in ting
-    acts = lambda: [m for m in sent if m["type"] == "act"]  # noqa: E731
+
+    def acts() -> list[Any]:
+        return [m for m in sent if m["type"] == "act"]
+
     # A 坎 is locked: tapping it discards nothing.
     for _ in range(2):  # aria-disabled: Playwright would wait for it to be enabled
         tap(page.locator('#hand .card.locked[data-kind="d2"]').first, force=True)
