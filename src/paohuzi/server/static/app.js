@@ -138,6 +138,13 @@ function seatPanel(seat) {
   stats.forEach(([k, v]) => { const st = el("span", "stat"); st.append(el("small", "", k), el("b", "", v)); info.appendChild(st); });
   if (seat !== s.you) info.appendChild(el("span", "count", t("cards_n", {n: s.hand_sizes[seat]})));
   panel.appendChild(info);
+  if (seat === s.you && s.chou) {  // kinds you may no longer 吃 or 碰 this hand (R7.1)
+    const chou = el("p", "chou");
+    chou.appendChild(el("small", "", t("chou")));
+    cardsOf(s.chou).forEach(k => chou.appendChild(mini(k)));
+    chou.title = t("chou_title");
+    panel.appendChild(chou);
+  }
   if (deciding && seat !== s.you) {
     const bar = el("div", "countdown"); bar.appendChild(el("i")); panel.appendChild(bar);
   }

@@ -60,7 +60,7 @@ export const MESSAGES = {
     conn_back: "已重新连上",
     log: "牌局记录", history: "历史牌局与回放", replay_hand: "回放第{n}局", replay_winner: "赢家：{who}",
     replay_draw: "荒庄", replay_step: "第{i}/{n}步", score_n: "底数{n}",
-    in_hand: "手牌", groups_label: "门子",
+    chou: "臭牌", chou_title: "这些牌本局你不能再吃或碰", in_hand: "手牌", groups_label: "门子",
     mt_红胡: "红胡", mt_红乌: "红乌", mt_点胡: "点胡", mt_乌胡: "乌胡", mt_对对胡: "对对胡", mt_大字胡: "大字胡", mt_小字胡: "小字胡",
   },
   en: {
@@ -121,7 +121,7 @@ export const MESSAGES = {
     conn_back: "Reconnected",
     log: "Table log", history: "Finished hands & replay", replay_hand: "Replay hand {n}", replay_winner: "winner: {who}",
     replay_draw: "荒庄", replay_step: "step {i}/{n}", score_n: "底数 {n}",
-    in_hand: "hand", groups_label: "open groups",
+    chou: "臭牌", chou_title: "Cards you may no longer 吃 or 碰 this hand", in_hand: "hand", groups_label: "open groups",
     mt_红胡: "红胡 red (10–12)", mt_红乌: "红乌 red (13+)", mt_点胡: "点胡 one red", mt_乌胡: "乌胡 no red",
     mt_对对胡: "对对胡 no runs", mt_大字胡: "大字胡 big cards", mt_小字胡: "小字胡 small cards",
   },
