@@ -116,6 +116,7 @@ def main() -> None:
                 str(db),
                 "--bot-delay",
                 "0",
+                "--dev-seeded-deals",  # the rooms are created with seeds
             ],
             stdout=subprocess.DEVNULL,
         )
