@@ -74,12 +74,13 @@ function played(action) {
 
 function mini(kind, size = "mini") { return cardEl(kind, t, size); }
 
-/** An open group (门子) as a column of small cards, its kind and its 胡息 under it. */
-function groupEl(text, huxi, owner) {
+/** An open group (门子) as a column of small cards, its kind and its 胡息 under it (``huxi``
+ * null: a face-down 偎 of another seat; undefined: not known, as in a replay). */
+function groupEl(text, huxi, owner, open = false) {
   const [type, body] = text.split(":");
   const hidden = body === "?";
   const kinds = hidden ? [null, null, null] : cardsOf(body);
-  const mine = owner === state.you;
+  const mine = open || owner === state.you;
   const box = el("div", "group g-" + type);
   const stack = el("div", "stack");
   kinds.forEach((k, i) => {
@@ -89,8 +90,8 @@ function groupEl(text, huxi, owner) {
   });
   if (mine && type === "wei") box.classList.add("own-hidden");
   const label = el("span", "glabel", t("g_" + type).split(" ")[0]);
-  const value = el("b", "ghuxi", huxi === null || huxi === undefined ? "?" : String(huxi));
-  box.append(stack, label, value);
+  box.append(stack, label);
+  if (huxi !== undefined) box.appendChild(el("b", "ghuxi", huxi === null ? "?" : String(huxi)));
   box.setAttribute("role", "img");
   box.setAttribute("aria-label", t("a_group", {type: t("g_" + type), cards: hidden ? t("face_down") : kinds.map(glyph).join(""), huxi: huxi ?? "?"}));
   return box;
@@ -516,6 +517,13 @@ function noticeTimeouts(first) {
 
 function rectOf(node) { return node ? node.getBoundingClientRect() : null; }
 
+/** A card-sized box in the middle of a larger one (a seat's panel, your hand). */
+function cardBox(rect, width = 34, height = 84) {
+  if (!rect) return null;
+  const left = rect.left + rect.width / 2 - width / 2, top = rect.top + Math.min(rect.height / 2, 110) - height / 2;
+  return {left, top, width, height};
+}
+
 function fly(kind, from, to, delay = 0, faceDown = false) {
   if (!from || !to || !motion()) return;
   const card = cardEl(faceDown ? null : kind, t, "flyer");
@@ -560,7 +568,7 @@ const CLAIM_GLYPH = {chi: "吃", peng: "碰", wei: "偎", chouwei: "偎", pao: "
 function animate(before, fresh) {
   const offerNow = rectOf($("offer-slot").querySelector(".card"));
   const wall = rectOf($("wall").querySelector(".card"));
-  const seatRect = seat => rectOf(document.querySelector(`.seat[data-seat="${seat}"]`));
+  const seatRect = seat => cardBox(rectOf(document.querySelector(`.seat[data-seat="${seat}"]`)));
   let sfx = null;
   fresh.slice(-4).forEach((e, n) => {
     const delay = n * 110;
@@ -570,7 +578,7 @@ function animate(before, fresh) {
         fly(e.card, wall, offerNow, delay); sfx = sfx || "draw"; break;
       case "draw":
         if (e.seat === state.you) sfx = sfx || "draw";
-        fly(null, wall, e.seat === state.you ? rectOf($("hand")) : seatRect(e.seat), delay, true); break;
+        fly(null, wall, e.seat === state.you ? cardBox(rectOf($("hand"))) : seatRect(e.seat), delay, true); break;
       case "discard":
         fly(e.card, e.seat === state.you && lastDiscardRect ? lastDiscardRect : seatRect(e.seat), offerNow, delay);
         sfx = "discard"; break;
@@ -579,7 +587,7 @@ function animate(before, fresh) {
         fly(e.card, before.offer, rectOf(row && row.lastElementChild), delay); break;
       }
       case "chi": case "peng": case "wei": case "chouwei": case "pao": case "ti": {
-        const group = panel && panel.querySelector(".groups .group:last-child");
+        const group = panel && panel.querySelector(".groups .group:last-child .card:last-child");
         fly(e.event === "wei" && e.seat !== state.you ? null : e.card, before.offer || seatRect(e.seat), rectOf(group), delay, e.event === "wei" && e.seat !== state.you);
         flash(CLAIM_GLYPH[e.event], e.seat);
         sfx = e.event === "chouwei" ? "wei" : e.event; break;
@@ -850,7 +858,7 @@ function connect() {
     const m = JSON.parse(ev.data);
     if (m.type === "state") onState(m);
     else if (m.type === "hint") { hint = m; renderTing(); }
-    else if (m.type === "error") toast("⚠ " + m.message);
+    else if (m.type === "error") toast("⚠ " + serverSays(m.message));
   };
   socket.onclose = ev => {
     if (ev.code in CLOSED) { problem(CLOSED[ev.code]); return; }
@@ -861,6 +869,15 @@ function connect() {
     fetch("/healthz", {cache: "no-store"}).then(r => { if (!r.ok) throw new Error(); }).catch(() => showConn("conn_restart"));
     setTimeout(connect, wait);
   };
+}
+
+// The server answers in English; the refusals a player meets at the table are said here.
+const SERVER_WORDS = [[/^it is not your turn/, "e_turn"], [/^stale action/, "e_stale"], [/^the hand is over/, "e_over"],
+  [/^the server could not save/, "e_save"], [/^too many messages/, "e_slow"]];
+
+function serverSays(message) {
+  const found = SERVER_WORDS.find(([pattern]) => pattern.test(message));
+  return found ? t(found[1]) : message;
 }
 
 let toastTimer = null;
@@ -909,7 +926,7 @@ function showFrame() {
     const box = el("div", "seat replay-seat");
     box.appendChild(el("h3", "", who(seat)));
     const groups = el("div", "groups");
-    f.position.tables[seat].forEach(g => groups.appendChild(groupEl(g, null, state.you)));
+    f.position.tables[seat].forEach(g => groups.appendChild(groupEl(g, undefined, seat, true)));
     box.append(rowOf(hand), groups);
     view.appendChild(box);
   });
