@@ -485,7 +485,11 @@ def create_app(config: Config | str = "paohuzi.db", **settings: Any) -> FastAPI:
                     reply = {"type": "error", "message": f"message over {config.max_message} bytes"}
                 else:
                     refused_in_a_row = 0
-                    reply = await handle(room, seat, text)
+                    try:
+                        reply = await handle(room, seat, text)
+                    except Exception as error:  # a bug: answer, log a line, keep serving
+                        trouble.warn(type(error).__name__, f"websocket: {error!r}")
+                        reply = {"type": "error", "message": "internal error"}
                 if reply is not None:
                     listener.push(json.dumps(reply, ensure_ascii=False), state=False)
         except (WebSocketDisconnect, RuntimeError):

@@ -60,23 +60,37 @@ class BotRunner:
         """The bot's action, and what went wrong if it had to be replaced by the greedy bot.
         ``limit`` bounds a search below the deadline (for questions whose asking is hidden)."""
         try:
-            if not searches(name):
-                return make_bot(name, seed).act(observation), None
-            search = max(0.01, min(self.deadline - MARGIN, limit or self.deadline))
-            future = self._executor().submit(_decide, name, seed, observation, search)
-            try:
-                action = await asyncio.wait_for(asyncio.wrap_future(future), self.deadline)
-            except TimeoutError:
-                future.cancel()
-                return self._fallback(observation), f"no answer within {self.deadline:g} s"
-            if action not in observation.legal:
-                return self._fallback(observation), f"illegal answer {action}"
-            return action, None
+            if searches(name):
+                action, trouble = await self._search(name, seed, observation, limit)
+            else:
+                action, trouble = make_bot(name, seed).act(observation), None
         except BrokenProcessPool:
             self._pool = None
-            return self._fallback(observation), "its worker process died"
+            action, trouble = None, "its worker process died"
         except Exception as error:  # a bot's bug must not stop a room
-            return self._fallback(observation), f"{type(error).__name__}: {error}"
+            action, trouble = None, f"{type(error).__name__}: {error}"
+        if action is not None and action not in observation.legal:
+            action, trouble = None, f"illegal answer {action}"
+        if action is None:
+            return self._fallback(observation), trouble
+        return action, trouble
+
+    async def _search(
+        self, name: str, seed: int, observation: Observation, limit: float | None
+    ) -> tuple[Action | None, str | None]:
+        search = max(0.01, min(self.deadline - MARGIN, limit or self.deadline))
+        future = self._executor().submit(_decide, name, seed, observation, search)
+        try:
+            action: Action = await asyncio.wait_for(asyncio.wrap_future(future), self.deadline)
+        except TimeoutError:
+            future.cancel()
+            return None, f"no answer within {self.deadline:g} s"
+        return action, None
+
+    def warm(self) -> None:
+        """Start the worker processes now, so a first search does not wait for them."""
+        for _ in range(self.workers):
+            self._executor().submit(int)
 
     @staticmethod
     def _fallback(observation: Observation) -> Action:

@@ -47,7 +47,7 @@ from paohuzi.match import Match
 from paohuzi.observation import observe
 from paohuzi.record import record_of, result_json
 from paohuzi.rules import PRESETS
-from paohuzi.server.botrunner import BotRunner
+from paohuzi.server.botrunner import BotRunner, searches
 from paohuzi.server.config import Config
 from paohuzi.server.limits import Histogram
 from paohuzi.server.store import (
@@ -755,7 +755,12 @@ class Rooms:
             raise StoreError("no free room id")
         self.rooms[room.id] = room
         room.shown_deal()
+        self._warm(room)
         return room
+
+    def _warm(self, room: Room) -> None:
+        if any(s.bot is not None and searches(s.bot) for s in room.seats):
+            self.runner.warm()
 
     def _room(
         self,
@@ -855,6 +860,7 @@ class Rooms:
             room._finish()
         room._settle()
         room._kick()
+        self._warm(room)
         return room
 
     # ------------------------------------------------------------------ expiry
