@@ -137,7 +137,13 @@ function seatPanel(seat) {
     [t("huxi"), shown.reduce((a, b) => a + b, 0) + (hiddenGroups ? "+?" : "")],
   ];
   stats.forEach(([k, v]) => { const st = el("span", "stat"); st.append(el("small", "", k), el("b", "", v)); info.appendChild(st); });
-  if (seat !== s.you) info.appendChild(el("span", "count", t("cards_n", {n: s.hand_sizes[seat]})));
+  if (seat !== s.you) {  // a hidden hand: its backs, fanned, and how many
+    const count = el("span", "count");
+    for (let i = 0; i < Math.min(s.hand_sizes[seat], 8); i++) count.appendChild(mini(null));
+    count.appendChild(el("span", "", t("cards_n", {n: s.hand_sizes[seat]})));
+    count.setAttribute("aria-label", t("cards_n", {n: s.hand_sizes[seat]}));
+    info.appendChild(count);
+  }
   panel.appendChild(info);
   if (seat === s.you && s.chou) {  // kinds you may no longer 吃 or 碰 this hand (R7.1)
     const chou = el("p", "chou");
@@ -450,7 +456,7 @@ function renderTing() {
   const box = $("ting");
   box.replaceChildren();
   if (!hint || state.over) return;
-  box.appendChild(el("span", "huxi-now", t("huxi_n", {n: hint.huxi})));
+  box.appendChild(el("span", "huxi-now", t("huxi_now", {n: hint.huxi})));
   if (!hint.waits.length) return;
   box.appendChild(el("b", "", t("ting")));
   hint.waits.forEach(w => {
