@@ -15,7 +15,8 @@ Three promises shape this module (docs/security.md):
   question to the one person it is put to. A hidden answer makes no frame; every seat's
   ``seq`` counts only what it may see. Frames are paced (``bot_delay`` apart), and bots answer
   hidden questions within that pace, so timing tells nothing either; a person who thinks
-  before answering is seen to think, as at any table.
+  before answering is seen to think, as at any table. A seat's 托管 (the server playing for
+  it, D22) shows to the others only at its discards and at the end of the hand.
 * **Unpredictable deals.** Every deck comes from the operating system's CSPRNG, and each seat
   is shown a commitment to it at the deal (:mod:`paohuzi.fairdeal`); the record reveals the
   salt. Seeded decks exist only behind ``Config.dev_seeded_deals``.

@@ -52,14 +52,14 @@ function identity(seat) {
   return t(key) === key ? t("bot") + " · " + bot : t(key);
 }
 
-function describe(e, names = who) {
-  const p = {who: e.seat === null || e.seat === undefined ? "" : names(e.seat), card: e.card ? glyph(e.card) : ""};
+function describe(e) {
+  const p = {who: e.seat === null || e.seat === undefined ? "" : who(e.seat), card: e.card ? glyph(e.card) : ""};
   switch (e.event) {
     case "draw": return e.card ? t("ev_draw_card", p) : t("ev_draw", p);
     case "wei": return e.card ? t("ev_wei", p) : t("ev_wei_hidden", p);
     case "hu": return e.card ? t("ev_hu_card", p) : t("ev_hu", p);
     case "huangzhuang": return t("ev_huangzhuang");
-    case "deal": return t("ev_deal", {who: names(state ? state.dealer : e.seat)});
+    case "deal": return t("ev_deal", {who: who(state.dealer)});
     default: return t("ev_" + e.event, p);
   }
 }
