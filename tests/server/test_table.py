@@ -15,7 +15,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 from paohuzi.actions import discard
-from paohuzi.game import EventType
+from paohuzi.bots.greedy import GreedyBot
+from paohuzi.cards import KIND_NAMES
+from paohuzi.game import EventType, Game
+from paohuzi.observation import observe
 from paohuzi.server.app import create_app
 from paohuzi.server.config import Config
 from paohuzi.server.rooms import Listener, Room, Rooms
@@ -246,3 +249,31 @@ def test_ready_and_auto_messages(tmp_path: Path) -> None:
             while state["type"] == "state":  # 托管 plays on meanwhile
                 state = ws.receive_json()
             assert "ready, auto" in state["message"]
+
+
+def test_the_hint_counts_the_winning_cards_you_have_not_seen(tmp_path: Path) -> None:
+    async def run() -> None:
+        store = Store(tmp_path / "hint.db")
+        rooms = Rooms(store, Config(bot_delay=0, dev_seeded_deals=True))
+        room = await rooms.create([None, "greedy", "greedy"], timer=0, seed=1)
+        for seed in range(200):  # a hand where seat 0 comes to wait (听牌)
+            game = Game(seed=seed, dealer=0)
+            while not game.is_over and not observe(game, 0).hint()[1]:
+                seat = game.to_act
+                assert seat is not None
+                game.apply(GreedyBot().act(observe(game, seat)))
+            if not game.is_over:
+                break
+        else:
+            raise AssertionError("nobody waits")
+        room.game = game
+        hint = room.hint(0)
+        unseen = observe(game, 0).unseen()
+        assert hint["waits"]
+        for wait in hint["waits"]:
+            assert wait["left"] == unseen[KIND_NAMES.index(wait["win"])]
+            assert wait["huxi"] >= 15 and wait["score"] >= 1
+        rooms.close()
+        store.close()
+
+    asyncio.run(run())
