@@ -46,6 +46,10 @@ WIN_SEED = 6
 HAIDI_SEED = 38
 """A seeded room where seat 0 wins on its own draw of the last wall card (自摸, 海底胡)."""
 
+pytestmark = pytest.mark.xdist_group("browser")
+"""One Chromium at a time (``--dist loadgroup``): the other workers keep a core for the
+timing-sensitive tests (startup, the terminal client)."""
+
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
