@@ -35,7 +35,13 @@ from paohuzi.server.rooms import SEATS, Full, Listener, Room, RoomError, Rooms
 from paohuzi.server.store import Store, StoreError
 
 STATIC = resources.files("paohuzi.server") / "static"
-TYPES = {"js": "text/javascript", "css": "text/css", "woff2": "font/woff2", "svg": "image/svg+xml"}
+TYPES = {
+    "js": "text/javascript",
+    "css": "text/css",
+    "woff2": "font/woff2",
+    "svg": "image/svg+xml",
+    "txt": "text/plain",
+}
 log = logging.getLogger("paohuzi.server")
 
 CSP = (
@@ -542,16 +548,18 @@ async def _handle(room: Room, seat: int | None, text: str) -> str | dict[str, An
         return "malformed JSON"
     if not isinstance(message, dict):
         return "a message is a JSON object"
-    kind: Literal["act", "next", "hint"] | Any = message.get("type")
+    kind: Literal["act", "ready", "next", "auto", "hint"] | Any = message.get("type")
     if "seat" in message and message["seat"] != seat:
         return "you can only act for your own seat"
     if kind == "act":
         return await room.act(seat, message.get("action"), message.get("seq"))
-    if kind == "next":
+    if kind in ("ready", "next"):  # "next": the older name of "ready"
         return await room.next_hand(seat)
+    if kind == "auto":
+        return await room.set_auto(seat, message.get("on"))
     if kind == "hint":
         if seat is None:
             return "spectators have no hand"
         return room.hint(seat)
     shown = kind if isinstance(kind, str) and len(kind) <= 20 else "?"
-    return f"unknown message type {shown!r} (act, next, hint)"
+    return f"unknown message type {shown!r} (act, ready, auto, hint)"
