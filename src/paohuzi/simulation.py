@@ -1,7 +1,8 @@
 """Independent random-vs-random hands, for speed figures and rule statistics.
 
-Hand ``i`` of a run with seed ``s`` is dealt by seat ``i % 3`` from a deck and with choices that
-depend on (s, i) only, so a run gives the same hands on every backend.
+Hand ``i`` of a run with seed ``s`` is dealt by seat ``i`` modulo the number of seats from a
+deck and with choices that depend on (s, i) only, so a run gives the same hands on every
+backend.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from paohuzi.distributed import batches, run_jobs
-from paohuzi.game import PLAYERS, Game
+from paohuzi.game import Game
 from paohuzi.record import JSON, record_of
 from paohuzi.rules import HUNAN, RuleSet
 
@@ -28,7 +29,7 @@ def simulate_hand(
     seed: int, index: int, rules: RuleSet = HUNAN, keep_record: bool = False
 ) -> SimulatedHand:
     """Hand ``index`` of a run: uniformly random legal choices to the end."""
-    game = Game(rules, dealer=index % PLAYERS, seed=seed * 1_000_003 + index)
+    game = Game(rules, dealer=index % rules.players, seed=seed * 1_000_003 + index)
     choices = random.Random(seed * 7_919 + index + 1)
     while not game.is_over:
         game.apply(choices.choice(game.legal_actions()))
