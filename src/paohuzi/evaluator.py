@@ -26,6 +26,9 @@ _Best = tuple[int, tuple[Group, ...]]
 
 _R2, _R7, _R10 = (r - 1 for r in RUN_2710)
 """Rank offsets (0–9) of 2-7-10 within a size."""
+_SHIFT7, _SHIFT10 = 2 * _R7, 2 * _R10
+_KEY2710 = (1 << 2 * _R2) + (1 << _SHIFT7) + (1 << _SHIFT10)
+"""A suit key holds two bits a rank: the shifts of 7 and 10, and the key of one 2-7-10."""
 _JOINABLE = frozenset({GroupType.PENG, GroupType.WEI, GroupType.CHOUWEI})
 
 
@@ -108,9 +111,8 @@ class _SuitTable:
         options: list[tuple[int, Group, int]] = []
         if r <= 7 and (key >> (shift + 2)) & 3 and (key >> (shift + 4)) & 3:
             options.append((key - (0b010101 << shift), self._runs[r], self._w123 if r == 0 else 0))
-        if r == _R2 and (key >> 2 * _R7) & 3 and (key >> 2 * _R10) & 3:
-            used = (1 << 2 * _R2) + (1 << 2 * _R7) + (1 << 2 * _R10)
-            options.append((key - used, self._run2710, self._w2710))
+        if r == _R2 and (key >> _SHIFT7) & 3 and (key >> _SHIFT10) & 3:
+            options.append((key - _KEY2710, self._run2710, self._w2710))
         for sub_key, group, weight in options:
             sub_np, sub_p = self.solve(sub_key)
             if sub_np is not None and (best_np is None or sub_np[0] + weight > best_np[0]):
@@ -263,6 +265,18 @@ class PreparedHand:
         counts = [0] * NUM_KINDS
         for k in hand:
             counts[k] += 1
+        self._prepare(counts, table, rules)
+
+    @classmethod
+    def from_counts(
+        cls, counts: Sequence[int], table: Sequence[Group], rules: RuleSet
+    ) -> PreparedHand:
+        """The same for a hand given as a count array."""
+        prepared = cls.__new__(cls)
+        prepared._prepare(list(counts), table, rules)
+        return prepared
+
+    def _prepare(self, counts: list[int], table: Sequence[Group], rules: RuleSet) -> None:
         groups = tuple(table)
         if max(counts) >= 4:
             # A four of a kind in hand is the 提 it must become (R5.1).

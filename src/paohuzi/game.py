@@ -108,13 +108,14 @@ class _Derived:
     """What the game works out from one seat's hand and table, kept while they stay the same
     objects (a seat's state is replaced, never changed, so identity says it is unchanged)."""
 
-    __slots__ = ("fours", "hand", "held", "prepared", "table")
+    __slots__ = ("fours", "hand", "held", "limit", "prepared", "table")
 
     def __init__(self, hand: tuple[int, ...], table: tuple[Group, ...]) -> None:
         self.hand = hand
         self.table = table
         self.held = sum(hand) + sum(len(g.cards) for g in table)
         self.fours = sum(g.is_four for g in table)
+        self.limit = holding_limit(self.fours)
         self.prepared: PreparedHand | None = None
 
 
@@ -365,7 +366,7 @@ class Game:
     def must_discard(self, seat: int) -> bool:
         """R6: the seat holds more than 20 + max(0, k − 1) cards."""
         derived = self._seat_derived(seat)
-        return derived.held > holding_limit(derived.fours)
+        return derived.held > derived.limit
 
     def hand_cards(self, seat: int) -> list[Kind]:
         return self._seats[seat].hand_cards()
@@ -379,8 +380,8 @@ class Game:
         derived = self._seat_derived(seat)
         found = derived.prepared
         if found is None:
-            state = self._seats[seat]
-            found = derived.prepared = PreparedHand(state.hand_cards(), state.table, self.rules)
+            found = PreparedHand.from_counts(derived.hand, derived.table, self.rules)
+            derived.prepared = found
         return found
 
     def legal_actions(self) -> list[Action]:
@@ -480,9 +481,8 @@ class Game:
     # ----------------------------------------------------------------------------- changes
 
     def _set_hand(self, seat: int, hand: list[int], table: Sequence[Group] | None = None) -> None:
-        state = self._seats[seat]
-        self._seats[seat] = replace(
-            state, hand=tuple(hand), table=state.table if table is None else tuple(table)
+        self._seats[seat] = self._seats[seat].but(
+            hand=tuple(hand), table=None if table is None else tuple(table)
         )
 
     # ----------------------------------------------------------------------------- flow
@@ -588,7 +588,7 @@ class Game:
         state = self._seats[seat]
         hand = list(state.hand)
         hand[card] -= 1
-        self._seats[seat] = replace(state, hand=tuple(hand), discarded=state.discarded | {card})
+        self._seats[seat] = state.but(hand=tuple(hand), discarded=state.discarded | {card})
         self.log.append(Event(EventType.DISCARD, seat, card))
         self._open_window(card, seat, Source.DISCARDED)
 
@@ -621,8 +621,9 @@ class Game:
 
     def _pao_seat(self, card: Kind, owner: int, source: Source) -> int | None:
         """The seat that must 跑 on this card, if any (R4.1 step 4, R4.2, R5.2)."""
+        seats = self._seats
         for seat in self.seating.playing:
-            state = self._seats[seat]
+            state = seats[seat]
             if seat == owner:
                 if source is Source.DRAWN and any(
                     g.type is GroupType.PENG and g.cards[0] == card for g in state.table
@@ -642,7 +643,7 @@ class Game:
         """Whether the seat holds the card count of a hand one card short of complete (R6),
         or of a complete one when it has ``taken`` the card already."""
         derived = self._seat_derived(seat)
-        return derived.held == holding_limit(derived.fours) + taken
+        return derived.held == derived.limit + taken
 
     def _hu_blocked(self, seat: int, card: Kind) -> bool:
         """臭胡 (R9.3): he declined this kind and his hu-xi has not changed since."""
@@ -655,12 +656,13 @@ class Game:
         """The seat's options on the card, pass aside (R8); a 胡 is kept in ``hu``."""
         state = self._seats[seat]
         hand = state.hand
+        derived = self._seat_derived(seat)
         last = source is Source.DRAWN and self.wall == 0
         options: list[Action] = []
         found = None
         if source is Source.LIANG:
             found = self._prepared_hand(seat).win(card, self_drawn=seat == owner, tianhu=True)
-        elif (source is Source.DRAWN or self.rules.hu_on_discard) and self._can_complete(seat):
+        elif (source is Source.DRAWN or self.rules.hu_on_discard) and derived.held == derived.limit:
             found = self._prepared_hand(seat).win(
                 card,
                 self_drawn=source is Source.DRAWN and seat == owner,
@@ -674,9 +676,7 @@ class Game:
             return options  # only 胡 is offered on the last card and when a 跑 is pending (R8)
         if card in state.chou or card in state.discarded:
             return options  # R7.1
-        must_discard = self.rules.take_needs_discard and (
-            self.holding(seat) + 1 > holding_limit(self.fours(seat))
-        )
+        must_discard = self.rules.take_needs_discard and derived.held + 1 > derived.limit
         if seat != owner and hand[card] == 2:
             rest = sum(n for n in hand if n != 3) - 2
             if not (must_discard and rest == 0):  # R6.2
@@ -758,7 +758,7 @@ class Game:
             self._after_take(seat, last=False)
         else:
             state = self._seats[owner]
-            self._seats[owner] = replace(state, row=(*state.row, card))
+            self._seats[owner] = state.but(row=(*state.row, card))
             self.log.append(Event(EventType.PASSED, owner, card))
             if last:
                 self._huangzhuang()

@@ -61,6 +61,25 @@ class SeatState:
     chou_hu: tuple[tuple[Kind, int], ...] = ()
     """Kinds the seat declined to win on, with its hu-xi then, by kind (臭胡, R9.3)."""
 
+    def but(
+        self,
+        *,
+        hand: tuple[int, ...] | None = None,
+        table: tuple[Group, ...] | None = None,
+        row: tuple[Kind, ...] | None = None,
+        discarded: frozenset[Kind] | None = None,
+    ) -> SeatState:
+        """This state with its hand, table, row or discarded kinds replaced: the engine's
+        frequent changes, faster than ``dataclasses.replace``."""
+        return SeatState(
+            self.hand if hand is None else hand,
+            self.table if table is None else table,
+            self.row if row is None else row,
+            self.discarded if discarded is None else discarded,
+            self.chou,
+            self.chou_hu,
+        )
+
     def chou_hu_of(self, kind: Kind) -> int | None:
         """The hu-xi at which the seat declined to win on ``kind``, if it did."""
         for k, huxi in self.chou_hu:
