@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import random
-from collections.abc import Iterable, Iterator
-
 from paohuzi.actions import PASS
 from paohuzi.cards import COPIES, NUM_KINDS, Kind, format_cards, to_counts
 from paohuzi.game import Game, stacked_deck
@@ -102,11 +99,14 @@ def setup(
     dealer: int = 0,
     wall: str = "",
     offer: str = "",
+    rows: bool = False,
     rules: RuleSet = HUNAN,
 ) -> Game:
     """A game at a position with the given hands and tables (``{seat: (hand, table)}``, F1 and
-    F2) and phase; the other seats hold 20 cards each and the wall starts with ``wall``, from
-    the cards left in canonical order (``offer``: the card on offer, kept out of both)."""
+    F2) and phase. Every other playing seat holds 20 cards, at most a pair of a kind, so that
+    it holds no 坎 or 提 the test did not ask for; the wall starts with ``wall`` and holds the
+    cards left — or, with ``rows``, is just ``wall`` and the cards left lie in front of the
+    seats. ``offer``: the card on offer, kept out of all of them."""
     left = [COPIES] * NUM_KINDS
     given: dict[int, tuple[list[Kind], list[Group]]] = {}
     for seat, (hand_text, table_text) in seats.items():
@@ -115,28 +115,29 @@ def setup(
     for cards in [*(h + [k for g in t for k in g.cards] for h, t in given.values()), top, C(offer)]:
         for k in cards:
             left[k] -= 1
+    assert min(left) >= 0, "more than four of a kind asked for"
     pool = [k for k in range(NUM_KINDS) for _ in range(left[k])]
     seating = rules.seating(dealer)
+    hands: dict[int, list[Kind]] = {}
+    for seat in seating.playing:
+        if seat in given:
+            continue
+        hand: list[Kind] = []
+        for k in list(pool):
+            if len(hand) < HAND_SIZE and hand.count(k) < 2:
+                hand.append(k)
+                pool.remove(k)
+        hands[seat] = hand
+    in_rows: dict[int, list[Kind]] = {s: [] for s in seating.playing}
+    if rows:
+        for i, k in enumerate(pool):
+            in_rows[seating.playing[i % len(seating.playing)]].append(k)
+        pool = []
     states = []
     for seat in range(seating.seats):
-        if seat in given:
-            hand, groups = given[seat]
-        else:
-            size = HAND_SIZE if seat in seating.playing else 0
-            hand, groups, pool = pool[:size], [], pool[size:]
-        states.append(SeatState(tuple(to_counts(hand)), tuple(groups)))
-    position = Position(dealer, pool[0] if pool else top[0], (*top, *pool), tuple(states), phase)
+        hand, groups = given.get(seat, (hands.get(seat, []), []))
+        row = tuple(in_rows.get(seat, ()))
+        states.append(SeatState(tuple(to_counts(hand)), tuple(groups), row))
+    liang = next(k for k in range(NUM_KINDS) if left[k])
+    position = Position(dealer, liang, (*top, *pool), tuple(states), phase)
     return Game.from_position(position, rules)
-
-
-def random_decisions(seeds: Iterable[int]) -> Iterator[tuple[Game, int, random.Random]]:
-    """Every decision of seeded games played by random legal choices: yields the game (to look
-    at, not to change), the seat to act and the game's generator, then plays on."""
-    for seed in seeds:
-        game = Game(seed=seed)
-        rng = random.Random(seed)
-        while not game.is_over:
-            seat = game.to_act
-            assert seat is not None
-            yield game, seat, rng
-            game.apply(rng.choice(game.legal_actions()))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from paohuzi.actions import PASS
 from paohuzi.game import EventType
 from paohuzi.observation import observe
+from paohuzi.position import Discarding
 from tests.scenario import (
     claiming,
     deal,
@@ -14,6 +15,7 @@ from tests.scenario import (
     passed,
     play,
     quiet,
+    setup,
     table,
 )
 
@@ -138,3 +140,25 @@ def test_r8_answers_are_hidden_from_the_other_players() -> None:
     assert chi_game.to_act == pass_game.to_act == 2
     assert observe(chi_game, 0) == observe(pass_game, 0)
     assert observe(chi_game, 2).legal == observe(pass_game, 2).legal  # 碰 outranks either way
+
+
+def test_r5_2_a_forced_pao_on_the_last_card_is_carried_out_before_huangzhuang() -> None:
+    # Seat 2 holds a 坎 of d10; seat 1 draws the last d10, the last card of the wall. Nobody
+    # wins on it, so the hand is 荒庄 — but the 跑 is never optional (R5.2): it is made first,
+    # and counts in seat 2's hu-xi at the end (R10.6).
+    seat2 = "d10 d10 d10 x1 x2 x3 x4 x5 x6 x7 x8 x9 d1 d2 d3 d4 d5 d6 d7 d8"
+    game = setup({2: (seat2, "")}, Discarding(0), wall="d10", rows=True)
+    assert game.wall == 1
+    play(game, f"0 {game.legal_actions()[0]}")
+    while not game.is_over:
+        game.apply(PASS)
+    assert [(e.type, e.seat) for e in game.log[-4:]] == [
+        (EventType.DRAW, 1),
+        (EventType.SHOW, 1),
+        (EventType.PAO, 2),
+        (EventType.HUANGZHUANG, 0),
+    ]
+    assert table(game, 2) == ["pao:d10d10d10d10"]
+    result = game.result
+    assert result is not None and result.winner is None and result.payments == (0, 0, 0)
+    assert result.other_huxi[2] == game.huxi(2) >= 9  # the 跑 of a big kind: 9 (R3)

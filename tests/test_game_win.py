@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 from paohuzi.actions import PASS
+from paohuzi.cards import DECK_SIZE
+from paohuzi.evaluator import current_huxi
 from paohuzi.game import EventType, Game
+from paohuzi.groups import parse_group
 from paohuzi.position import SelfHu, Source
+from paohuzi.record import position_json
 from paohuzi.rules import LUZHOU
+from tests.helpers import C
 from tests.scenario import (
     claiming,
     deal,
     discarding,
+    hand,
     legal,
     on_offer,
     passed,
@@ -232,3 +238,21 @@ def test_r4_1_the_last_card_not_won_on_is_huangzhuang() -> None:
     assert result is not None and result.winner is None and result.payments == (0, 0, 0)
     assert game.log[-1].type is EventType.HUANGZHUANG
     assert set(result.other_huxi) == {0, 1, 2}
+
+
+def test_r2_r9_5_1_a_forced_tianhu_by_another_seat_leaves_the_liang_with_the_dealer() -> None:
+    # Seat 1 is dealt three 提 and wins at once; the 亮张 x3 is the dealer's 21st card (R2),
+    # so it is in his hand when the hand ends: in his current hu-xi (x1 x2 x3, R10.6) and in
+    # the referee's position (all 80 cards, F5).
+    dealer = "x1 x2 x5 x6 x8 x9 x10 d1 d2 d3 d4 d5 d6 d7 d8 d1 d2 d3 d4 d5"
+    forced = "x4 x4 x4 x4 d9 d9 d9 d9 d10 d10 d10 d10 x1 x2 x5 x6 x7 x8 x9 x10"
+    game = deal({0: dealer, 1: forced}, liang="x3", seed=1)
+    result = game.result
+    assert result is not None and result.winner == 1 and result.win is None
+    assert "x3" in hand(game, 0).split() and sum(game.hands[0]) == 21
+    assert result.other_huxi[0] == current_huxi(C(dealer + " x3"), []) >= 3 + 6
+    position = position_json(game)
+    cards = sum(len(h.split()) for h in position["hands"]) + position["wall"]
+    cards += sum(len(d.split()) for d in position["discards"])
+    cards += sum(len(parse_group(g).cards) for t in position["tables"] for g in t)
+    assert cards == DECK_SIZE
