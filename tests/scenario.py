@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import random
+from collections.abc import Iterable, Iterator
+
 from paohuzi.actions import PASS
 from paohuzi.cards import COPIES, NUM_KINDS, Kind, format_cards, to_counts
 from paohuzi.game import Game, stacked_deck
@@ -141,3 +144,16 @@ def setup(
     liang = next(k for k in range(NUM_KINDS) if left[k])
     position = Position(dealer, liang, (*top, *pool), tuple(states), phase)
     return Game.from_position(position, rules)
+
+
+def random_decisions(seeds: Iterable[int]) -> Iterator[tuple[Game, int, random.Random]]:
+    """Every decision of seeded games played by random legal choices: yields the game (to look
+    at, not to change), the seat to act and the game's generator, then plays on."""
+    for seed in seeds:
+        game = Game(seed=seed)
+        rng = random.Random(seed)
+        while not game.is_over:
+            seat = game.to_act
+            assert seat is not None
+            yield game, seat, rng
+            game.apply(rng.choice(game.legal_actions()))

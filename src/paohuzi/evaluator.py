@@ -13,7 +13,15 @@ from dataclasses import dataclass
 from itertools import product
 
 from paohuzi.cards import KIND_NAMES, NUM_KINDS, Counts, Kind, to_counts
-from paohuzi.groups import FOUR_TYPES, PARTNERS, RUN_2710, SCORING_SEQUENCES, Group, GroupType
+from paohuzi.groups import (
+    FOUR_TYPES,
+    PARTNERS,
+    RUN_2710,
+    SCORING_SEQUENCES,
+    SET_SIZE,
+    Group,
+    GroupType,
+)
 from paohuzi.mingtang import WinContext
 from paohuzi.rules import HUNAN, HuxiTable, RuleSet, holding_limit
 from paohuzi.scoring import Score, score
@@ -410,7 +418,7 @@ class PreparedHand:
         for option in options:
             k = option.fours
             rest = option.n_free - (2 if k else 0)
-            if rest < 0 or rest % 3:
+            if rest < 0 or rest % SET_SIZE:
                 continue
             if len(option.table) + len(option.kans) + rest // 3 + (k > 0) != GROUPS_TO_WIN:
                 continue

@@ -426,6 +426,10 @@ class Game:
         seat = phase.to_act
         if action not in self.legal_actions():
             raise IllegalAction(self._why_illegal(seat, action))
+        if action.type is ActionType.HU and (
+            self._pending is None if isinstance(phase, SelfHu) else seat not in self._hu
+        ):
+            raise IllegalAction(f"seat {seat} has no winning hand (an unchecked position)")
         self.history.append((seat, action))
         self._legal = None
         if isinstance(phase, ClaimWindow):
@@ -434,8 +438,7 @@ class Game:
             pending = self._pending
             self._pending = None
             if action.type is ActionType.HU:
-                if pending is None:
-                    raise IllegalAction(f"seat {seat} has no complete hand (an unchecked position)")
+                assert pending is not None  # refused before anything changed
                 self._win(seat, pending)
             else:
                 self._decline_hu(seat, phase.card)

@@ -55,6 +55,9 @@ _SAME_KIND_SIZE = {
 }
 
 
+SET_SIZE = 3
+"""Cards in a sequence, a 绞, a 坎, a 碰 or a 偎 (R3)."""
+
 RUN_123 = (1, 2, 3)
 """Ranks of the 1-2-3 sequence, one of the two that score hu-xi (R3)."""
 RUN_2710 = (2, 7, 10)

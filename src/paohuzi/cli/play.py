@@ -20,6 +20,7 @@ from paohuzi.cards import GLYPHS, KIND_NAMES, RED_KINDS, Kind
 from paohuzi.cli.render import describe, print_settlement
 from paohuzi.cli.simulate import add_players_argument, rules_of
 from paohuzi.game import Game
+from paohuzi.groups import SET_SIZE
 from paohuzi.match import Match
 from paohuzi.observation import Observation, observe
 from paohuzi.record import record_of
@@ -102,7 +103,7 @@ class TerminalTable:
         loose = [k for k in range(len(hand)) for _ in range(hand[k]) if hand[k] != 3]
         text = " ".join(_card(k) for k in loose)
         if kans:
-            text += "   坎: " + "  ".join(" ".join(_card(k) for _ in range(3)) for k in kans)
+            text += "   坎: " + "  ".join(" ".join(_card(k) for _ in range(SET_SIZE)) for k in kans)
         console.print(f"your hand: {text}")
         if obs.offer is not None:
             whose = "you" if obs.turn == self.seat else f"seat {obs.turn}"
