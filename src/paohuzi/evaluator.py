@@ -243,6 +243,11 @@ def evaluator(rules: RuleSet = HUNAN) -> Evaluator:
     return entry[1]
 
 
+def clear_memo() -> None:
+    """Forget every evaluator and its memo tables (to measure a cold start)."""
+    _EVALUATORS.clear()
+
+
 _NEIGHBOURS = tuple(sum(1 << n for n in (k, *PARTNERS[k])) for k in range(NUM_KINDS))
 """Per kind, a bit mask of itself and the kinds it can share a group with."""
 

@@ -10,12 +10,15 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields
 from functools import cached_property
+from itertools import chain
 from typing import Any, ClassVar, Protocol
 
-from paohuzi.cards import RED_KINDS, Kind, is_big
+from paohuzi.cards import NUM_KINDS, RED_KINDS, Kind, is_big
 from paohuzi.groups import Group, GroupType
 
 _NOT_TRIPLET = frozenset({GroupType.CHI, GroupType.RUN, GroupType.JIAO})
+_IS_RED = tuple(int(k in RED_KINDS) for k in range(NUM_KINDS))
+_IS_BIG = tuple(int(is_big(k)) for k in range(NUM_KINDS))
 
 
 @dataclass(frozen=True)
@@ -41,17 +44,17 @@ class WinContext:
     @cached_property
     def cards(self) -> tuple[Kind, ...]:
         """All the winner's cards: every group's and the leftovers."""
-        return (*(k for g in self.groups for k in g.cards), *self.leftover)
+        return (*chain.from_iterable(g.cards for g in self.groups), *self.leftover)
 
     @cached_property
     def red(self) -> int:
         """Red cards (红字, R1)."""
-        return sum(k in RED_KINDS for k in self.cards)
+        return sum(map(_IS_RED.__getitem__, self.cards))
 
     @cached_property
     def big(self) -> int:
         """Big cards (大字)."""
-        return sum(is_big(k) for k in self.cards)
+        return sum(map(_IS_BIG.__getitem__, self.cards))
 
     @property
     def small(self) -> int:
