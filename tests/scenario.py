@@ -146,11 +146,14 @@ def setup(
     return Game.from_position(position, rules)
 
 
-def random_decisions(seeds: Iterable[int]) -> Iterator[tuple[Game, int, random.Random]]:
+def random_decisions(
+    seeds: Iterable[int], rules: RuleSet = HUNAN, *, rotate: bool = False
+) -> Iterator[tuple[Game, int, random.Random]]:
     """Every decision of seeded games played by random legal choices: yields the game (to look
-    at, not to change), the seat to act and the game's generator, then plays on."""
+    at, not to change), the seat to act and the game's generator, then plays on. The dealer is
+    seat 0, or with ``rotate`` the seed modulo the seats."""
     for seed in seeds:
-        game = Game(seed=seed)
+        game = Game(rules, dealer=seed % rules.players if rotate else 0, seed=seed)
         rng = random.Random(seed)
         while not game.is_over:
             seat = game.to_act
