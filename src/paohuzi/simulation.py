@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from paohuzi.distributed import batches, run_jobs
 from paohuzi.game import Game
+from paohuzi.position import Over
 from paohuzi.record import JSON, record_of
 from paohuzi.rules import HUNAN, RuleSet
 
@@ -31,11 +32,10 @@ def simulate_hand(
     """Hand ``index`` of a run: uniformly random legal choices to the end."""
     game = Game(rules, dealer=index % rules.players, seed=seed * 1_000_003 + index)
     choices = random.Random(seed * 7_919 + index + 1)
-    while not game.is_over:
+    while not isinstance(phase := game.phase, Over):
         game.apply(choices.choice(game.legal_actions()))
-    assert game.result is not None
     record = record_of(game).to_json() if keep_record else None
-    return SimulatedHand(index, game.result.winner, tuple(game.result.payments), record)
+    return SimulatedHand(index, phase.result.winner, tuple(phase.result.payments), record)
 
 
 def _batch(args: tuple[int, range, RuleSet, bool]) -> list[SimulatedHand]:

@@ -69,15 +69,14 @@ def play_deal(
         bots = [
             make_bot(name, seed * 7919 + deal * 31 + n * 3 + s) for s, name in enumerate(seating)
         ]
-        play_hand(game, bots)
-        assert game.result is not None
+        result = play_hand(game, bots)
         record = record_of(game).to_json() if keep_records else None
         outcomes.append(
             HandOutcome(
                 deal,
                 seating,
-                tuple(game.result.payments),
-                game.result.winner,
+                tuple(result.payments),
+                result.winner,
                 record,
                 game.seating.sitting_out,
             )

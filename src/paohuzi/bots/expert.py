@@ -70,9 +70,7 @@ def rollout_values(
         for i, action in enumerate(candidates):
             game = position.clone()
             game.apply(action)
-            play_hand(game, players)
-            assert game.result is not None
-            values[i].append(game.result.payments[obs.seat])
+            values[i].append(play_hand(game, players).payments[obs.seat])
         done += 1
     return values
 

@@ -23,6 +23,7 @@ from paohuzi.game import Game
 from paohuzi.groups import SET_SIZE
 from paohuzi.match import Match
 from paohuzi.observation import Observation, observe
+from paohuzi.position import Over
 from paohuzi.record import record_of
 from paohuzi.rules import PRESETS, RuleSet
 
@@ -189,9 +190,8 @@ def run(args: argparse.Namespace) -> int:
             console.rule(f"[bold]hand {match.hands + 1}[/bold]")
             if args.seat == game.seating.sitting_out:
                 console.print("you sit this hand out (R12): the others play it")
-            while not game.is_over:
-                seat = game.to_act
-                assert seat is not None
+            while not isinstance(phase := game.phase, Over):
+                seat = phase.to_act
                 bot = bots[seat]
                 if bot is not None:
                     game.apply(bot.act(observe(game, seat)))
@@ -202,8 +202,7 @@ def run(args: argparse.Namespace) -> int:
                 game.apply(view.choose(obs))
             view.news(observe(game, args.seat))
             match.finish(game)
-            assert game.result is not None
-            print_settlement(console, game.result, match.totals)
+            print_settlement(console, phase.result, match.totals)
             for s, bot in enumerate(bots):
                 end = getattr(bot, "end", None)
                 if end is not None:

@@ -19,7 +19,7 @@ from paohuzi.cards import KIND_NAMES, NUM_KINDS, format_cards
 from paohuzi.env.encoding import action_mask, encode, planes
 from paohuzi.game import Game
 from paohuzi.observation import observe
-from paohuzi.position import ClaimWindow
+from paohuzi.position import ClaimWindow, Over
 from paohuzi.rules import HUNAN, RuleSet
 
 
@@ -90,16 +90,14 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self._after_change()
 
     def _after_change(self) -> None:
-        game = self.game
-        result = game.result
-        if result is not None:
+        phase = self.game.phase
+        if isinstance(phase, Over):
             for agent in self.agents:
-                self.rewards[agent] = float(result.payments[self._seat(agent)])
+                self.rewards[agent] = float(phase.result.payments[self._seat(agent)])
                 self.terminations[agent] = True
             self.agent_selection = self.agents[0]
         else:
-            assert game.to_act is not None  # somebody decides while the hand goes on
-            self.agent_selection = self.possible_agents[game.to_act]
+            self.agent_selection = self.possible_agents[phase.to_act]
 
     def _seat(self, agent: str) -> int:
         return self.possible_agents.index(agent)

@@ -16,6 +16,7 @@ from paohuzi.env.aec import describe
 from paohuzi.env.encoding import action_mask, encode, planes
 from paohuzi.game import Game
 from paohuzi.observation import observe
+from paohuzi.position import Over
 from paohuzi.rules import HUNAN, RuleSet
 
 ILLEGAL_PENALTY = -1.0
@@ -80,12 +81,10 @@ class SingleSeatEnv(gym.Env[dict[str, Any], int]):
 
     def _play_others(self) -> None:
         game = self.game
-        while not game.is_over and game.to_act != self.seat:
-            seat = game.to_act
-            assert seat is not None
-            bot = self._bots[seat]
-            assert bot is not None
-            game.apply(bot.act(observe(game, seat)))
+        while not isinstance(phase := game.phase, Over) and phase.to_act != self.seat:
+            bot = self._bots[phase.to_act]
+            assert bot is not None  # every seat but the agent's has one
+            game.apply(bot.act(observe(game, phase.to_act)))
 
     def _observation(self) -> dict[str, Any]:
         obs = observe(self.game, self.seat, events=False)
@@ -97,10 +96,9 @@ class SingleSeatEnv(gym.Env[dict[str, Any], int]):
             return self._observation(), ILLEGAL_PENALTY, True, False, {"illegal": str(chosen)}
         self.game.apply(chosen)
         self._play_others()
-        if self.game.is_over:
-            assert self.game.result is not None
-            reward = float(self.game.result.payments[self.seat])
-            return self._observation(), reward, True, False, {}
+        result = self.game.result
+        if result is not None:
+            return self._observation(), float(result.payments[self.seat]), True, False, {}
         return self._observation(), 0.0, False, False, {}
 
     def render(self) -> str | None:
