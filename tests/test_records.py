@@ -20,8 +20,6 @@ from paohuzi.rules import (
     HuxiTable,
     Points,
     RuleSet,
-    rules_from_json,
-    rules_json,
 )
 
 HOUSE = replace(HUNAN, min_huxi=10, hu_on_discard=True)
@@ -97,15 +95,15 @@ def test_a_record_without_its_rule_set_reads_as_its_preset() -> None:
     ],
 )
 def test_rule_set_json_round_trips(rules: RuleSet) -> None:
-    data = rules_json(rules)
-    assert rules_from_json(json.loads(json.dumps(data, ensure_ascii=False))) == rules
+    data = rules.to_json()
+    assert RuleSet.from_json(json.loads(json.dumps(data, ensure_ascii=False))) == rules
     assert data["preset"] == rules.name
     assert set(data) - {"preset"} == set(rules.__dataclass_fields__) - {"name"}
 
 
 def test_rule_set_json_fields_left_out_keep_the_presets_values() -> None:
-    assert rules_from_json({"preset": "luzhou", "players": 4}) == replace(LUZHOU, players=4)
-    assert rules_from_json({}) == HUNAN
+    assert RuleSet.from_json({"preset": "luzhou", "players": 4}) == replace(LUZHOU, players=4)
+    assert RuleSet.from_json({}) == HUNAN
 
 
 @pytest.mark.parametrize(
@@ -123,7 +121,7 @@ def test_rule_set_json_fields_left_out_keep_the_presets_values() -> None:
 )
 def test_bad_rule_sets_are_refused(data: dict[str, object], message: str) -> None:
     with pytest.raises(ValueError, match=message):
-        rules_from_json(data)
+        RuleSet.from_json(data)
 
 
 def test_a_record_whose_rules_and_ruleset_disagree_is_refused() -> None:

@@ -246,6 +246,14 @@ class Game:
                 )
             if phase.to_act not in seating.playing:
                 raise ValueError(f"seat {phase.to_act} does not play this hand")
+            if isinstance(phase, ClaimWindow):
+                if phase.owner not in seating.playing:
+                    raise ValueError(f"seat {phase.owner} does not play this hand")
+                if phase.source is Source.LIANG and (phase.card, phase.owner) != (
+                    position.liang,
+                    position.dealer,
+                ):
+                    raise ValueError("the card offered for 天胡 is the dealer's 亮张 (R9.5)")
         game = cls.__new__(cls)
         game._set_up(
             rules,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from paohuzi.actions import Action
-from paohuzi.cards import KIND_NAMES, Kind
+from paohuzi.cards import COPIES, KIND_NAMES, Kind
 from paohuzi.evaluator import PreparedHand, Wait
 from paohuzi.game import PRIVATE_CARD_EVENTS, Event, Game
 from paohuzi.groups import Group, GroupType
@@ -104,7 +104,7 @@ class Observation:
                 seen[k] += 1
         if self.offer is not None:
             seen[self.offer] += 1
-        return [max(0, 4 - n) for n in seen]
+        return [max(0, COPIES - n) for n in seen]
 
 
 HIDDEN_WEI = SeenGroup(GroupType.WEI, None)

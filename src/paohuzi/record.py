@@ -1,7 +1,7 @@
 """Game records (F4) and their replay (F5): plain JSON-ready values, no I/O.
 
 A record names its preset in ``rules`` (F4) and carries the complete rule set in ``ruleset``
-(every field of :class:`~paohuzi.rules.RuleSet`, :func:`~paohuzi.rules.rules_json`), so a game
+(every field of :class:`~paohuzi.rules.RuleSet`, :meth:`~paohuzi.rules.RuleSet.to_json`), so a game
 played under house rules replays under them. A record without ``ruleset`` is played under the
 preset ``rules`` names (``hunan`` when it names none), as records always were.
 """
@@ -14,7 +14,7 @@ from typing import Any
 
 from paohuzi.cards import KIND_NAMES, NotationError, format_cards, parse_cards
 from paohuzi.game import Game, GameResult, IllegalAction, check_deck
-from paohuzi.rules import HUNAN, PRESETS, RuleSet, rules_from_json, rules_json
+from paohuzi.rules import HUNAN, PRESETS, RuleSet
 
 FORMAT = "paohuzi-record/1"
 
@@ -42,7 +42,7 @@ class Record:
         data: JSON = {
             "format": FORMAT,
             "rules": rules.name,
-            "ruleset": rules_json(rules),
+            "ruleset": rules.to_json(),
             "dealer": self.dealer,
             "deck": format_cards(self.deck, sort=False),
             "actions": list(self.actions),
@@ -102,7 +102,7 @@ def _rules_of(data: dict[str, Any]) -> RuleSet:
             raise RecordError(f"unknown rules {name!r} (known: {', '.join(sorted(PRESETS))})")
         return PRESETS[name]
     try:
-        rules = rules_from_json(full)
+        rules = RuleSet.from_json(full)
     except ValueError as error:
         raise RecordError(f"ruleset: {error}") from None
     if "rules" in data and name != rules.name:

@@ -210,6 +210,7 @@ class RuleSet:
     """Every table-dependent number and option. Defaults: Hunan, QQ game hall."""
 
     name: str = "hunan"
+    """The preset the rule set started from: a house rule made with ``replace`` keeps it."""
     huxi: HuxiTable = field(default_factory=HuxiTable)
     min_huxi: int = 15
     """Fewest hu-xi to win (R9.1)."""
@@ -256,6 +257,69 @@ class RuleSet:
             return 0
         return 1 + (effective - self.deng_base) // self.deng_step
 
+    def to_json(self) -> dict[str, Any]:
+        """Every field of a rule set as JSON, ``preset`` naming the preset it started from."""
+        data: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name == "name":
+                data["preset"] = value
+            elif isinstance(value, HuxiTable):
+                data[f.name] = value.to_json()
+            elif isinstance(value, FanCombine):
+                data[f.name] = value.value
+            elif f.name == "mingtang":
+                data[f.name] = [mingtang_json(m) for m in value]
+            else:
+                data[f.name] = value
+        return data
+
+    @classmethod
+    def from_json(cls, data: Any) -> RuleSet:
+        """Read :meth:`to_json`; raises ValueError naming what is wrong. Fields it leaves out
+        keep the values of the preset it names (so a rule set written before a field existed reads
+        as it played); a preset that is not known here needs every field."""
+        if not isinstance(data, dict):
+            raise ValueError("a rule set is a JSON object")
+        preset = data.get("preset", HUNAN.name)
+        if not isinstance(preset, str):
+            raise ValueError("preset must be a string")
+        base = PRESETS.get(preset)
+        kinds = {f.name: f for f in fields(cls) if f.name != "name"}
+        if base is None:
+            missing = sorted(set(kinds) - set(data))
+            if missing:
+                raise ValueError(f"unknown preset {preset!r} and no value for {', '.join(missing)}")
+            base = cls(name=preset)
+        changes: dict[str, Any] = {}
+        for key, value in data.items():
+            if key == "preset":
+                continue
+            if key not in kinds:
+                raise ValueError(f"unknown rule {key!r}")
+            current = getattr(base, key)
+            if key == "huxi":
+                changes[key] = HuxiTable.from_json(value)
+            elif key == "mingtang":
+                if not isinstance(value, list):
+                    raise ValueError("mingtang must be a list")
+                changes[key] = tuple(mingtang_from_json(m) for m in value)
+            elif key == "fan_combine":
+                try:
+                    changes[key] = FanCombine(value)
+                except ValueError:
+                    names = ", ".join(c.value for c in FanCombine)
+                    raise ValueError(f"fan_combine must be one of {names}, not {value!r}") from None
+            elif isinstance(current, bool):
+                if not isinstance(value, bool):
+                    raise ValueError(f"rule {key!r} must be true or false")
+                changes[key] = value
+            elif not _is_int(value):
+                raise ValueError(f"rule {key!r} must be an integer")
+            else:
+                changes[key] = value
+        return replace(base, **changes)
+
 
 HUNAN = RuleSet()
 """Hunan, as played in the QQ game hall: the default (RULES.md)."""
@@ -284,67 +348,3 @@ PRESETS: dict[str, RuleSet] = {r.name: r for r in (HUNAN, LUZHOU)}
 
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
-
-
-def rules_json(rules: RuleSet) -> dict[str, Any]:
-    """Every field of a rule set as JSON, ``preset`` naming the preset it started from."""
-    data: dict[str, Any] = {}
-    for f in fields(rules):
-        value = getattr(rules, f.name)
-        if f.name == "name":
-            data["preset"] = value
-        elif isinstance(value, HuxiTable):
-            data[f.name] = value.to_json()
-        elif isinstance(value, FanCombine):
-            data[f.name] = value.value
-        elif f.name == "mingtang":
-            data[f.name] = [mingtang_json(m) for m in value]
-        else:
-            data[f.name] = value
-    return data
-
-
-def rules_from_json(data: Any) -> RuleSet:
-    """Read :func:`rules_json`; raises ValueError naming what is wrong. Fields it leaves out
-    keep the values of the preset it names (so a rule set written before a field existed reads
-    as it played); a preset that is not known here needs every field."""
-    if not isinstance(data, dict):
-        raise ValueError("a rule set is a JSON object")
-    preset = data.get("preset", HUNAN.name)
-    if not isinstance(preset, str):
-        raise ValueError("preset must be a string")
-    base = PRESETS.get(preset)
-    kinds = {f.name: f for f in fields(RuleSet) if f.name != "name"}
-    if base is None:
-        missing = sorted(set(kinds) - set(data))
-        if missing:
-            raise ValueError(f"unknown preset {preset!r} and no value for {', '.join(missing)}")
-        base = RuleSet(name=preset)
-    changes: dict[str, Any] = {}
-    for key, value in data.items():
-        if key == "preset":
-            continue
-        if key not in kinds:
-            raise ValueError(f"unknown rule {key!r}")
-        current = getattr(base, key)
-        if key == "huxi":
-            changes[key] = HuxiTable.from_json(value)
-        elif key == "mingtang":
-            if not isinstance(value, list):
-                raise ValueError("mingtang must be a list")
-            changes[key] = tuple(mingtang_from_json(m) for m in value)
-        elif key == "fan_combine":
-            try:
-                changes[key] = FanCombine(value)
-            except ValueError:
-                names = ", ".join(c.value for c in FanCombine)
-                raise ValueError(f"fan_combine must be one of {names}, not {value!r}") from None
-        elif isinstance(current, bool):
-            if not isinstance(value, bool):
-                raise ValueError(f"rule {key!r} must be true or false")
-            changes[key] = value
-        elif not _is_int(value):
-            raise ValueError(f"rule {key!r} must be an integer")
-        else:
-            changes[key] = value
-    return replace(base, **changes)
