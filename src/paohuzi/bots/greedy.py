@@ -31,8 +31,7 @@ def hand_value(
 ) -> float:
     """How good a hand and table are (higher is better); ``waits``: count the live winning
     cards of a 听牌 hand (the costly part)."""
-    cards = [k for k in range(NUM_KINDS) for _ in range(hand[k])]
-    prepared = PreparedHand(cards, table, rules)
+    prepared = PreparedHand.from_counts(hand, table, rules)
     value = 1.2 * prepared.current_huxi()
     isolated = 0
     for k in range(NUM_KINDS):
@@ -46,7 +45,7 @@ def hand_value(
         else:
             isolated += 1
             value -= 1.2
-    holding = len(cards) + sum(len(g.cards) for g in table)
+    holding = sum(hand) + sum(len(g.cards) for g in table)
     fours = sum(g.is_four for g in table)
     if waits and isolated <= 2 and holding == holding_limit(fours):
         live = sum(unseen[w.win] for w in prepared.waits())
