@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
+
 import pytest
 
+from paohuzi.evaluator import best_win
 from paohuzi.groups import Group, GroupType
 from paohuzi.mingtang import WinContext
-from paohuzi.rules import HUNAN, LUZHOU
+from paohuzi.rules import HUNAN, LUZHOU, FanCombine
 from paohuzi.scoring import payments, score
-from tests.helpers import T
+from tests.helpers import C, K, T
 
 
 @pytest.mark.parametrize("huxi, deng", [(15, 1), (17, 1), (18, 2), (20, 2), (21, 3), (30, 6)])
@@ -141,3 +144,41 @@ def test_r10_5_payments_zero_sum(winner: int) -> None:
 
 def test_r10_5_huangzhuang_pays_nothing() -> None:
     assert payments(None, 0, HUNAN.seating(0)) == [0, 0, 0]
+
+
+@pytest.mark.parametrize(
+    "how, fan", [(FanCombine.SUM, 5 + 4 + 9), (FanCombine.PRODUCT, 5 * 4 * 9), (FanCombine.MAX, 9)]
+)
+def test_r10_3_how_fan_combine_is_a_rule_value(how: FanCombine, fan: int) -> None:
+    rules = replace(HUNAN, fan_combine=how)
+    win = facts(red=0, big=4, small=17, triplets=True)  # 乌胡 5, 对对胡 4, 小字胡 9
+    assert score(21, win, rules).fan == fan
+    assert score(21, facts(), rules).fan == 1  # 平胡 whatever the rule
+
+
+@dataclass(frozen=True)
+class SelfDrawnOnAPair:
+    """A made-up regional 名堂: won by one's own draw of a card that made a 偎 or 提 — it
+    needs the groups, the winning card and how the hand was won."""
+
+    name: str = "偎胡"
+
+    def fan(self, win: WinContext) -> int:
+        same = (GroupType.WEI, GroupType.TI)
+        made = any(g.type in same and g.cards[0] == win.win for g in win.groups)
+        return 3 if win.self_drawn and made else 0
+
+
+def test_r10_1_a_mingtang_sees_the_groups_the_winning_card_and_how_it_was_won() -> None:
+    rules = replace(HUNAN, mingtang=(*HUNAN.mingtang, SelfDrawnOnAPair()))
+    hand = C("d1 d1 d1 d2 d7 d10 x1 x2 x3 x5 x5 x5 d4 d5 d6 d8 d9 d10 x7 x7")
+    drawn = best_win(hand, [], K("x7"), self_drawn=True, rules=rules)
+    shown = best_win(
+        C("d1 d1 d1 d2 d7 d10 x1 x2 x3 x5 x5 x5 d4 d5 d6 x7 x8 x9 d8 d9"),
+        [],
+        K("d10"),
+        self_drawn=False,
+        rules=rules,
+    )
+    assert drawn is not None and ("偎胡", 3) in drawn.score.mingtang
+    assert shown is not None and all(name != "偎胡" for name, _ in shown.score.mingtang)
