@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import random
+
 from paohuzi.actions import PASS
-from paohuzi.game import EventType
+from paohuzi.game import EventType, Game
 from paohuzi.observation import observe
-from paohuzi.position import Discarding
+from paohuzi.position import ClaimWindow, Discarding
 from tests.scenario import (
     claiming,
     deal,
@@ -162,3 +164,33 @@ def test_r5_2_a_forced_pao_on_the_last_card_is_carried_out_before_huangzhuang() 
     result = game.result
     assert result is not None and result.winner is None and result.payments == (0, 0, 0)
     assert result.other_huxi[2] == game.huxi(2) >= 9  # the 跑 of a big kind: 9 (R3)
+
+
+def test_r8_on_offer_is_told_of_every_card_on_offer_before_anyone_is_asked() -> None:
+    # A server speaks at that moment: every seat sees the card, nobody is asked yet, so what it
+    # sends then tells nothing of who will be asked (R8).
+    for seed in range(30):
+        told: list[int] = []
+
+        def on_offer(game: Game, told: list[int] = told) -> None:
+            phase = game.phase
+            assert isinstance(phase, ClaimWindow) and phase.asking == ()
+            assert game.to_act is None and game.legal_actions() == []
+            views = [observe(game, s) for s in (*game.seating.playing, None)]
+            assert all(v.legal == () and v.offer == phase.card for v in views)
+            told.append(phase.card)
+
+        game = Game(dealer=seed % 3, seed=seed, on_offer=on_offer)
+        plain = Game(dealer=seed % 3, seed=seed)
+        rng = random.Random(seed)
+        while not game.is_over:
+            assert game.clone().on_offer is None
+            action = rng.choice(game.legal_actions())
+            game.apply(action)
+            plain.apply(action)
+        assert game.log == plain.log and game.result == plain.result
+        offered = [e.card for e in game.log if e.type in (EventType.SHOW, EventType.DISCARD)]
+        result = game.result
+        assert result is not None
+        forced = result.hu is not None and result.win is None  # 必需天胡: no 亮张 offer
+        assert told == ([] if forced else [game.liang]) + offered

@@ -141,3 +141,11 @@ def test_a_game_set_up_from_a_position_has_no_record() -> None:
         record_of(game)
     with pytest.raises(ValueError, match="no deck"):
         game.deck  # noqa: B018 - the property raises
+
+
+@pytest.mark.parametrize("field", ["dealer", "deck"])
+def test_f4_a_record_without_its_dealer_or_deck_names_the_field(field: str) -> None:
+    data = record_of(random_game(HUNAN, 2)).to_json()
+    del data[field]
+    with pytest.raises(RecordError, match=f"has no '{field}' field"):
+        Record.from_json(data)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import enum
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from paohuzi.actions import HU, PASS, PENG, Action, ActionType, discard, parse_seat_action
@@ -145,6 +145,13 @@ class Game:
     """In :class:`SelfHu`: the drawer's winning arrangement."""
     _legal: list[Action] | None
     _derived: list[_Derived | None]
+    on_offer: Callable[[Game], None] | None
+    """Called with the game whenever a card is put on offer (the 亮张, a shown draw, a
+    discard), before anyone is asked about it: the moment every seat sees the card, whether or
+    not some seat may claim it. A server that speaks at that moment reveals nothing of who is
+    then asked (R8), even when nobody is. During the call the phase is the card's
+    :class:`ClaimWindow` with nobody asked yet (``asking`` empty): :attr:`to_act` is None and
+    there are no legal actions. Not copied by :meth:`clone` nor set by :meth:`from_position`."""
 
     def __init__(
         self,
@@ -153,6 +160,7 @@ class Game:
         dealer: int = 0,
         deck: Sequence[Kind] | None = None,
         seed: int | None = None,
+        on_offer: Callable[[Game], None] | None = None,
     ) -> None:
         if deck is None:
             deck = full_deck()
@@ -174,6 +182,7 @@ class Game:
             deck=dealt,
             log=(Event(EventType.DEAL, dealer), Event(EventType.LIANG, dealer, liang)),
         )
+        self.on_offer = on_offer
         self._start()
 
     def _set_up(
@@ -204,6 +213,7 @@ class Game:
         self._pending = None
         self._legal = None
         self._derived = [None] * len(self._seats)
+        self.on_offer = None
 
     @classmethod
     def from_position(
@@ -244,6 +254,8 @@ class Game:
                     f"the position places {position.card_count()} cards, not the {DECK_SIZE} "
                     "of the deck (R1)"
                 )
+            if isinstance(phase, ClaimWindow) and not phase.asking:
+                raise ValueError("a claim window asks somebody (it is opened by the game)")
             if phase.to_act not in seating.playing:
                 raise ValueError(f"seat {phase.to_act} does not play this hand")
             if isinstance(phase, ClaimWindow):
@@ -304,8 +316,12 @@ class Game:
 
     @property
     def to_act(self) -> int | None:
-        """The seat to decide now; None once the hand is over."""
-        return self._phase.to_act
+        """The seat to decide now; None once the hand is over (or while a card is being put
+        on offer, see :attr:`on_offer`)."""
+        phase = self._phase
+        if isinstance(phase, ClaimWindow) and not phase.asking:
+            return None
+        return phase.to_act
 
     @property
     def result(self) -> GameResult | None:
@@ -401,7 +417,7 @@ class Game:
     def _compute_legal(self) -> list[Action]:
         phase = self._phase
         if isinstance(phase, ClaimWindow):
-            return sorted([*phase.offered, PASS], key=str)
+            return sorted([*phase.offered, PASS], key=str) if phase.asking else []
         if isinstance(phase, SelfHu):
             return [HU, PASS]
         if isinstance(phase, Discarding):
@@ -418,6 +434,7 @@ class Game:
         other = Game.__new__(Game)
         # Every field is a value that is replaced, never changed, but for these lists.
         other.__dict__.update(self.__dict__)
+        other.on_offer = None
         other.history = list(self.history)
         other.log = list(self.log)
         other._seats = list(self._seats)
@@ -431,6 +448,8 @@ class Game:
         phase = self._phase
         if isinstance(phase, Over):
             raise IllegalAction("the hand is over")
+        if isinstance(phase, ClaimWindow) and not phase.asking:
+            raise IllegalAction("nobody is asked yet: the card is being put on offer")
         seat = phase.to_act
         if action not in self.legal_actions():
             raise IllegalAction(self._why_illegal(seat, action))
@@ -612,6 +631,11 @@ class Game:
         queue = self._window_options(
             card, owner, source, order[1:] if source is Source.DISCARDED else order
         )
+        if self.on_offer is not None:
+            self._phase = ClaimWindow(card, owner, source, (), ())  # nobody asked yet
+            self._legal = None
+            self.on_offer(self)
+            self._legal = None
         self._advance_window(card, owner, source, queue, ())
 
     def _window_options(

@@ -150,7 +150,7 @@ def observe(game: Game, seat: int | None, *, events: bool = True) -> Observation
         turn=turn,
         offer=offer,
         offer_source=source,
-        legal=tuple(game.legal_actions()) if seat is not None and phase.to_act == seat else (),
+        legal=tuple(game.legal_actions()) if seat is not None and game.to_act == seat else (),
         chou=own.chou if own is not None else frozenset(),
         chou_hu=own.chou_hu if own is not None else (),
         events=tuple(_seen_event(e, seat) for e in game.log) if events else (),

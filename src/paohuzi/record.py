@@ -18,6 +18,9 @@ from paohuzi.rules import HUNAN, PRESETS, RuleSet
 
 FORMAT = "paohuzi-record/1"
 
+REQUIRED = ("dealer", "deck")
+"""The F4 fields a record cannot do without (the others have defaults)."""
+
 JSON = dict[str, Any]
 
 
@@ -58,6 +61,9 @@ class Record:
             raise RecordError("a record is a JSON object")
         if data.get("format", FORMAT) != FORMAT:
             raise RecordError(f"not a {FORMAT} record (format: {data.get('format')!r})")
+        missing = [name for name in REQUIRED if name not in data]
+        if missing:
+            raise RecordError(f"the record has no {' or '.join(map(repr, missing))} field")
         rules = _rules_of(data)
         dealer = data.get("dealer")
         if not isinstance(dealer, int) or isinstance(dealer, bool):
