@@ -139,7 +139,7 @@ F5: dict[str, Any] = {
 
 def f5_schema(seats: int) -> dict[str, Any]:
     """F5 for a table of ``seats``: FORMATS gives three; a four-seat table (R12) has four of
-    each per-seat entry and seat numbers up to 3 (decision D29)."""
+    each per-seat entry and seat numbers up to 3 (decision D30)."""
     schema = copy.deepcopy(F5)
     props = schema["properties"]
     seat = f"[0-{seats - 1}]"
