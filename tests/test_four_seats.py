@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -28,10 +29,10 @@ from paohuzi.position import GameResult, Over
 from paohuzi.record import Record, record_of, replay
 from paohuzi.rules import HUNAN
 from tests.scenario import deal, quiet, random_decisions
-from tests.test_cli_play import PROMPT, spawn
 from tests.test_game_invariants import check_step, hidden_reshuffle
 
 FOUR = replace(HUNAN, players=4)
+SRC = Path(__file__).parent.parent / "src"
 
 
 def random_game(seed: int) -> Game:
@@ -251,27 +252,22 @@ def test_r12_simulate_and_tournament_commands(
 
 
 def test_r12_play_a_hand_at_a_four_seat_table(tmp_path: Path) -> None:
-    child = spawn(
-        "--players",
-        "4",
-        "--seed",
-        "2",
-        "--bots",
-        "greedy,greedy,greedy",
-        "--hands",
-        "1",
-        cwd=tmp_path,
+    # Dealer 1: seat 3, opposite, sits the first hand out — the player's seat here: three bots
+    # play it through to the settlement, with four seats in the match's score.
+    args = ["-m", "paohuzi", "play", "--players", "4", "--dealer", "1", "--seat", "3"]
+    child = pexpect.spawn(
+        sys.executable,
+        [*args, "--seed", "2", "--bots", "greedy,greedy,greedy", "--hands", "1"],
+        cwd=str(tmp_path),
+        encoding="utf-8",
+        timeout=60,
+        dimensions=(50, 160),
+        env={"PATH": "/usr/bin:/bin", "TERM": "xterm", "PYTHONPATH": str(SRC)},
     )
-    while True:
-        found = child.expect([PROMPT, "payments", "sit this hand out"])
-        if found == 0:
-            child.sendline("1")
-        else:
-            break
-    if found == 2:
-        child.expect("payments")
+    child.expect("you sit this hand out")
+    child.expect("payments")
     child.expect("match total")
-    child.expect(r"seat 3: [+-]\d+")
+    child.expect(r"seat 3: \+0")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
