@@ -31,7 +31,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 from paohuzi.record import Record, position_json, result_json
 from paohuzi.server.config import Config
 from paohuzi.server.limits import Bucket, RateLimiter
-from paohuzi.server.rooms import SEATS, Full, Listener, Room, RoomError, Rooms
+from paohuzi.server.rooms import Full, Listener, Room, RoomError, Rooms
 from paohuzi.server.store import Store, StoreError
 
 STATIC = resources.files("paohuzi.server") / "static"
@@ -67,17 +67,21 @@ ASGIApp = Callable[[Scope, Receive, SendASGI], Awaitable[None]]
 
 
 class NewRoom(BaseModel):
-    """Seats 0–2: null for a person, or a bot level."""
+    """One entry a seat (as many as the rules' players): null for a person, or a bot level."""
 
     model_config = ConfigDict(extra="forbid")
 
     bots: list[Annotated[StrictStr, Field(max_length=32)] | None] = Field(
-        default_factory=lambda: [None, "greedy", "greedy"], min_length=SEATS, max_length=SEATS
+        default_factory=lambda: [None, "greedy", "greedy"], min_length=3, max_length=4
     )
     timer: StrictInt = Field(
         default=30, description="seconds a person has to decide: 0 (none) or 5–300"
     )
-    rules: Annotated[StrictStr, Field(max_length=32)] = "hunan"
+    rules: Annotated[StrictStr, Field(max_length=32)] | dict[str, Any] = Field(
+        default="hunan",
+        description="a preset's name, or a rule set as JSON (RuleSet.to_json: 'preset' and "
+        "the fields that differ, e.g. {'preset': 'hunan', 'players': 4})",
+    )
     seed: Annotated[StrictInt, Field(ge=0, lt=2**63)] | None = None
 
 
@@ -401,6 +405,7 @@ def create_app(config: Config | str = "paohuzi.db", **settings: Any) -> FastAPI:
             "hands": room.match.hands,
             "totals": room.match.totals,
             "timer": room.timer,
+            "rules": room.rules.to_json(),
         }
 
     @app.get("/api/rooms/{room_id}/hands")

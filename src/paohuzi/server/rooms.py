@@ -16,7 +16,7 @@ Three promises shape this module (docs/security.md):
   ``seq`` counts only what it may see. Frames are paced (``bot_delay`` apart), and bots answer
   hidden questions within that pace, so timing tells nothing either; a person who thinks
   before answering is seen to think, as at any table. A seat's 托管 (the server playing for
-  it, D22) shows to the others only at its discards and at the end of the hand.
+  it, D33) shows to the others only at its discards and at the end of the hand.
 * **Unpredictable deals.** Every deck comes from the operating system's CSPRNG, and each seat
   is shown a commitment to it at the deal (:mod:`paohuzi.fairdeal`); the record reveals the
   salt. Seeded decks exist only behind ``Config.dev_seeded_deals``.
@@ -42,12 +42,13 @@ from paohuzi.bots.greedy import GreedyBot
 from paohuzi.bots.protocol import event_json, observation_json
 from paohuzi.cards import KIND_NAMES, Kind, NotationError, format_cards, full_deck, parse_cards
 from paohuzi.fairdeal import SCHEME, commitment
-from paohuzi.game import Game, IllegalAction, Phase
+from paohuzi.game import Game, IllegalAction
 from paohuzi.groups import Group
 from paohuzi.match import Match
 from paohuzi.observation import observe
+from paohuzi.position import Discarding
 from paohuzi.record import record_of, result_json
-from paohuzi.rules import PRESETS
+from paohuzi.rules import PRESETS, RuleSet
 from paohuzi.server.botrunner import BotRunner, searches
 from paohuzi.server.config import Config
 from paohuzi.server.limits import Histogram
@@ -65,7 +66,6 @@ Send = Callable[[str], Awaitable[None]]
 Close = Callable[[int, str], Coroutine[Any, Any, None]]
 log = logging.getLogger("paohuzi.server")
 
-SEATS = 3
 RETRY = 1.0
 """Seconds before a room tries again a write that failed (a bot's move, a timeout)."""
 SAVE_FAILED = "the server could not save this move; nothing changed, try again"
@@ -165,7 +165,7 @@ class Room:
     """One table: its seats, its match and the hand in play."""
 
     id: str
-    rules: str
+    rules: RuleSet
     seats: list[SeatInfo]
     match: Match
     timer: float
@@ -182,7 +182,7 @@ class Room:
     hand_no: int = 0
     salt: str = ""
     commitment: str = ""
-    own_actions: list[int] = field(default_factory=lambda: [0] * SEATS)
+    own_actions: list[int] = field(default_factory=list)
     listeners: list[Listener] = field(default_factory=list)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     deadline: float | None = None
@@ -211,6 +211,7 @@ class Room:
     _hints: dict[int, tuple[tuple[int, int], JSON]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        self.own_actions = [0] * len(self.seats)
         self.auto = [False] * len(self.seats)
         self.auto_shown = [False] * len(self.seats)
         self.timed_out = [None] * len(self.seats)
@@ -289,7 +290,7 @@ class Room:
         return {
             "hands": [format_cards(game.hand_cards(s)) for s in range(len(game.hands))],
             "tables": [[str(g) for g in t] for t in game.tables],
-            "wall": format_cards(game.deck[game.wall_pos :], sort=False),
+            "wall": format_cards(game.position().wall, sort=False),
             "group_huxi": list(hu.group_huxi) if hu is not None else [],
             "self_draw_deng": rules.self_draw_bonus if hu and hu.score.self_drawn else 0,
             "haidi_fan": rules.haidi_fan if hu and hu.score.haidi else 0,
@@ -354,7 +355,7 @@ class Room:
     def _frame(self, game: Game, *, public: bool, only: int | None = None) -> Frame:
         if not any(li.alive for li in self.listeners):
             return Frame({}, public)  # nobody watches: nothing to build, nothing to pace
-        seats: list[int | None] = [only] if only is not None else [*range(SEATS), None]
+        seats: list[int | None] = [only] if only is not None else [*range(len(self.seats)), None]
         return Frame({s: json.dumps(self.view(s, game), ensure_ascii=False) for s in seats}, public)
 
     def _settle(self) -> None:
@@ -363,7 +364,7 @@ class Room:
         assert game is not None
         seat = game.to_act
         person = seat is not None and not self._computer(seat)
-        if game.is_over or game.phase is Phase.DISCARD:
+        if game.is_over or isinstance(game.phase, Discarding):
             frame = self._frame(game, public=True)
         elif person:
             frame = self._frame(game, public=False, only=seat)  # a hidden question
@@ -482,12 +483,10 @@ class Room:
         self.salt = secrets.token_hex(32)
         self.commitment = commitment(deck, self.salt)
         self.hand_no = self.match.hands
-        self.own_actions = [0] * SEATS
+        self.own_actions = [0] * len(self.seats)
         self.ready = set()
         self._captured.clear()
-        self.game = Game(
-            PRESETS[self.rules], dealer=self.match.dealer, deck=deck, on_offer=self._capture
-        )
+        self.game = Game(self.rules, dealer=self.match.dealer, deck=deck, on_offer=self._capture)
         return StoredHand(
             self.hand_no,
             self.match.dealer,
@@ -649,7 +648,7 @@ class Room:
 
     async def _expire(self, seat: int, key: int, after: float) -> None:
         """On timeout the seat passes, or discards what the greedy bot would (D18), and is
-        put on 托管 until it takes back control (D22)."""
+        put on 托管 until it takes back control (D33)."""
         await asyncio.sleep(after)
         async with self.lock:
             game = self.game
@@ -712,7 +711,7 @@ class Room:
         return StoredRoom(
             self.id,
             self.created,
-            self.rules,
+            json.dumps(self.rules.to_json()),
             m.seed if self.seeded else None,
             self.timer,
             [s.to_json() for s in self.seats],
@@ -722,6 +721,21 @@ class Room:
             m.huangzhuang_streak,
             self.active,
         )
+
+
+def rule_set(value: RuleSet | str | dict[str, Any]) -> RuleSet:
+    """A room's rules: a rule set, a preset's name, or a rule set's JSON (``RuleSet.to_json``:
+    a ``preset`` and the fields that differ from it). Raises RoomError."""
+    if isinstance(value, RuleSet):
+        return value
+    if isinstance(value, str):
+        if value not in PRESETS:
+            raise RoomError(f"unknown rules {value!r} (known: {', '.join(sorted(PRESETS))})")
+        return PRESETS[value]
+    try:
+        return RuleSet.from_json(value)
+    except (ValueError, TypeError) as error:
+        raise RoomError(f"rules: {error}"[:300]) from None
 
 
 class Rooms:
@@ -744,20 +758,19 @@ class Rooms:
         self,
         bots: list[str | None],
         *,
-        rules: str = "hunan",
+        rules: RuleSet | str | dict[str, Any] = "hunan",
         timer: float = 30,
         seed: int | None = None,
         creator: str = "",
     ) -> Room:
         """A new room, stored with its first deal before anyone sees it. Raises RoomError
         (the request is wrong) or StoreError (the server could not store it)."""
-        if len(bots) != SEATS:
-            raise RoomError(f"a room has {SEATS} seats")
+        rules = rule_set(rules)
+        if len(bots) != rules.players:
+            raise RoomError(f"a table of these rules has {rules.players} seats, not {len(bots)}")
         for level in bots:
             if level is not None:
                 make_bot(level)  # raises ValueError for an unknown level or a bad setting
-        if rules not in PRESETS:
-            raise RoomError(f"unknown rules {rules!r} (known: {', '.join(sorted(PRESETS))})")
         if seed is not None and not self.config.dev_seeded_deals:
             raise RoomError("seeded deals are for development servers only")
         if self.count() >= self.config.max_rooms:
@@ -768,7 +781,7 @@ class Rooms:
                 secrets.token_hex(16),
                 rules,
                 seats,
-                Match(PRESETS[rules], seed=seed),
+                Match(rules, seed=seed),
                 timer,
                 seeded=seed is not None,
             )
@@ -794,7 +807,7 @@ class Rooms:
     def _room(
         self,
         room_id: str,
-        rules: str,
+        rules: RuleSet,
         seats: list[SeatInfo],
         match: Match,
         timer: float,
@@ -852,16 +865,15 @@ class Rooms:
 
     def _restore(self, stored: StoredRoom) -> Room:
         """Replay the room's hand in progress from its stored actions (no bot is asked)."""
-        if stored.rules not in PRESETS:
-            raise ValueError(f"unknown rules {stored.rules!r}")
-        match = Match(PRESETS[stored.rules], seed=stored.seed or 0, dealer=stored.dealer)
+        rules = rule_set(stored.rules if stored.rules in PRESETS else json.loads(stored.rules))
+        match = Match(rules, seed=stored.seed or 0, dealer=stored.dealer)
         match.totals = list(stored.totals)
         match.hands = stored.hands
         match.huangzhuang_streak = stored.streak
         seats = [SeatInfo(s["token"], s.get("bot"), s.get("name", "")) for s in stored.seats]
         room = self._room(
             stored.id,
-            stored.rules,
+            rules,
             seats,
             match,
             stored.timer,
@@ -872,7 +884,7 @@ class Rooms:
         hand = self.store.last_hand(stored.id)
         if hand is None:
             raise ValueError("the room has no hand")
-        game = Game(PRESETS[stored.rules], dealer=hand.dealer, deck=parse_cards(hand.deck))
+        game = Game(rules, dealer=hand.dealer, deck=parse_cards(hand.deck))
         for text in hand.actions:
             game.apply_text(text)
         room.game = game
