@@ -768,3 +768,27 @@ def test_colours_read_well() -> None:
     ]  # fmt: skip
     for text, ground in pairs:
         assert contrast(text, ground) >= 4.5, (text, ground, contrast(text, ground))
+
+
+def test_a_real_four_seat_room_plays_to_the_settlement(
+    site: Server, browser: Browser, shots: Path
+) -> None:
+    """Issue 11: the four-seat table (R12) through the real server, by clicks only."""
+    table = Table(browser, shots, DESKTOP)
+    page = table.page
+    room = site.post(
+        "/api/rooms",
+        {
+            "bots": [None, "greedy", "greedy", "greedy"],
+            "timer": 0,
+            "seed": 3,
+            "rules": {"preset": "hunan", "players": 4},
+        },
+    )
+    page.goto(site.url + local(room["seats"][0]["url"]))
+    page.wait_for_selector("#seats .seat")
+    assert page.locator("#seats .seat").count() == 3 and page.locator("#me .seat").count() == 1
+    table.shot("four-seats-real")
+    play_until_settled([page])
+    table.shot("four-seats-settlement")
+    table.close()
