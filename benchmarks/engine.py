@@ -12,6 +12,7 @@ import random
 import time
 
 from paohuzi.game import Game
+from paohuzi.rules import HUNAN
 
 
 def main() -> None:
@@ -23,7 +24,7 @@ def main() -> None:
     decisions = wins = 0
     start = time.perf_counter()
     for i in range(args.hands):
-        game = Game(dealer=i % 3, seed=args.seed * 1_000_003 + i)
+        game = Game(dealer=i % HUNAN.players, seed=args.seed * 1_000_003 + i)
         while not game.is_over:
             game.apply(rng.choice(game.legal_actions()))
             decisions += 1

@@ -15,6 +15,7 @@ import numpy as np
 
 from paohuzi.env import raw_env
 from paohuzi.game import Game
+from paohuzi.rules import HUNAN
 
 
 def engine(hands: int, seed: int) -> tuple[float, int]:
@@ -22,7 +23,7 @@ def engine(hands: int, seed: int) -> tuple[float, int]:
     steps = 0
     start = time.perf_counter()
     for i in range(hands):
-        game = Game(dealer=i % 3, seed=seed * 1_000_003 + i)
+        game = Game(dealer=i % HUNAN.players, seed=seed * 1_000_003 + i)
         while not game.is_over:
             game.apply(rng.choice(game.legal_actions()))
             steps += 1

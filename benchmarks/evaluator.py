@@ -35,7 +35,7 @@ def run() -> None:
     wins = sum(
         ev.best_win(h.hand, h.table, h.win, self_drawn=h.self_drawn) is not None for h in holdings
     )
-    ev._EVALUATORS.clear()
+    ev.clear_memo()
     print(f"{len(holdings)} holdings (seed {args.seed}), {wins / len(holdings):.0%} winning")
     for rep in range(args.repeat):
         label = "cold memo tables" if rep == 0 else "warm"

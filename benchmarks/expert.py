@@ -14,6 +14,7 @@ from paohuzi.actions import Action
 from paohuzi.bots import ExpertBot, GreedyBot, play_hand
 from paohuzi.game import Game
 from paohuzi.observation import Observation
+from paohuzi.rules import HUNAN
 
 
 class Timed:
@@ -39,7 +40,10 @@ def main() -> None:
     expert = ExpertBot(args.seed, workers=args.workers)
     timed = Timed(expert)
     for i in range(args.hands):
-        play_hand(Game(seed=args.seed * 1000 + i, dealer=i % 3), [timed, GreedyBot(), GreedyBot()])
+        play_hand(
+            Game(seed=args.seed * 1000 + i, dealer=i % HUNAN.players),
+            [timed, GreedyBot(), GreedyBot()],
+        )
     expert.close()
     times = sorted(timed.seconds)
     searched = [t for t in times if t > 0.01]

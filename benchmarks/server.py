@@ -60,9 +60,11 @@ async def player(
                 round_trips.append(time.monotonic() - sent[1])
                 sent = None
             if message["over"]:
+                if message["ready"][message["you"]]:
+                    continue  # said already; waiting for the others
                 if message["you"] == 0:
                     counts["hands"] += 1
-                    await ws.send(json.dumps({"type": "next"}))
+                await ws.send(json.dumps({"type": "ready"}))  # every person says it
             elif message["legal"]:
                 if think:
                     await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
@@ -114,6 +116,7 @@ def main() -> None:
                 str(db),
                 "--bot-delay",
                 "0",
+                "--dev-seeded-deals",  # the rooms are created with seeds
             ],
             stdout=subprocess.DEVNULL,
         )

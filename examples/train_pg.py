@@ -24,6 +24,7 @@ from paohuzi.env import PLANES, SingleSeatEnv, encode
 from paohuzi.env.encoding import action_mask
 from paohuzi.game import Game
 from paohuzi.observation import Observation
+from paohuzi.rules import HUNAN
 from paohuzi.tournament import deal_deck, seatings
 
 FEATURES = PLANES * 20 + 1
@@ -94,7 +95,7 @@ def duplicate(bot: Bot, deals: int, seed: int) -> tuple[float, float, float]:
                 bot if name == "pg" else make_bot("random", seed + deal * 10 + n * 3 + s)
                 for s, name in enumerate(seating)
             ]
-            game = Game(dealer=deal % 3, deck=deal_deck(seed, deal))
+            game = Game(dealer=deal % HUNAN.players, deck=deal_deck(seed, deal))
             play_hand(game, bots)
             assert game.result is not None
             seat = seating.index("pg")

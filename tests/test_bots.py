@@ -13,7 +13,13 @@ from paohuzi.cli import main
 from paohuzi.game import Game
 from paohuzi.observation import observe
 from paohuzi.tournament import run_deals, seatings, summarize, tournament
-from tests.scenario import deal, play, quiet, random_decisions
+from tests.scenario import (
+    deal,
+    on_offer,
+    play,
+    quiet,
+    random_decisions,
+)
 from tests.test_game_invariants import hidden_reshuffle
 from tests.test_game_win import DEALER, SEAT2, WAITING, pass_until
 
@@ -33,7 +39,7 @@ def test_greedy_always_wins_when_it_can() -> None:
     game = deal({0: DEALER, 1: WAITING, 2: SEAT2}, liang="x4", wall="x4 d10", seed=1)
     play(game, "0 discard x1")
     quiet(game, 18)
-    while game.window is not None and game.window.card == 3:
+    while on_offer(game) == 3:
         game.apply(PASS)
     pass_until(game, 1)
     assert GreedyBot().act(observe(game, 1)) == HU

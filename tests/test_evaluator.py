@@ -5,10 +5,20 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from paohuzi.evaluator import best_complete, best_win, current_huxi, forced_tianhu, waits
+from paohuzi.cli import main
+from paohuzi.evaluator import (
+    InvalidHolding,
+    best_complete,
+    best_win,
+    check_holding,
+    current_huxi,
+    forced_tianhu,
+    waits,
+)
 from paohuzi.rules import HUNAN, LUZHOU
 from paohuzi.samples import random_holding
 from tests.helpers import C, K, T, names
@@ -210,3 +220,18 @@ def test_result_does_not_depend_on_card_order(seed: int, shuffler: random.Random
         assert names(first.groups) == names(again.groups)
     assert waits(h.hand, h.table, HUNAN) == waits(hand, table, HUNAN)
     assert current_huxi(h.hand, h.table) == current_huxi(hand, table)
+
+
+def test_r6_a_non_dealer_dealt_two_ti_holds_one_card_short() -> None:
+    # Dealt 提 x5 and 提 d6 (laid down at once, R5.1) and twelve more cards: 20 cards where
+    # 20 + max(0, 2 − 1) = 21 would be held after a take. R6: he is one short until his takes
+    # catch up; analyze takes such a holding (F6), and it waits on nothing (it cannot be
+    # complete with one more card).
+    hand = "x1 x2 x3 x7 x8 x9 d1 d2 d3 d7 d8 d9"
+    check_holding(C(hand), T("ti:x5 ti:d6"))
+    assert waits(C(hand), T("ti:x5 ti:d6")) == []
+    assert main(["analyze", "--hand", hand, "--table", "ti:x5 ti:d6", "--json"]) == 0
+    with pytest.raises(InvalidHolding, match="hold 19 cards"):
+        check_holding(C(hand)[1:], T("ti:x5 ti:d6"))  # two short: no player holds that
+    with pytest.raises(InvalidHolding, match="hold 19 cards"):
+        check_holding(C(hand), T("ti:x5 chi:d4d5d6"))  # one short with one 提: never

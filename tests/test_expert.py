@@ -13,9 +13,17 @@ from paohuzi.bots import ExpertBot, GreedyBot, make_bot, play_hand
 from paohuzi.bots.sampler import is_consistent, sample
 from paohuzi.cards import NUM_KINDS
 from paohuzi.cli import main
-from paohuzi.game import Game, Phase
+from paohuzi.game import Game
 from paohuzi.observation import observe
-from tests.scenario import deal, play, quiet, random_decisions
+from tests.scenario import (
+    deal,
+    discarding,
+    on_offer,
+    play,
+    quiet,
+    random_decisions,
+    window,
+)
 from tests.test_game_invariants import check_step
 from tests.test_game_win import DEALER, SEAT2, WAITING, pass_until
 
@@ -23,21 +31,20 @@ GOLDEN = Path(__file__).parent / "golden"
 
 
 def all_cards(game: Game) -> list[int]:
+    position = game.position()
     counts = [0] * NUM_KINDS
-    for hand in game.hands:
+    for state in position.seats:
         for k in range(NUM_KINDS):
-            counts[k] += hand[k]
-    for table in game.tables:
-        for group in table:
+            counts[k] += state.hand[k]
+        for group in state.table:
             for k in group.cards:
                 counts[k] += 1
-    for row in game.rows:
-        for k in row:
+        for k in state.row:
             counts[k] += 1
-    for k in game.deck[game.wall_pos :]:
+    for k in position.wall:
         counts[k] += 1
-    if game.window is not None:
-        counts[game.window.card] += 1
+    if (offered := window(game)) is not None:
+        counts[offered.card] += 1
     return counts
 
 
@@ -51,7 +58,7 @@ def test_samples_are_consistent_legal_positions() -> None:
         position = sample(obs, rng)
         assert is_consistent(position, obs)
         assert all_cards(position) == [4] * NUM_KINDS  # no card seen elsewhere is reused
-        assert position.hands[seat] == list(obs.hand)
+        assert position.hands[seat] == obs.hand
         check_step(position)
         finish = position.clone()  # and it plays on to an end like any game
         while not finish.is_over:
@@ -62,7 +69,7 @@ def test_samples_are_consistent_legal_positions() -> None:
 
 def test_unseen_cards_are_spread_uniformly_where_nothing_else_is_known() -> None:
     game = Game(seed=12, dealer=0)
-    assert game.phase is Phase.DISCARD and game.to_act == 0
+    assert discarding(game) and game.to_act == 0
     obs = observe(game, 0)
     unseen = obs.unseen()
     rng = random.Random(3)
@@ -73,7 +80,7 @@ def test_unseen_cards_are_spread_uniformly_where_nothing_else_is_known() -> None
         position = sample(obs, rng)
         for k in range(NUM_KINDS):
             in_seat1[k] += position.hands[1][k]
-        for k in position.deck[position.wall_pos :]:
+        for k in position.position().wall:
             in_wall[k] += 1
     slots = obs.hand_sizes[1] + obs.hand_sizes[2] + obs.wall
     for k in range(NUM_KINDS):
@@ -101,7 +108,7 @@ def test_expert_returns_a_legal_choice_and_wins_when_it_can() -> None:
     play(game, "0 discard x1")
     quiet(game, 18)
     expert = ExpertBot(1, samples=2)
-    while game.window is not None and game.window.card == 3:
+    while on_offer(game) == 3:
         seat = game.to_act
         assert seat is not None
         action = expert.act(observe(game, seat))

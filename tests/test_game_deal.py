@@ -7,8 +7,15 @@ import random
 import pytest
 
 from paohuzi.cards import full_deck
-from paohuzi.game import EventType, Game, Phase, stacked_deck
-from tests.scenario import deal, hand, play, quiet, table
+from paohuzi.game import EventType, Game, stacked_deck
+from tests.scenario import (
+    deal,
+    discarding,
+    hand,
+    play,
+    quiet,
+    table,
+)
 
 
 def held(game: Game, seat: int) -> list[int]:
@@ -19,7 +26,7 @@ def test_r2_deal_order() -> None:
     deck = full_deck()
     random.Random(3).shuffle(deck)
     game = Game(deck=deck, dealer=1)
-    assert game.phase is Phase.DISCARD and game.to_act == 1  # this deck: no 天胡, one discard
+    assert discarding(game) and game.to_act == 1  # this deck: no 天胡, one discard
     assert held(game, 1) == sorted(deck[0:20] + [deck[60]])
     assert held(game, 2) == sorted(deck[20:40])
     assert held(game, 0) == sorted(deck[40:60])
@@ -55,7 +62,7 @@ def test_r5_1_dealt_four_of_a_kind_is_laid_down_as_ti() -> None:
 def test_r5_1_liang_completes_the_dealers_ti() -> None:
     game = deal({0: "x9 x9 x9 x1 x2 x3 x4 x5 x6 x7 x8 x10 d1 d2 d3 d4 d5 d6 d7 d8"}, liang="x9")
     assert table(game, 0) == ["ti:x9x9x9x9"]
-    assert game.phase is Phase.DISCARD and game.to_act == 0  # one 提: still discards (R6)
+    assert discarding(game) and game.to_act == 0  # one 提: still discards (R6)
 
 
 def test_r6_dealer_with_two_dealt_ti_does_not_discard() -> None:
@@ -93,6 +100,6 @@ def test_r6_non_dealer_with_two_dealt_ti_skips_the_discard_after_his_first_take(
     play(game, "0 discard x1")
     assert "1 peng" in [f"1 {a}" for a in game.legal_actions()]
     play(game, "1 peng")
-    assert game.phase is not Phase.DISCARD or game.to_act != 1
+    assert not discarding(game) or game.to_act != 1
     assert game.holding(1) == 21 and not game.must_discard(1)
     assert next(e.seat for e in game.log if e.type is EventType.DRAW) == 2

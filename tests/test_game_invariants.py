@@ -3,15 +3,22 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
 from paohuzi.actions import Action
-from paohuzi.cards import DECK_SIZE, NUM_KINDS
-from paohuzi.game import EventType, Game, Phase
+from paohuzi.cards import DECK_SIZE, to_counts
+from paohuzi.game import EventType, Game
 from paohuzi.observation import observe
+from paohuzi.position import Discarding, SelfHu
 from paohuzi.record import Record, record_of, replay
-from tests.scenario import random_decisions
+from paohuzi.rules import holding_limit
+from tests.scenario import (
+    discarding,
+    random_decisions,
+    window,
+)
 
 
 def cards_in_play(game: Game) -> int:
@@ -19,24 +26,28 @@ def cards_in_play(game: Game) -> int:
     win, the winner's cards are those of his winning groups (and a 天胡's leftovers)."""
     winner = game.result.winner if game.result is not None else None
     total = 0
-    for seat in range(3):
+    for seat, state in enumerate(game.seats):
         if seat == winner:
             assert game.result is not None and game.result.hu is not None
             hu = game.result.hu
             total += sum(len(g.cards) for g in hu.groups) + len(hu.leftover)
         else:
-            total += sum(game.hands[seat]) + sum(len(g.cards) for g in game.tables[seat])
-    total += sum(len(r) for r in game.rows)
+            total += sum(state.hand) + sum(len(g.cards) for g in state.table)
+        total += len(state.row)
     total += game.wall
-    if game.window is not None:
+    if window(game) is not None:
         total += 1
     return total
 
 
 def discard_pending(game: Game, seat: int) -> bool:
     """The seat took a card and has not yet discarded: it is to discard, or to decide on a
-    win after a forced 偎/提 (R4.1 step 3), or that take was on the last card (荒庄)."""
-    if game.to_act == seat and game.phase in (Phase.DISCARD, Phase.SELF_HU):
+    win after a forced 偎/提 (R4.1 step 3), or that take was on the last card (荒庄) — a forced
+    跑 on it too (R5.2) —, or the hand ended during the deal before the dealer's first discard
+    (R2: the 亮张 is his 21st card)."""
+    if game.to_act == seat and isinstance(game.phase, (Discarding, SelfHu)):
+        return True
+    if seat == game.dealer and game.is_over and not dealt(game):
         return True
     last = game.log[-2] if len(game.log) > 1 else None
     return (
@@ -44,22 +55,22 @@ def discard_pending(game: Game, seat: int) -> bool:
         and game.log[-1].type is EventType.HUANGZHUANG
         and last is not None
         and last.seat == seat
-        and last.type in (EventType.WEI, EventType.CHOUWEI, EventType.TI)
+        and last.type in (EventType.WEI, EventType.CHOUWEI, EventType.TI, EventType.PAO)
     )
 
 
 def dealt(game: Game) -> bool:
     """The 亮张 offers are over and every dealt four of a kind has been laid down (R2)."""
     return any(e.type in (EventType.DRAW, EventType.DISCARD) for e in game.log) or (
-        game.phase is Phase.DISCARD
+        discarding(game)
     )
 
 
 def check_step(game: Game) -> None:
     assert cards_in_play(game) == DECK_SIZE
     winner = game.result.winner if game.result is not None else None
-    for seat in range(3):
-        limit = 20 + max(0, game.fours(seat) - 1)
+    for seat in game.seating.playing:
+        limit = holding_limit(game.fours(seat))
         if seat != winner and not discard_pending(game, seat):
             if sum(game.hands[seat]):
                 assert game.holding(seat) <= limit  # R6
@@ -138,25 +149,21 @@ def test_clone_is_independent() -> None:
 def hidden_reshuffle(game: Game, seat: int, rng: random.Random) -> Game:
     """A copy of the game with every card hidden from ``seat`` dealt again at random: the
     other hands and the wall, keeping each hand's size (another's face-down 偎 keeps its place
-    but may change kind)."""
-    copy = game.clone()
-    pool: list[int] = []
-    others = [s for s in range(3) if s != seat]
+    but may change kind). The phase is kept as it is, whether or not the seat to act could
+    face it with its new hand: the copy is for looking at."""
+    position = game.position()
+    pool = list(position.wall)
+    others = [s for s in range(len(position.seats)) if s != seat]
     for s in others:
-        for k in range(NUM_KINDS):
-            pool += [k] * copy.hands[s][k]
-    wall = list(copy.deck[copy.wall_pos :])
-    pool += wall
+        pool += position.seats[s].hand_cards()
     rng.shuffle(pool)
+    seats = list(position.seats)
     for s in others:
-        size = sum(copy.hands[s])
-        copy.hands[s] = [0] * NUM_KINDS
-        for k in pool[:size]:
-            copy.hands[s][k] += 1
+        size = sum(seats[s].hand)
+        seats[s] = replace(seats[s], hand=tuple(to_counts(pool[:size])))
         del pool[:size]
-    copy.deck = copy.deck[: copy.wall_pos] + tuple(pool)
-    copy._prepared = [None, None, None]
-    return copy
+    position = replace(position, wall=tuple(pool), seats=tuple(seats))
+    return Game.from_position(position, game.rules, log=game.log, check=False)
 
 
 def test_observation_does_not_change_when_hidden_cards_are_reshuffled() -> None:

@@ -5,13 +5,14 @@ from __future__ import annotations
 from dataclasses import replace
 
 from paohuzi.actions import discard
-from paohuzi.cards import parse_kind, to_counts
+from paohuzi.cards import parse_kind
 from paohuzi.evaluator import forced_tianhu
-from paohuzi.game import EventType, Game, GameResult, Phase, Position, Source, game_from_position
+from paohuzi.game import EventType, Game
 from paohuzi.match import Match
+from paohuzi.position import Discarding, GameResult, Over
 from paohuzi.rules import HUNAN, RuleSet
-from tests.helpers import C, T
-from tests.scenario import deal, legal, play, table
+from tests.helpers import C
+from tests.scenario import deal, discarding, legal, play, setup, table
 
 DEALER = "x6 x6 x10 x10 x2 x2 x8 x8 d3 d3 d5 d5 d6 d6 x1 x3 x9 d4 d7 d9"
 
@@ -32,31 +33,30 @@ def test_r6_chongpao_second_four_needs_no_discard() -> None:
 def test_r6_first_pao_still_discards() -> None:
     game = deal({0: DEALER.replace("x1 x3", "x7 x3"), 1: "x3 x3 x3"}, liang="x4", seed=1)
     play(game, "0 discard x3")
-    assert game.phase is Phase.DISCARD and game.to_act == 1
+    assert discarding(game) and game.to_act == 1
+
+
+# Seat 1's table in the R6.3 positions: 15 cards, no 提 or 跑.
+CHIS = "chi:x1x2x3 chi:x5x6x7 chi:d1d2d3 chi:d4d5d6 chi:x8x9x10"
 
 
 def test_r6_3_only_kan_cards_left_means_a_kan_is_broken() -> None:
-    game = Game(seed=1)
     # A position reached after a forced take: every card left in hand belongs to a kan.
-    game.hands[1] = [0] * 20
-    for kind in ("x4", "d7"):
-        game.hands[1][parse_kind(kind)] = 3
-    game.phase, game.to_act, game.window, game._legal = Phase.DISCARD, 1, None, None
+    game = setup({1: ("x4 x4 x4 d7 d7 d7", CHIS)}, Discarding(1))
     assert game.legal_actions() == [discard(parse_kind("d7")), discard(parse_kind("x4"))]
-    game.hands[1][parse_kind("x9")] = 1
-    game._legal = None
+    game = setup({1: ("x4 x4 x4 d7 d7 d7 x9", CHIS)}, Discarding(1))
     assert legal(game) == ["1 discard x9"]  # R3: a kan is never discarded otherwise
 
 
 def finished(winner: int | None, points: int = 2) -> Game:
-    game = Game(seed=0)
     paid = (
         (0, 0, 0)
         if winner is None
         else tuple(2 * points if s == winner else -points for s in range(3))
     )
-    game.result = GameResult(winner, None, None, paid, {})
-    return game
+    position = Game(seed=0).position()
+    over = Over(GameResult(winner, None, None, paid, {}))
+    return Game.from_position(replace(position, phase=over))
 
 
 def test_r11_winner_deals_next_and_totals_add_up() -> None:
@@ -92,29 +92,11 @@ def test_r2_first_dealer_is_random_but_seeded() -> None:
 
 def _stuck_before_a_peng(rules: RuleSet) -> Game:
     """Seat 1 holds only three 坎 and a pair of x5; seat 0 has just discarded an x5."""
-    hand = C("d1 d1 d1 d2 d2 d2 d3 d3 d3 x5 x5")
-    table = T("chi:x1x2x3 chi:x6x7x8 chi:d4d5d6")
-    left = [4] * 20
-    for k in [*hand, *(k for g in table for k in g.cards), parse_kind("x5")]:
-        left[k] -= 1
-    rest = [k for k in range(20) for _ in range(left[k])]
-    hands = [to_counts(rest[:20]), to_counts(hand), to_counts(rest[20:40])]
-    position = Position(
-        dealer=0,
-        liang=rest[0],
-        hands=hands,
-        tables=[[], table, []],
-        rows=[[], [], []],
-        discarded=[{parse_kind("x5")}, set(), set()],
-        chou=[set(), set(), set()],
-        chou_hu=[{}, {}, {}],
-        wall=rest[40:],
-        to_act=1,
-        offer=parse_kind("x5"),
-        owner=0,
-        source=Source.DISCARDED,
-    )
-    return game_from_position(position, rules)
+    seat0 = "x5 x9 x9 x10 x10 d7 d7 d8 d8 d9 d9 d10 d10 x4 x4 x1 x2 x3 x6 x7 x8"
+    seat1 = ("d1 d1 d1 d2 d2 d2 d3 d3 d3 x5 x5", "chi:x1x2x3 chi:x6x7x8 chi:d4d5d6")
+    game = setup({0: (seat0, ""), 1: seat1}, Discarding(0), rules=rules)
+    play(game, "0 discard x5")
+    return game
 
 
 def test_r6_2_option_a_take_that_leaves_nothing_to_discard() -> None:
@@ -126,13 +108,24 @@ def test_r6_2_option_a_take_that_leaves_nothing_to_discard() -> None:
 
 def test_r6_3_option_no_kan_broken_means_no_discard() -> None:
     for breaks in (True, False):
-        game = Game(replace(HUNAN, break_kan_when_stuck=breaks), seed=1)
-        game.hands[1] = to_counts(C("x4 x4 x4 d7 d7 d7"))
-        game.tables[1] = T("pao:x1 pao:x2 chi:x5x6x7 chi:d1d2d3 chi:d4d5d6")
-        game._changed(1)
-        assert game.must_discard(1)  # 6 + 17 cards > 20 + (2 − 1)
-        game._after_take(1, last=False)
-        assert (game.phase is Phase.DISCARD and game.to_act == 1) is breaks
+        # Seat 1 holds two 坎 and a pair of d9, and draws the third d9: a forced 偎 (R4.1)
+        # leaves only 坎 cards while R6 asks for a discard (6 + 15 cards > 20). Seat 0
+        # discards an x10 nobody can take first.
+        game = setup(
+            {
+                0: ("x10 x10 x8 x8 x9 x9 d8 d8 d10 d10 x1 x2 x3 x5 x6 x7 d1 d2 d3 d4 d5", ""),
+                1: ("x4 x4 x4 d7 d7 d7 d9 d9", "chi:x1x2x3 chi:x5x6x7 chi:d1d2d3 chi:d4d5d6"),
+            },
+            Discarding(0),
+            wall="d9 x10",
+            rules=replace(HUNAN, break_kan_when_stuck=breaks),
+        )
+        play(game, "0 discard x10")
+        assert game.log[-1].type is EventType.WEI and game.log[-1].seat == 1
+        if not discarding(game) and game.to_act == 1:
+            play(game, "1 pass")  # a win after the 偎, declined (R4.1 step 3)
+        assert game.must_discard(1)
+        assert (discarding(game) and game.to_act == 1) is breaks
 
 
 def test_r9_5_1_option_tianhu_without_the_partial_decomposition() -> None:

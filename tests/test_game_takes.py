@@ -5,9 +5,21 @@ from __future__ import annotations
 from paohuzi.actions import PASS, chi
 from paohuzi.cards import to_counts
 from paohuzi.chi import chi_options
-from paohuzi.game import EventType, Phase
+from paohuzi.game import EventType
 from tests.helpers import C
-from tests.scenario import claiming, deal, hand, legal, play, quiet, table
+from tests.scenario import (
+    claiming,
+    deal,
+    discarding,
+    hand,
+    legal,
+    on_offer,
+    passed,
+    play,
+    quiet,
+    table,
+    window,
+)
 
 DEALER = "x6 x6 x10 x10 x2 x2 x8 x8 d3 d3 d5 d5 d6 d6 x1 x3 x9 d4 d7 d9"
 
@@ -80,7 +92,7 @@ def test_r4_1_drawn_card_on_a_kan_is_a_concealed_forced_ti() -> None:
     quiet(game, 18)
     assert table(game, 1) == ["ti:d8d8d8d8"]
     assert [e.type for e in game.log[-2:]] == [EventType.DRAW, EventType.TI]
-    assert game.phase is Phase.DISCARD and game.to_act == 1  # first 提: discard (R6)
+    assert discarding(game) and game.to_act == 1  # first 提: discard (R6)
 
 
 def test_r4_1_drawn_card_on_a_pair_is_a_wei_and_on_a_wei_a_ti() -> None:
@@ -88,7 +100,7 @@ def test_r4_1_drawn_card_on_a_pair_is_a_wei_and_on_a_wei_a_ti() -> None:
     play(game, "0 discard x1")
     quiet(game, 18)
     assert table(game, 1) == ["wei:d8d8d8"] and game.to_act == 1
-    assert game.window is None  # never shown: nobody may act on it (R4.1)
+    assert window(game) is None  # never shown: nobody may act on it (R4.1)
     quiet(game, 15)
     assert table(game, 1)[0] == "ti:d8d8d8d8"
 
@@ -100,7 +112,7 @@ def test_r7_1_a_pass_makes_chou_and_a_later_draw_on_the_pair_is_a_chouwei() -> N
     play(game, "0 discard d8")
     assert "1 peng" in legal(game)
     play(game, "1 pass")
-    assert 17 in game.chou[1]  # R7.1: 忍碰
+    assert 17 in game.seats[1].chou  # R7.1: 忍碰
     quiet(game, 18)  # seat 1 draws the last d8
     assert table(game, 1) == ["chouwei:d8d8d8"]
     assert game.log[-1].type is EventType.CHOUWEI and game.log[-1].card == 17
@@ -111,9 +123,9 @@ def test_r7_1_no_chi_or_peng_of_a_kind_one_has_discarded() -> None:
     game = deal({0: dealer, 1: "x5 x5"}, liang="d1", wall="d1 x5", seed=4)
     play(game, "0 discard x5")
     quiet(game, 17)  # seat 1 draws d1, seat 2 draws x5
-    assert game.window is not None and game.window.card == 4 and game.window.owner == 2
-    assert 0 not in game.window.options  # x4 x6 would 吃 it, but he discarded x5 (R7.1)
-    assert 4 in game.discarded[0]
+    assert (w := window(game)) is not None and w.card == 4 and w.owner == 2
+    assert 0 not in passed(game)[1]  # x4 x6 would 吃 it, but he discarded x5 (R7.1)
+    assert 4 in game.seats[0].discarded
 
 
 def test_r7_1_chi_of_the_same_kind_is_allowed_for_a_player_who_did_not_discard_it() -> None:
@@ -121,5 +133,5 @@ def test_r7_1_chi_of_the_same_kind_is_allowed_for_a_player_who_did_not_discard_i
     game = deal({0: dealer, 1: "x5 x5"}, liang="d1", wall="d1 x5", seed=4)
     play(game, "0 discard x1")
     quiet(game, 17)
-    assert game.window is not None and game.window.card == 4
-    assert "chi x4x5x6" in map(str, game.window.options[0])
+    assert on_offer(game) == 4
+    assert "chi x4x5x6" in passed(game)[1][0]

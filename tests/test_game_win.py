@@ -3,9 +3,26 @@
 from __future__ import annotations
 
 from paohuzi.actions import PASS
-from paohuzi.game import EventType, Game, Phase
+from paohuzi.cards import DECK_SIZE
+from paohuzi.evaluator import current_huxi
+from paohuzi.game import EventType, Game
+from paohuzi.groups import parse_group
+from paohuzi.position import SelfHu, Source
+from paohuzi.record import position_json
 from paohuzi.rules import LUZHOU
-from tests.scenario import claiming, deal, legal, play, quiet
+from tests.helpers import C
+from tests.scenario import (
+    claiming,
+    deal,
+    discarding,
+    hand,
+    legal,
+    on_offer,
+    passed,
+    play,
+    quiet,
+    window,
+)
 
 # Seat 1 waits on d7 and d10 (18 hu-xi): kan d1, d2d7d10, x1x2x3, kan x5, d4d5d6, x7x8x9, d8 d9.
 WAITING = "d1 d1 d1 d2 d7 d10 x1 x2 x3 x5 x5 x5 d4 d5 d6 x7 x8 x9 d8 d9"
@@ -19,10 +36,8 @@ ALSO_WAITING = "x4 x4 x4 x7 x7 x7 d2 d2 d2 x1 x2 x3 x8 x9 x10 d3 d4 d5 d8 d9"
 
 def pass_until(game: Game, seat: int) -> None:
     """Pass every offer until ``seat`` is asked about a card it may win on."""
-    while not (
-        game.to_act == seat and game.phase is Phase.CLAIM and "hu" in map(str, game.legal_actions())
-    ):
-        assert game.phase is not Phase.DISCARD, "a discard came first"
+    while not (game.to_act == seat and claiming(game) and "hu" in map(str, game.legal_actions())):
+        assert not discarding(game), "a discard came first"
         game.apply(PASS)
 
 
@@ -30,10 +45,10 @@ def test_r9_2_win_on_a_card_another_player_draws() -> None:
     game = deal({0: DEALER, 1: WAITING, 2: SEAT2}, liang="x4", wall="x4 d10", seed=1)
     play(game, "0 discard x1")
     quiet(game, 18)  # seat 1 draws x4
-    while game.window is not None and game.window.card == 3:
+    while on_offer(game) == 3:
         game.apply(PASS)
     pass_until(game, 1)
-    assert game.window is not None and game.window.owner == 2 and game.window.card == 19
+    assert (w := window(game)) is not None and w.owner == 2 and w.card == 19
     play(game, "1 hu")
     result = game.result
     assert result is not None and result.winner == 1 and result.win == 19
@@ -66,7 +81,7 @@ def test_r12_hu_on_discard_option_allows_it() -> None:
 
 def test_r9_5_2_optional_tianhu_on_the_liang_in_seat_order() -> None:
     game = deal({0: DEALER, 1: WAITING, 2: ALSO_WAITING}, liang="d10", seed=1)
-    assert game.phase is Phase.CLAIM and legal(game) == ["1 hu", "1 pass"]  # dealer+1 first
+    assert claiming(game) and legal(game) == ["1 hu", "1 pass"]  # dealer+1 first
     play(game, "1 hu")
     result = game.result
     assert result is not None and result.winner == 1 and result.hu is not None
@@ -79,7 +94,7 @@ def test_r9_5_2_optional_tianhu_on_the_liang_in_seat_order() -> None:
 def test_r9_4_next_claimant_wins_when_the_first_passes_and_r9_3_marks_him() -> None:
     game = deal({0: DEALER, 1: WAITING, 2: ALSO_WAITING}, liang="d10", seed=1)
     play(game, "1 pass")
-    assert game.chou_hu[1] == {19: 18}  # declined a win on d10 at hu-xi 18 (R9.3)
+    assert dict(game.seats[1].chou_hu) == {19: 18}  # declined a win on d10 at hu-xi 18 (R9.3)
     assert legal(game) == ["2 hu", "2 pass"]
     play(game, "2 hu")
     assert game.result is not None and game.result.winner == 2
@@ -92,10 +107,10 @@ def test_r9_3_chou_hu_blocks_the_same_kind_until_the_huxi_changes() -> None:
     play(game, "1 pass")  # 臭胡 on d10 at 18 hu-xi
     play(game, "0 discard x1")
     quiet(game, 18)  # seat 1 draws x4 and passes; seat 2 draws d10
-    while not game.is_over and game.window is not None and game.window.card != 19:
+    while not game.is_over and on_offer(game) not in (None, 19):
         game.apply(PASS)
-    assert game.window is not None and game.window.card == 19
-    while claiming(game) and game.window is not None and game.window.card == 19:
+    assert on_offer(game) == 19
+    while claiming(game) and on_offer(game) == 19:
         assert game.to_act != 1 or "1 hu" not in legal(game)
         game.apply(PASS)
 
@@ -110,7 +125,7 @@ def test_r9_3_a_changed_huxi_lifts_chou_hu() -> None:
         game.apply(PASS)
     play(game, "1 discard x1")  # x1x2x3 (3) is gone: 15 hu-xi now
     pass_until(game, 1)
-    assert game.window is not None and game.window.card == 19
+    assert on_offer(game) == 19
     play(game, "1 hu")
     assert game.result is not None and game.result.hu is not None
     assert game.result.hu.huxi == 15
@@ -147,8 +162,8 @@ def test_r9_2_self_win_right_after_a_forced_wei() -> None:
     game = deal({0: DEALER.replace("x1 x3", "x4 x1"), 1: hand}, liang="x4", wall="x7", seed=1)
     play(game, "0 discard x1")
     quiet(game, 18)
-    assert game.phase is Phase.SELF_HU and legal(game) == ["1 hu", "1 pass"]
-    assert game.log[-1].type is EventType.WEI and game.window is None  # never shown
+    assert isinstance(game.phase, SelfHu) and legal(game) == ["1 hu", "1 pass"]
+    assert game.log[-1].type is EventType.WEI and window(game) is None  # never shown
     play(game, "1 hu")
     result = game.result
     assert result is not None and result.winner == 1 and result.hu is not None
@@ -174,7 +189,9 @@ def test_r9_2_popaohu_a_win_beats_the_pao() -> None:
     game = popaohu_game()
     play(game, "0 discard x1")
     quiet(game, 16)
-    assert game.window is not None and game.window.card == 19 and game.window.pao == 2
+    after, _ = passed(game)
+    assert on_offer(game) == 19 and after.log[len(game.log)].type is EventType.PAO
+    assert after.log[len(game.log)].seat == 2  # a 跑 is pending for seat 2
     assert legal(game) == ["1 hu", "1 pass"]  # only 胡 is offered while a 跑 is pending (R8)
     play(game, "1 hu")
     assert game.result is not None and game.result.winner == 1
@@ -187,7 +204,7 @@ def test_r8_forced_pao_after_the_win_is_declined() -> None:
     quiet(game, 16)
     play(game, "1 pass")
     assert game.log[-1].type is EventType.PAO and game.log[-1].seat == 2
-    assert 19 in game.chou_hu[1]
+    assert 19 in dict(game.seats[1].chou_hu)
 
 
 HAIDI_SEAT2 = "x1 x3 x4 x6 x7 x9 x10 d10 d10 d3 d4 d5 d6 d7 d7 d8 d8 d9 x5 x8"
@@ -200,9 +217,10 @@ def test_r10_haidi_self_drawn_win_on_the_last_card() -> None:
     game = deal({0: DEALER, 1: WAITING, 2: HAIDI_SEAT2}, liang="d1", wall=HAIDI_WALL)
     play(game, "0 discard x1")
     while not (game.to_act == 1 and game.wall == 0):
-        assert game.phase is Phase.CLAIM and "hu" not in map(str, game.legal_actions())
+        assert claiming(game) and "hu" not in map(str, game.legal_actions())
         game.apply(PASS)
-    assert game.window is not None and game.window.last and legal(game) == ["1 hu", "1 pass"]
+    assert (w := window(game)) is not None and w.source is Source.DRAWN and game.wall == 0
+    assert legal(game) == ["1 hu", "1 pass"]
     play(game, "1 hu")
     result = game.result
     assert result is not None and result.hu is not None
@@ -220,3 +238,21 @@ def test_r4_1_the_last_card_not_won_on_is_huangzhuang() -> None:
     assert result is not None and result.winner is None and result.payments == (0, 0, 0)
     assert game.log[-1].type is EventType.HUANGZHUANG
     assert set(result.other_huxi) == {0, 1, 2}
+
+
+def test_r2_r9_5_1_a_forced_tianhu_by_another_seat_leaves_the_liang_with_the_dealer() -> None:
+    # Seat 1 is dealt three 提 and wins at once; the 亮张 x3 is the dealer's 21st card (R2),
+    # so it is in his hand when the hand ends: in his current hu-xi (x1 x2 x3, R10.6) and in
+    # the referee's position (all 80 cards, F5).
+    dealer = "x1 x2 x5 x6 x8 x9 x10 d1 d2 d3 d4 d5 d6 d7 d8 d1 d2 d3 d4 d5"
+    forced = "x4 x4 x4 x4 d9 d9 d9 d9 d10 d10 d10 d10 x1 x2 x5 x6 x7 x8 x9 x10"
+    game = deal({0: dealer, 1: forced}, liang="x3", seed=1)
+    result = game.result
+    assert result is not None and result.winner == 1 and result.win is None
+    assert "x3" in hand(game, 0).split() and sum(game.hands[0]) == 21
+    assert result.other_huxi[0] == current_huxi(C(dealer + " x3"), []) >= 3 + 6
+    position = position_json(game)
+    cards = sum(len(h.split()) for h in position["hands"]) + position["wall"]
+    cards += sum(len(d.split()) for d in position["discards"])
+    cards += sum(len(parse_group(g).cards) for t in position["tables"] for g in t)
+    assert cards == DECK_SIZE

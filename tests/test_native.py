@@ -2,8 +2,9 @@
 
 Differential: the same holdings through both, with every ``HuResult`` compared whole (groups,
 each group's hu-xi, the ``Score`` with its 名堂), waits with their hu-xi and 底数, current
-hu-xi and forced 天胡, for Hunan, Luzhou and a house rule. 100,000 seeded random holdings in
-20 shards, then Hypothesis over holdings of any shape. Skipped when the native core is not
+hu-xi and forced 天胡, for Hunan, Luzhou and a house rule that multiplies 番 (R10.3).
+100,000 seeded random holdings in 20 shards, a smaller sample with 番 combined by ``max`` at
+four seats, hands given as counts, then Hypothesis over holdings of any shape. Skipped when the native core is not
 built, unless ``PAOHUZI_NATIVE=1`` (CI), which makes ``import paohuzi`` fail without it.
 """
 
@@ -24,15 +25,17 @@ from paohuzi import native
 from paohuzi.cards import COPIES, NUM_KINDS, Kind
 from paohuzi.evaluator import PreparedHand, forced_tianhu
 from paohuzi.groups import Group, GroupType
-from paohuzi.mingtang import HUNAN_MINGTANG, HandFacts
-from paohuzi.rules import HUNAN, LUZHOU, RuleSet
+from paohuzi.mingtang import HUNAN_MINGTANG, SizeCount, WinContext
+from paohuzi.rules import HUNAN, LUZHOU, FanCombine, RuleSet
 from paohuzi.samples import Holding, random_holding
 from tests.helpers import C, K, T
 
 pytestmark = pytest.mark.skipif(not native.available, reason="the native core is not built")
 
-HOUSE = replace(HUNAN, min_huxi=10, hu_on_discard=True)
+HOUSE = replace(HUNAN, min_huxi=10, hu_on_discard=True, fan_combine=FanCombine.PRODUCT)
 RULE_SETS = {"hunan": HUNAN, "luzhou": LUZHOU, "house": HOUSE}
+FOUR_MAX = replace(LUZHOU, players=4, fan_combine=FanCombine.MAX)
+"""Four seats (the evaluator does not see them) and only the greatest 名堂 counting."""
 
 SHARDS = 20
 PER_SHARD = 5_000
@@ -82,6 +85,52 @@ def test_native_agrees_on_random_holdings(shard: int) -> None:
         assert PER_SHARD // 5 < wins[name] < PER_SHARD * 4 // 5, (name, wins)
 
 
+def test_r10_3_native_agrees_when_only_the_greatest_mingtang_counts() -> None:
+    rng = random.Random(10_3)
+    wins = 0
+    for _ in range(3_000):
+        wins += _check_holding(random_holding(rng), FOUR_MAX, rng)
+    assert 300 < wins < 2_700
+
+
+def test_native_agrees_on_hands_given_as_counts() -> None:
+    rng = random.Random(11)
+    for _ in range(2_000):
+        h = random_holding(rng)
+        counts = [0] * NUM_KINDS
+        for k in h.hand:
+            counts[k] += 1
+        for rules in (HUNAN, HOUSE):
+            fast = PreparedHand.from_counts(counts, h.table, rules)
+            with native.disabled():
+                slow = PreparedHand.from_counts(counts, h.table, rules)
+            assert type(fast) is not PreparedHand and type(slow) is PreparedHand
+            assert fast.win(h.win, self_drawn=h.self_drawn) == slow.win(
+                h.win, self_drawn=h.self_drawn
+            )
+            assert fast.waits() == slow.waits() and fast.current_huxi() == slow.current_huxi()
+    with pytest.raises(ValueError, match="20 counts"):
+        PreparedHand.from_counts([1] * 19, [], HUNAN)
+    with pytest.raises(ValueError, match="more than four"):
+        PreparedHand.from_counts([5] + [0] * 19, [], HUNAN)
+
+
+def test_a_rule_set_read_from_json_is_served_natively() -> None:
+    again = RuleSet.from_json(HOUSE.to_json())
+    assert again == HOUSE and again is not HOUSE
+    assert native.core is not None and native.core.serves(again)
+    hand = C("d1 d1 d1 d2 d7 d10 x1 x2 x3 x5 x5 x5 d4 d5 d6 x7 x8 x9 d8 d9")
+    fast, slow = _both(hand, [], again)
+    assert fast.waits() == slow.waits()
+
+
+def test_a_product_of_fan_beyond_64_bits_is_served_by_python() -> None:
+    huge = SizeCount("大", big=True, threshold=0, value=1 << 30, per_extra=0)
+    rules = replace(HUNAN, mingtang=(huge, huge, huge), fan_combine=FanCombine.PRODUCT)
+    assert native.core is not None and not native.core.serves(rules)
+    assert native.core.serves(replace(rules, fan_combine=FanCombine.SUM))
+
+
 def _dealt(rng: random.Random, size: int) -> list[Kind]:
     """Dealt cards rich in fours and threes, to meet forced 天胡 (R9.5.1) often."""
     left = [COPIES] * NUM_KINDS
@@ -100,7 +149,11 @@ def test_r9_5_1_native_forced_tianhu_agrees() -> None:
     forced = 0
     for i in range(4_000):
         cards = _dealt(rng, 20 + i % 2)
-        for rules in (*RULE_SETS.values(), replace(HUNAN, tianhu_partial_huxi=False)):
+        for rules in (
+            *RULE_SETS.values(),
+            FOUR_MAX,
+            replace(HUNAN, tianhu_partial_huxi=False),
+        ):
             fast = forced_tianhu(cards, rules)
             with native.disabled():
                 slow = forced_tianhu(cards, rules)
@@ -124,7 +177,7 @@ def test_a_rule_set_with_an_unknown_mingtang_is_served_by_python() -> None:
     class Everything:
         name = "一切"
 
-        def fan(self, facts: HandFacts) -> int:
+        def fan(self, win: WinContext) -> int:
             return 1
 
     rules = replace(HUNAN, mingtang=(*HUNAN_MINGTANG, Everything()))
@@ -224,7 +277,7 @@ def holdings(draw: st.DrawFn) -> tuple[list[Kind], list[Group], Kind]:
 @settings(max_examples=400, deadline=None)
 @given(
     holding=holdings(),
-    rules=st.sampled_from(list(RULE_SETS.values())),
+    rules=st.sampled_from([*RULE_SETS.values(), FOUR_MAX]),
     flags=st.fixed_dictionaries(
         {
             "self_drawn": st.booleans(),

@@ -2,8 +2,8 @@
 //!
 //! Results come back as the Python engine's own objects (`HuResult`, `Wait`, `Group`, `Score`),
 //! built from what Python passed in when it made the [`Evaluator`]: the `Group` of every group
-//! code, and `paohuzi.scoring.score`, so that the 名堂 names, 番 and points of a returned win
-//! are computed by Python's scoring. The points the search ranks by are the crate's own
+//! code, `paohuzi.mingtang.WinContext` and `paohuzi.scoring.score`, so that the 名堂 names, 番
+//! and points of a returned win are computed by Python's scoring, from the win's own context. The points the search ranks by are the crate's own
 //! ([`Rules::points`]); each distinct score is checked against Python's once, when first made.
 
 use std::collections::HashMap;
@@ -19,7 +19,7 @@ use pyo3::types::{PyList, PyTuple};
 use crate::cards::{Counts, Kind, NUM_KINDS};
 use crate::evaluator::{self as core, add_card, Arrangement, Invalid, OutGroup, Prepared, TableInput};
 use crate::groups::{GTYPES, SHAPES};
-use crate::rules::{Facts, Huxi, Mingtang, Rules};
+use crate::rules::{Facts, FanCombine, Huxi, Mingtang, Rules};
 
 fn invalid(error: Invalid) -> PyErr {
     PyValueError::new_err(match error {
@@ -27,6 +27,38 @@ fn invalid(error: Invalid) -> PyErr {
         Invalid::TooMany(k) => format!("more than four of kind {k} in hand"),
         Invalid::Table(what) => what.to_string(),
     })
+}
+
+/// The count array of a sequence of 20 counts (`PreparedHand.from_counts`).
+fn counts_of(counts: &Bound<'_, PyAny>) -> PyResult<Counts> {
+    let mut found = [0; NUM_KINDS];
+    let mut n = 0;
+    for c in counts.try_iter()? {
+        if n == NUM_KINDS {
+            return Err(PyValueError::new_err("a count array holds 20 counts"));
+        }
+        let c: i64 = c?.extract()?;
+        if c < 0 {
+            return Err(PyValueError::new_err(format!("a negative count of kind {n}")));
+        }
+        for _ in 0..c {
+            add_card(&mut found, n as i64).map_err(invalid)?;
+        }
+        n += 1;
+    }
+    if n != NUM_KINDS {
+        return Err(PyValueError::new_err("a count array holds 20 counts"));
+    }
+    Ok(found)
+}
+
+/// How a win was won: what `WinContext` holds besides the cards.
+#[derive(Clone, Copy, Debug)]
+struct How {
+    self_drawn: bool,
+    from_discard: bool,
+    tianhu: bool,
+    haidi: bool,
 }
 
 /// The count array of a list, tuple or other iterable of kinds.
@@ -73,8 +105,10 @@ pub struct Evaluator {
     group_types: Vec<Py<PyAny>>,
     /// The `Group` of each group code (`type * 40 + shape`), None for codes no group has.
     groups: Vec<Option<Py<PyAny>>>,
-    /// `score(huxi, red, big, small, all_triplets, self_drawn, tianhu, haidi) -> Score`.
+    /// `score(huxi, context) -> Score`: `paohuzi.scoring.score` with the rule set.
     score: Py<PyAny>,
+    /// `paohuzi.mingtang.WinContext`.
+    win_context: Py<PyAny>,
     hu_result: Py<PyAny>,
     wait: Py<PyAny>,
     /// Each `Score` made, by [`score_key`], with its points.
@@ -103,11 +137,13 @@ impl Hasher for KeyHasher {
 
 type Scores = HashMap<u64, (Py<PyAny>, i64), BuildHasherDefault<KeyHasher>>;
 
-fn score_key(huxi: i64, facts: &Facts, self_drawn: bool, tianhu: bool, haidi: bool) -> u64 {
+/// What a `Score` depends on for the 名堂 the native core serves (their facts, D34); how
+/// the win was made beyond these (the winning card, on a discard) none of them reads.
+fn score_key(huxi: i64, facts: &Facts, how: How) -> u64 {
     let flags = u64::from(facts.all_triplets)
-        | u64::from(self_drawn) << 1
-        | u64::from(tianhu) << 2
-        | u64::from(haidi) << 3;
+        | u64::from(how.self_drawn) << 1
+        | u64::from(how.tianhu) << 2
+        | u64::from(how.haidi) << 3;
     (huxi as u32 as u64) << 32
         | (facts.red as u64 & 0xff) << 24
         | (facts.big as u64 & 0xff) << 16
@@ -147,7 +183,8 @@ impl Evaluator {
         Ok((groups, objects))
     }
 
-    /// The Python `Score` of a result, made once per distinct score and checked against the
+    /// The Python `Score` of a result, made once per distinct score, by `paohuzi.scoring.score`
+    /// from the `WinContext` that `context` makes (called only then), and checked against the
     /// points the search ranked it by.
     fn score_of(
         &self,
@@ -155,35 +192,40 @@ impl Evaluator {
         huxi: i64,
         points: i64,
         facts: &Facts,
-        flags: (bool, bool, bool),
+        how: How,
+        context: impl FnOnce() -> PyResult<Py<PyAny>>,
     ) -> PyResult<(Py<PyAny>, i64)> {
-        let (self_drawn, tianhu, haidi) = flags;
-        let key = score_key(huxi, facts, self_drawn, tianhu, haidi);
+        let key = score_key(huxi, facts, how);
         if let Some((score, p)) = self.scores.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
             return Ok((score.clone_ref(py), *p));
         }
-        let args = (huxi, facts.red, facts.big, facts.small, facts.all_triplets, self_drawn, tianhu, haidi);
-        let score = self.score.call1(py, args)?;
+        let score = self.score.call1(py, (huxi, context()?))?;
         let python_points: i64 = score.getattr(py, intern!(py, "points"))?.extract(py)?;
         if python_points != points {
             return Err(PyRuntimeError::new_err(format!(
                 "the native core scores {points} points where paohuzi.scoring scores {python_points} \
-                 (hu-xi {huxi}, {facts:?}, self_drawn={self_drawn}, tianhu={tianhu}, haidi={haidi})"
+                 (hu-xi {huxi}, {facts:?}, {how:?})"
             )));
         }
         self.scores.lock().unwrap_or_else(|e| e.into_inner()).insert(key, (score.clone_ref(py), points));
         Ok((score, points))
     }
 
-    /// A `HuResult` of an arrangement; `table` holds the table groups passed in.
-    fn hu_result(
+    /// A hand's count array and its table groups prepared for evaluation.
+    fn prepared(slf: &Bound<'_, Self>, cards: Counts, table: &Bound<'_, PyAny>) -> PyResult<PreparedHand> {
+        let this = slf.get();
+        let (groups, objects) = this.table(table)?;
+        let core = Prepared::new(this.core.clone(), cards, &groups).map_err(invalid)?;
+        Ok(PreparedHand { ev: slf.clone().unbind(), core, table: objects })
+    }
+
+    /// The `Group`s of an arrangement; `table` holds the table groups passed in.
+    fn groups<'py>(
         &self,
-        py: Python<'_>,
-        win: Option<Kind>,
+        py: Python<'py>,
         arrangement: &Arrangement,
         table: &[Py<PyAny>],
-        flags: (bool, bool, bool),
-    ) -> PyResult<Py<PyAny>> {
+    ) -> PyResult<Bound<'py, PyTuple>> {
         let groups = arrangement.groups.iter().map(|g| match *g {
             OutGroup::Input(i) => table[i].clone_ref(py),
             OutGroup::New(code) => self.groups[usize::from(code.code())]
@@ -191,10 +233,44 @@ impl Evaluator {
                 .expect("a Group for every code made")
                 .clone_ref(py),
         });
-        let groups = PyTuple::new(py, groups)?;
+        PyTuple::new(py, groups)
+    }
+
+    /// The `WinContext` of an arrangement, as the Python evaluator makes it (R10.1).
+    fn context(
+        &self,
+        py: Python<'_>,
+        groups: &Bound<'_, PyTuple>,
+        win: Option<Kind>,
+        leftover: &[Kind],
+        how: How,
+    ) -> PyResult<Py<PyAny>> {
+        let kwargs = pyo3::types::PyDict::new(py);
+        kwargs.set_item(intern!(py, "self_drawn"), how.self_drawn)?;
+        kwargs.set_item(intern!(py, "from_discard"), how.from_discard)?;
+        kwargs.set_item(intern!(py, "tianhu"), how.tianhu)?;
+        kwargs.set_item(intern!(py, "haidi"), how.haidi)?;
+        kwargs.set_item(intern!(py, "leftover"), PyTuple::new(py, leftover)?)?;
+        self.win_context.call(py, (groups, win), Some(&kwargs))
+    }
+
+    /// A `HuResult` of an arrangement; `table` holds the table groups passed in. `context_win`
+    /// is the winning card its `WinContext` names (None for a complete hand, as in Python).
+    fn hu_result(
+        &self,
+        py: Python<'_>,
+        win: Option<Kind>,
+        context_win: Option<Kind>,
+        arrangement: &Arrangement,
+        table: &[Py<PyAny>],
+        how: How,
+    ) -> PyResult<Py<PyAny>> {
+        let groups = self.groups(py, arrangement, table)?;
         let group_huxi = PyTuple::new(py, &arrangement.group_huxi)?;
         let (score, _) =
-            self.score_of(py, arrangement.huxi, arrangement.points, &arrangement.facts, flags)?;
+            self.score_of(py, arrangement.huxi, arrangement.points, &arrangement.facts, how, || {
+                self.context(py, &groups, context_win, &arrangement.leftover, how)
+            })?;
         if arrangement.leftover.is_empty() {
             self.hu_result.call1(py, (win, groups, group_huxi, score))
         } else {
@@ -209,11 +285,13 @@ impl Evaluator {
     /// Built once per rule set by `paohuzi.native`, from the rule set's values: `same_kind`
     /// (10 rows of 20, by group type), `special` (the four scoring sequences), the 名堂 as
     /// `(shape, a, b, c, d)` tuples (`("red", low, high, fan, 0)`, `("size", big, threshold,
-    /// fan, per_extra)`, `("triplets", fan, 0, 0, 0)`), and the Python objects of results.
+    /// fan, per_extra)`, `("triplets", fan, 0, 0, 0)`), `fan_combine` (`"sum"`, `"product"`,
+    /// `"max"`), and the Python objects of results.
     #[new]
     #[pyo3(signature = (
         *, same_kind, special, min_huxi, deng_base, deng_step, tianhu_double, self_draw_bonus,
-        mingtang, haidi_fan, tianhu_partial_huxi, group_types, groups, score, hu_result, wait
+        mingtang, fan_combine, haidi_fan, tianhu_partial_huxi, group_types, groups, score,
+        win_context, hu_result, wait
     ))]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -225,14 +303,22 @@ impl Evaluator {
         tianhu_double: bool,
         self_draw_bonus: i64,
         mingtang: Vec<(String, i64, i64, i64, i64)>,
+        fan_combine: &str,
         haidi_fan: i64,
         tianhu_partial_huxi: bool,
         group_types: Vec<Py<PyAny>>,
         groups: Vec<Option<Py<PyAny>>>,
         score: Py<PyAny>,
+        win_context: Py<PyAny>,
         hu_result: Py<PyAny>,
         wait: Py<PyAny>,
     ) -> PyResult<Self> {
+        let fan_combine = match fan_combine {
+            "sum" => FanCombine::Sum,
+            "product" => FanCombine::Product,
+            "max" => FanCombine::Max,
+            other => return Err(PyValueError::new_err(format!("unknown fan_combine {other:?}"))),
+        };
         let mut rows = [[0; NUM_KINDS]; 10];
         if same_kind.len() != 10 || same_kind.iter().any(|r| r.len() != NUM_KINDS) {
             return Err(PyValueError::new_err("same_kind: 10 rows of 20"));
@@ -263,6 +349,7 @@ impl Evaluator {
             tianhu_double,
             self_draw_bonus,
             mingtang,
+            fan_combine,
             haidi_fan,
             tianhu_partial_huxi,
         };
@@ -271,6 +358,7 @@ impl Evaluator {
             group_types,
             groups,
             score,
+            win_context,
             hu_result,
             wait,
             scores: Mutex::new(Scores::default()),
@@ -283,18 +371,26 @@ impl Evaluator {
         hand: &Bound<'_, PyAny>,
         table: &Bound<'_, PyAny>,
     ) -> PyResult<PreparedHand> {
-        let this = slf.get();
-        let cards = counts(hand)?;
-        let (groups, objects) = this.table(table)?;
-        let core = Prepared::new(this.core.clone(), cards, &groups).map_err(invalid)?;
-        Ok(PreparedHand { ev: slf.clone().unbind(), core, table: objects })
+        Self::prepared(slf, counts(hand)?, table)
+    }
+
+    /// The same for a hand given as a count array: `PreparedHand.from_counts`.
+    fn prepare_counts(
+        slf: &Bound<'_, Self>,
+        counts: &Bound<'_, PyAny>,
+        table: &Bound<'_, PyAny>,
+    ) -> PyResult<PreparedHand> {
+        Self::prepared(slf, counts_of(counts)?, table)
     }
 
     /// The forced 天胡 of dealt cards (R9.5.1), or None: `paohuzi.evaluator.forced_tianhu`.
     fn forced_tianhu(&self, py: Python<'_>, cards: &Bound<'_, PyAny>) -> PyResult<Option<Py<PyAny>>> {
         match self.core.forced_tianhu(counts(cards)?).map_err(invalid)? {
             None => Ok(None),
-            Some(a) => self.hu_result(py, None, &a, &[], (true, true, false)).map(Some),
+            Some(a) => {
+                let how = How { self_drawn: true, from_discard: false, tianhu: true, haidi: false };
+                self.hu_result(py, None, None, &a, &[], how).map(Some)
+            }
         }
     }
 
@@ -366,11 +462,10 @@ impl PreparedHand {
         let card = kind(card)?;
         match self.core.win(card, self_drawn, from_discard, tianhu, haidi) {
             None => Ok(None),
-            Some(a) => self
-                .ev
-                .get()
-                .hu_result(py, Some(card), &a, &self.table, (self_drawn, tianhu, haidi))
-                .map(Some),
+            Some(a) => {
+                let how = How { self_drawn, from_discard, tianhu, haidi };
+                self.ev.get().hu_result(py, Some(card), Some(card), &a, &self.table, how).map(Some)
+            }
         }
     }
 
@@ -387,7 +482,8 @@ impl PreparedHand {
         match self.core.complete(self_drawn, haidi) {
             None => Ok(None),
             Some(a) => {
-                self.ev.get().hu_result(py, win, &a, &self.table, (self_drawn, false, haidi)).map(Some)
+                let how = How { self_drawn, from_discard: false, tianhu: false, haidi };
+                self.ev.get().hu_result(py, win, None, &a, &self.table, how).map(Some)
             }
         }
     }
@@ -397,7 +493,12 @@ impl PreparedHand {
         let ev = self.ev.get();
         let found = PyList::empty(py);
         for (card, best) in self.core.waits() {
-            let (_, points) = ev.score_of(py, best.huxi, best.points, &best.facts, (false, false, false))?;
+            let how = How { self_drawn: false, from_discard: false, tianhu: false, haidi: false };
+            let (_, points) = ev.score_of(py, best.huxi, best.points, &best.facts, how, || {
+                // Once per distinct score: the win's own arrangement, as Python's waits scores it.
+                let a = self.core.win(card, false, false, false, false).expect("a wait wins");
+                ev.context(py, &ev.groups(py, &a, &self.table)?, Some(card), &a.leftover, how)
+            })?;
             found.append(ev.wait.call1(py, (card, best.huxi, points))?)?;
         }
         Ok(found.unbind())
@@ -460,6 +561,20 @@ impl Core {
     /// Whether the native core serves a rule set.
     fn serves(&self, rules: &Bound<'_, PyAny>) -> PyResult<bool> {
         Ok(self.evaluator(rules)?.is_some())
+    }
+
+    /// A hand given as a count array prepared natively, or None for a rule set only Python
+    /// serves.
+    fn prepare_counts(
+        &self,
+        counts: &Bound<'_, PyAny>,
+        table: &Bound<'_, PyAny>,
+        rules: &Bound<'_, PyAny>,
+    ) -> PyResult<Option<PreparedHand>> {
+        match self.evaluator(rules)? {
+            None => Ok(None),
+            Some(ev) => Evaluator::prepare_counts(&ev, counts, table).map(Some),
+        }
     }
 
     /// A hand prepared natively, or None (`hand` untouched) for a rule set only Python serves.

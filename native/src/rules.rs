@@ -62,7 +62,8 @@ pub enum Mingtang {
     AllTriplets { value: i64 },
 }
 
-/// What a 名堂 may look at: `paohuzi.mingtang.HandFacts`.
+/// What the 名堂 the native core serves look at: the `red`, `big`, `small` and
+/// `all_triplets` of a `paohuzi.mingtang.WinContext`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Facts {
     pub red: i64,
@@ -101,6 +102,17 @@ impl Mingtang {
     }
 }
 
+/// How the 番 of several 名堂 combine (R10.3): `paohuzi.rules.FanCombine`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FanCombine {
+    /// Added up (the QQ hall).
+    Sum,
+    /// Multiplied.
+    Product,
+    /// Only the greatest counts.
+    Max,
+}
+
 /// Every value of a `RuleSet` the evaluator reads.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Rules {
@@ -116,6 +128,8 @@ pub struct Rules {
     pub self_draw_bonus: i64,
     /// The 名堂 table (R10.1).
     pub mingtang: Vec<Mingtang>,
+    /// How their 番 combine (R10.3).
+    pub fan_combine: FanCombine,
     /// 番 added for 海底胡 (R10.1).
     pub haidi_fan: i64,
     /// R9.5.1: a forced 天胡 scores the best partial decomposition of its other cards.
@@ -132,18 +146,23 @@ impl Rules {
         1 + (effective - self.deng_base).div_euclid(self.deng_step)
     }
 
-    /// 番 (R10.3): the sum of the 名堂 that apply, 1 for 平胡; 海底胡 adds `haidi_fan`.
+    /// 番 (R10.3): the 名堂 that apply combined by `fan_combine`, 1 for 平胡; 海底胡 adds
+    /// `haidi_fan` (`paohuzi.scoring.fan_of`). Python refuses rule sets whose product could
+    /// leave 64 bits (they are served by Python).
     pub fn fan(&self, facts: &Facts, haidi: bool) -> i64 {
-        let mut any = false;
-        let mut sum = 0;
+        let mut combined: Option<i64> = None;
         for m in &self.mingtang {
             let f = m.fan(facts);
             if f > 0 {
-                any = true;
-                sum += f;
+                combined = Some(match (combined, self.fan_combine) {
+                    (None, _) => f,
+                    (Some(c), FanCombine::Sum) => c + f,
+                    (Some(c), FanCombine::Product) => c * f,
+                    (Some(c), FanCombine::Max) => c.max(f),
+                });
             }
         }
-        (if any { sum } else { 1 }) + if haidi { self.haidi_fan } else { 0 }
+        combined.unwrap_or(1) + if haidi { self.haidi_fan } else { 0 }
     }
 
     /// 底数 = 等 × 番 (R10.4), as `paohuzi.scoring.score`; both kinds of 天胡 count as 自摸
@@ -188,6 +207,7 @@ impl Rules {
                 Mingtang::SizeCount { big: true, threshold: 18, value: 6, per_extra: 1 },
                 Mingtang::SizeCount { big: false, threshold: 16, value: 8, per_extra: 1 },
             ],
+            fan_combine: FanCombine::Sum,
             haidi_fan: 1,
             tianhu_partial_huxi: true,
         }
@@ -228,5 +248,19 @@ mod tests {
         assert_eq!(rules.fan(&plain, false), 1);
         assert_eq!(rules.fan(&plain, true), 2);
         assert_eq!(rules.points(21, &plain, true, false, false), 4);
+    }
+
+    #[test]
+    fn r10_3_fan_combine() {
+        let mut rules = Rules::hunan();
+        // 乌胡 (5) and 对对胡 (4).
+        let black = Facts { red: 0, big: 12, small: 9, all_triplets: true };
+        rules.fan_combine = FanCombine::Product;
+        assert_eq!(rules.fan(&black, false), 20);
+        assert_eq!(rules.fan(&black, true), 21);
+        rules.fan_combine = FanCombine::Max;
+        assert_eq!(rules.fan(&black, false), 5);
+        let plain = Facts { red: 5, big: 10, small: 11, all_triplets: false };
+        assert_eq!(rules.fan(&plain, false), 1);
     }
 }

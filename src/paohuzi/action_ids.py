@@ -10,7 +10,7 @@ from __future__ import annotations
 from itertools import combinations_with_replacement
 
 from paohuzi.actions import HU, PASS, PENG, Action, chi, discard
-from paohuzi.cards import NUM_KINDS
+from paohuzi.cards import COPIES, NUM_KINDS
 from paohuzi.chi import TRIPLES_WITH
 
 
@@ -19,7 +19,7 @@ def _chi_actions() -> list[Action]:
     for card in range(NUM_KINDS):
         triples = TRIPLES_WITH[card]
         for take in triples:
-            for n in range(3):  # a hand holds at most two more copies of the card
+            for n in range(COPIES - 1):  # a hand holds at most two more copies of the card
                 for bis in combinations_with_replacement(triples, n):
                     used = [0] * NUM_KINDS
                     for k in (*take, *(k for b in bis for k in b)):

@@ -13,10 +13,18 @@ from dataclasses import dataclass
 from itertools import product
 from typing import Protocol
 
-from paohuzi.cards import KIND_NAMES, NUM_KINDS, RED_KINDS, Counts, Kind, to_counts
-from paohuzi.groups import FOUR_TYPES, Group, GroupType
-from paohuzi.mingtang import HandFacts
-from paohuzi.rules import HUNAN, HuxiTable, RuleSet
+from paohuzi.cards import KIND_NAMES, NUM_KINDS, Counts, Kind, to_counts
+from paohuzi.groups import (
+    FOUR_TYPES,
+    PARTNERS,
+    RUN_2710,
+    SCORING_SEQUENCES,
+    SET_SIZE,
+    Group,
+    GroupType,
+)
+from paohuzi.mingtang import WinContext
+from paohuzi.rules import HUNAN, HuxiTable, RuleSet, holding_limit
 from paohuzi.scoring import Score, score
 
 GROUPS_TO_WIN = 7
@@ -25,12 +33,11 @@ GROUPS_TO_WIN = 7
 _Best = tuple[int, tuple[Group, ...]]
 """A decomposition: its hu-xi and its groups."""
 
-_SPECIAL_SEQUENCES: tuple[tuple[Kind, ...], ...] = (
-    (0, 1, 2),
-    (1, 6, 9),
-    (10, 11, 12),
-    (11, 16, 19),
-)
+_R2, _R7, _R10 = (r - 1 for r in RUN_2710)
+"""Rank offsets (0–9) of 2-7-10 within a size."""
+_SHIFT7, _SHIFT10 = 2 * _R7, 2 * _R10
+_KEY2710 = (1 << 2 * _R2) + (1 << _SHIFT7) + (1 << _SHIFT10)
+"""A suit key holds two bits a rank: the shifts of 7 and 10, and the key of one 2-7-10."""
 _JOINABLE = frozenset({GroupType.PENG, GroupType.WEI, GroupType.CHOUWEI})
 
 
@@ -96,7 +103,7 @@ class _SuitTable:
         self._runs = [
             Group(GroupType.RUN, (base + r, base + r + 1, base + r + 2)) for r in range(8)
         ]
-        self._run2710 = Group(GroupType.RUN, (base + 1, base + 6, base + 9))
+        self._run2710 = Group(GroupType.RUN, (base + _R2, base + _R7, base + _R10))
         self._pairs = [Group(GroupType.PAIR, (base + r, base + r)) for r in range(10)]
         self._cache: dict[int, tuple[_Best | None, _Best | None]] = {0: ((0, ()), None)}
 
@@ -105,7 +112,7 @@ class _SuitTable:
         if hit is not None:
             return hit
         # The lowest rank present must be in a sequence starting at it, in 2-7-10 (if it is
-        # rank 2), or in the pair.
+        # rank 2), or in the pair. A key holds two bits a rank.
         shift = ((key & -key).bit_length() - 1) & ~1
         r = shift >> 1
         best_np: _Best | None = None
@@ -113,8 +120,8 @@ class _SuitTable:
         options: list[tuple[int, Group, int]] = []
         if r <= 7 and (key >> (shift + 2)) & 3 and (key >> (shift + 4)) & 3:
             options.append((key - (0b010101 << shift), self._runs[r], self._w123 if r == 0 else 0))
-        if r == 1 and (key >> 12) & 3 and (key >> 18) & 3:
-            options.append((key - (1 << 2) - (1 << 12) - (1 << 18), self._run2710, self._w2710))
+        if r == _R2 and (key >> _SHIFT7) & 3 and (key >> _SHIFT10) & 3:
+            options.append((key - _KEY2710, self._run2710, self._w2710))
         for sub_key, group, weight in options:
             sub_np, sub_p = self.solve(sub_key)
             if sub_np is not None and (best_np is None or sub_np[0] + weight > best_np[0]):
@@ -135,8 +142,9 @@ class Evaluator:
 
     def __init__(self, huxi: HuxiTable) -> None:
         self.huxi = huxi
-        self._small = _SuitTable(0, huxi.sequence((0, 1, 2)), huxi.sequence((1, 6, 9)))
-        self._big = _SuitTable(10, huxi.sequence((10, 11, 12)), huxi.sequence((11, 16, 19)))
+        small123, small2710, big123, big2710 = (huxi.sequence(s) for s in SCORING_SEQUENCES)
+        self._small = _SuitTable(0, small123, small2710)
+        self._big = _SuitTable(10, big123, big2710)
         self._jiao = [
             (
                 Group(GroupType.JIAO, (r, r, r + 10)),
@@ -145,27 +153,8 @@ class Evaluator:
             for r in range(10)
         ]
         self.kan_huxi = [huxi.same_kind(GroupType.KAN, k) for k in range(NUM_KINDS)]
-        self._same_kind = {
-            t: [huxi.same_kind(t, k) for k in range(NUM_KINDS)]
-            for t in (
-                GroupType.PENG,
-                GroupType.WEI,
-                GroupType.CHOUWEI,
-                GroupType.KAN,
-                GroupType.PAO,
-                GroupType.TI,
-            )
-        }
-        self._sequence: dict[tuple[Kind, ...], int] = {
-            cards: value for cards in _SPECIAL_SEQUENCES if (value := huxi.sequence(cards))
-        }
-
-    def group_huxi(self, group: Group) -> int:
-        """Hu-xi of a group (R3)."""
-        row = self._same_kind.get(group.type)
-        if row is not None:
-            return row[group.cards[0]]
-        return self._sequence.get(group.cards, 0)
+        self.group_huxi = huxi.group
+        """Hu-xi of a group (R3): the rule set's own table."""
 
     def free_best(self, free: Sequence[int], need_pair: bool) -> _Best | None:
         """Best decomposition of free cards into sequences, 绞 and (iff ``need_pair``) a pair."""
@@ -255,18 +244,13 @@ def evaluator(rules: RuleSet = HUNAN) -> Evaluator:
     return entry[1]
 
 
-def _neighbours(kind: Kind) -> tuple[Kind, ...]:
-    """Kinds that can share a sequence or 绞 with ``kind``, and ``kind`` itself."""
-    base, r = kind - kind % 10, kind % 10
-    found = {kind, (kind + 10) % 20}
-    found.update(base + n for n in range(r - 2, r + 3) if 0 <= n <= 9)
-    if r in (1, 6, 9):
-        found.update(base + n for n in (1, 6, 9))
-    return tuple(sorted(found))
+def clear_memo() -> None:
+    """Forget every evaluator and its memo tables (to measure a cold start)."""
+    _EVALUATORS.clear()
 
 
-_NEIGHBOURS = tuple(sum(1 << n for n in _neighbours(k)) for k in range(NUM_KINDS))
-"""Per kind, a bit mask of the kinds it can share a group with."""
+_NEIGHBOURS = tuple(sum(1 << n for n in (k, *PARTNERS[k])) for k in range(NUM_KINDS))
+"""Per kind, a bit mask of itself and the kinds it can share a group with."""
 
 
 class PreparedHand:
@@ -304,6 +288,22 @@ class PreparedHand:
         counts = [0] * NUM_KINDS
         for k in hand:
             counts[k] += 1
+        self._prepare(counts, table, rules)
+
+    @classmethod
+    def from_counts(
+        cls, counts: Sequence[int], table: Sequence[Group], rules: RuleSet
+    ) -> PreparedHand:
+        """The same for a hand given as a count array."""
+        if cls is PreparedHand and NATIVE is not None:
+            found = NATIVE.prepare_counts(counts, table, rules)
+            if found is not None:
+                return found
+        prepared = object.__new__(cls)
+        prepared._prepare(list(counts), table, rules)
+        return prepared
+
+    def _prepare(self, counts: list[int], table: Sequence[Group], rules: RuleSet) -> None:
         groups = tuple(table)
         if max(counts) >= 4:
             # A four of a kind in hand is the 提 it must become (R5.1).
@@ -426,17 +426,18 @@ class PreparedHand:
         win: Kind | None,
         *,
         self_drawn: bool,
+        from_discard: bool = False,
         tianhu: bool = False,
         haidi: bool = False,
     ) -> HuResult | None:
-        """The best of some placements by 底数, then hu-xi (R9.1)."""
+        """The best of some placements by 底数, then hu-xi (R9.1). Each placement's free cards
+        are arranged for the greatest hu-xi; its 名堂 see that arrangement."""
         ev, rules = self.ev, self.rules
         best: tuple[int, int, _Placement, _Best, Score] | None = None
-        colours: tuple[int, int, int] | None = None
         for option in options:
             k = option.fours
             rest = option.n_free - (2 if k else 0)
-            if rest < 0 or rest % 3:
+            if rest < 0 or rest % SET_SIZE:
                 continue
             if len(option.table) + len(option.kans) + rest // 3 + (k > 0) != GROUPS_TO_WIN:
                 continue
@@ -446,12 +447,16 @@ class PreparedHand:
             huxi = found[0] + option.huxi
             if huxi < rules.min_huxi:
                 continue
-            if colours is None:
-                colours = _colour_counts(self.counts, self.table, win)
-            red, big, total = colours
-            triplets = rest == 0 and all(g.type is not GroupType.CHI for g in option.table)
-            facts = HandFacts(red=red, big=big, small=total - big, all_triplets=triplets)
-            result = score(huxi, facts, rules, self_drawn=self_drawn, tianhu=tianhu, haidi=haidi)
+            kans = tuple(Group(GroupType.KAN, (c,) * 3) for c in option.kans)
+            context = WinContext(
+                (*option.table, *kans, *found[1]),
+                win,
+                self_drawn=self_drawn,
+                from_discard=from_discard,
+                tianhu=tianhu,
+                haidi=haidi,
+            )
+            result = score(huxi, context, rules)
             if best is None or (result.points, huxi) > (best[0], best[1]):
                 best = (result.points, huxi, option, found, result)
         if best is None:
@@ -474,7 +479,14 @@ class PreparedHand:
         options = self._placements(card, self_drawn=self_drawn, from_discard=from_discard)
         if not options:
             return None
-        return self._best(options, card, self_drawn=self_drawn, tianhu=tianhu, haidi=haidi)
+        return self._best(
+            options,
+            card,
+            self_drawn=self_drawn,
+            from_discard=from_discard,
+            tianhu=tianhu,
+            haidi=haidi,
+        )
 
     def complete(
         self, *, self_drawn: bool = True, win: Kind | None = None, haidi: bool = False
@@ -548,7 +560,8 @@ class InvalidHolding(ValueError):
 def check_holding(hand: Sequence[Kind], table: Sequence[Group], win: Kind | None = None) -> None:
     """Raise :class:`InvalidHolding` unless a player can hold this hand and table (R1, R6):
     at most four of a kind (counting ``win``), no four of a kind still in hand (R5.1), table
-    groups only on the table, and 20 + max(0, k − 1) cards in hand and table."""
+    groups only on the table, and 20 + max(0, k − 1) cards in hand and table — or one fewer
+    with two or more 提/跑, as a non-dealer dealt two 提 holds until his takes catch up (R6)."""
     for g in table:
         if not g.on_table:
             raise InvalidHolding(
@@ -570,9 +583,9 @@ def check_holding(hand: Sequence[Kind], table: Sequence[Group], win: Kind | None
                 f"ti:{KIND_NAMES[k]} (R5.1)"
             )
     fours = sum(g.is_four for g in table)
-    need = 20 + max(0, fours - 1)
+    need = holding_limit(fours)
     have = len(hand) + sum(len(g.cards) for g in table)
-    if have != need:
+    if have != need and not (fours >= 2 and have == need - 1):
         raise InvalidHolding(
             f"hand and table hold {have} cards; with {fours} ti/pao on the table they must hold "
             f"{need} (R6)"
@@ -616,27 +629,9 @@ def forced_tianhu(cards: Iterable[Kind], rules: RuleSet = HUNAN) -> HuResult | N
             free[k] -= 1
     leftover = tuple(k for k in range(NUM_KINDS) for _ in range(free[k]))
     groups = (*holding.table, *(Group(GroupType.KAN, (k,) * 3) for k in holding.kans), *runs)
-    triplets = not runs and (not leftover or (len(leftover) == 2 and leftover[0] == leftover[1]))
-    red, big, total = _colour_counts(counts, (), None)
-    facts = HandFacts(red=red, big=big, small=total - big, all_triplets=triplets)
-    result = score(holding.fixed_huxi + partial, facts, rules, self_drawn=True, tianhu=True)
+    context = WinContext(groups, None, self_drawn=True, tianhu=True, leftover=leftover)
+    result = score(holding.fixed_huxi + partial, context, rules)
     return HuResult(None, groups, tuple(ev.group_huxi(g) for g in groups), result, leftover)
-
-
-def _colour_counts(
-    counts: Counts, table: tuple[Group, ...], win: Kind | None
-) -> tuple[int, int, int]:
-    """Red, big and total cards of a holding (R10.1 counts all the winner's cards)."""
-    held = list(counts)
-    for g in table:
-        for k in g.cards:
-            held[k] += 1
-    if win is not None:
-        held[win] += 1
-    return sum(held[k] for k in _RED), sum(held[10:]), sum(held)
-
-
-_RED = tuple(sorted(RED_KINDS))
 
 
 class NativeCore(Protocol):
@@ -647,6 +642,11 @@ class NativeCore(Protocol):
     ) -> PreparedHand | None:
         """A hand prepared natively, with :class:`PreparedHand`'s methods (its type is the
         native core's own), or None (``hand`` untouched) for a rule set only Python serves."""
+
+    def prepare_counts(
+        self, counts: Sequence[int], table: Sequence[Group], rules: RuleSet
+    ) -> PreparedHand | None:
+        """The same for a hand given as a count array."""
 
     def serves(self, rules: RuleSet) -> bool: ...
 

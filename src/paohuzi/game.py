@@ -1,59 +1,67 @@
-"""One hand of Hunan Paohuzi as a deterministic state machine (R2–R11).
+"""One hand of Paohuzi as a deterministic state machine (R2–R11).
 
 A :class:`Game` is created from a rule set, a dealer and an 80-card deck (or a seed). It runs
 every forced and automatic event itself (deal, 提, 偎, 臭偎, 跑, 必需天胡, draws) and stops at
 each decision: :attr:`Game.to_act` is the seat to decide, :meth:`Game.legal_actions` its
-choices, :meth:`Game.apply` carries one out. Claim windows (R8) are an explicit phase: every
-seat with an option on a card is asked once, in order, and the highest claim is carried out
-when all have answered.
+choices, :meth:`Game.apply` carries one out. What the game waits for is its
+:attr:`Game.phase` (:mod:`paohuzi.position`): a claim window (R8) asks every seat with an
+option on a card once, in order, and the highest claim is carried out when all have answered.
+
+The state is a :class:`~paohuzi.position.Position` and nothing more: :meth:`Game.position`
+takes it, :meth:`Game.from_position` plays on from one, :meth:`Game.clone` copies it.
 """
 
 from __future__ import annotations
 
 import enum
 import random
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 
 from paohuzi.actions import HU, PASS, PENG, Action, ActionType, discard, parse_seat_action
 from paohuzi.cards import COPIES, DECK_SIZE, KIND_NAMES, NUM_KINDS, Kind, full_deck, parse_cards
 from paohuzi.chi import chi_options
 from paohuzi.evaluator import HuResult, PreparedHand, forced_tianhu
 from paohuzi.groups import Group, GroupType
-from paohuzi.rules import HUNAN, RuleSet
+from paohuzi.position import (
+    ClaimWindow,
+    Discarding,
+    GameResult,
+    Over,
+    Phase,
+    Position,
+    SeatState,
+    SelfHu,
+    Source,
+)
+from paohuzi.rules import DEALT, HAND_SIZE, HUNAN, RuleSet, Seating, holding_limit
 from paohuzi.scoring import payments
 
-PLAYERS = 3
-HAND_SIZE = 20
-LIANG_INDEX = 60
+LIANG_INDEX = HAND_SIZE * DEALT
 """``deck[60]`` is the 亮张 (R2)."""
+
+__all__ = [
+    "LIANG_INDEX",
+    "ClaimWindow",
+    "Discarding",
+    "Event",
+    "EventType",
+    "Game",
+    "GameResult",
+    "IllegalAction",
+    "Over",
+    "Phase",
+    "Position",
+    "SeatState",
+    "SelfHu",
+    "Source",
+    "check_deck",
+    "stacked_deck",
+]
 
 
 class IllegalAction(ValueError):
     """An action the rules do not allow now; the message says why in a player's words."""
-
-
-class Phase(enum.Enum):
-    """What the game waits for."""
-
-    CLAIM = "claim"
-    """A seat answers on a card on offer (R8)."""
-    DISCARD = "discard"
-    """A seat must discard (R6)."""
-    SELF_HU = "self_hu"
-    """The drawer may win right after his forced 偎 or 提 (R4.1 step 3)."""
-    OVER = "over"
-
-
-class Source(enum.Enum):
-    """Where a card on offer comes from."""
-
-    LIANG = "liang"
-    """The 亮张, offered for 选择天胡 (R9.5.2)."""
-    DRAWN = "drawn"
-    """Drawn from the wall and shown (R4.1)."""
-    DISCARDED = "discarded"
-    """Discarded (R4.2)."""
 
 
 class EventType(enum.Enum):
@@ -90,46 +98,60 @@ PRIVATE_CARD_EVENTS = frozenset({EventType.DRAW, EventType.WEI})
 
 _RANK = {ActionType.HU: 4, ActionType.PENG: 2, ActionType.CHI: 1}
 _RUNS_TO_PAO = frozenset({GroupType.PENG, GroupType.WEI, GroupType.CHOUWEI})
+_WEI_TYPES = (GroupType.WEI, GroupType.CHOUWEI)
+_DISCARDS = tuple(discard(k) for k in range(NUM_KINDS))
+_DISCARD_ORDER = tuple(sorted(range(NUM_KINDS), key=lambda k: str(_DISCARDS[k])))
+"""Kinds in the order of their discard's F3 text, the order of legal actions."""
 
 
-@dataclass(frozen=True, slots=True)
-class GameResult:
-    """How a hand ended (R10, R11): a win, or 荒庄 with ``winner`` None."""
+class _Derived:
+    """What the game works out from one seat's hand and table, kept while they stay the same
+    objects (a seat's state is replaced, never changed, so identity says it is unchanged)."""
 
-    winner: int | None
-    win: Kind | None
-    """The winning card; None for 必需天胡 and 荒庄."""
-    hu: HuResult | None
-    payments: tuple[int, ...]
-    other_huxi: Mapping[int, int]
-    """Every other player's current total hu-xi (R10.6); every player's after 荒庄."""
+    __slots__ = ("fours", "hand", "held", "limit", "prepared", "table")
 
-
-@dataclass(slots=True)
-class _Window:
-    """A claim window (R8) on a card on offer."""
-
-    card: Kind
-    owner: int
-    source: Source
-    queue: list[int]
-    options: dict[int, list[Action]]
-    """Each seat's options on the card, pass aside."""
-    hu: dict[int, HuResult]
-    pao: int | None
-    last: bool
-    claims: list[tuple[int, Action]] = field(default_factory=list)
-    """Declared answers, in asking order: hidden from the other players."""
-    offered: list[Action] = field(default_factory=list)
-    """The options offered to the seat now asked: those not already outranked (R8)."""
-
-
-def _next(seat: int) -> int:
-    return (seat + 1) % PLAYERS
+    def __init__(self, hand: tuple[int, ...], table: tuple[Group, ...]) -> None:
+        self.hand = hand
+        self.table = table
+        self.held = sum(hand) + sum(len(g.cards) for g in table)
+        self.fours = sum(g.is_four for g in table)
+        self.limit = holding_limit(self.fours)
+        self.prepared: PreparedHand | None = None
 
 
 class Game:
     """A hand of Paohuzi. See the module docstring."""
+
+    rules: RuleSet
+    dealer: int
+    liang: Kind
+    seating: Seating
+    """Who plays this hand, in what order (R2, R12)."""
+    history: list[tuple[int, Action]]
+    """Every decision so far, as (seat, action)."""
+    log: list[Event]
+    _deck: tuple[Kind, ...] | None
+    _wall: tuple[Kind, ...]
+    _drawn: int
+    _seats: list[SeatState]
+    _phase: Phase
+    _options: Mapping[int, Sequence[Action]]
+    """In a claim window: each seat's options on the card, pass aside (derived, R8)."""
+    _hu: Mapping[int, HuResult]
+    """In a claim window: the win each seat offered 胡 would make."""
+    _pao: int | None
+    """In a claim window: the seat that must 跑 on the card if nobody wins (R5.2)."""
+    _pending: HuResult | None
+    """In :class:`SelfHu`: the drawer's winning arrangement."""
+    _legal: list[Action] | None
+    _derived: list[_Derived | None]
+    on_offer: Callable[[Game], None] | None
+    """Called with the game whenever a card is put on offer (the 亮张, a shown draw, a
+    discard), before anyone is asked about it: the moment every seat sees the card, whether or
+    not some seat may claim it. A server that speaks at that moment reveals nothing of who is
+    then asked (R8), even when nobody is. During the call the phase is the card's
+    :class:`ClaimWindow` with nobody asked yet (``asking`` empty): :attr:`to_act` is None and
+    there are no legal actions. Not copied by :meth:`clone` nor set by :meth:`from_position`."""
 
     def __init__(
         self,
@@ -144,79 +166,234 @@ class Game:
             deck = full_deck()
             random.Random(seed).shuffle(deck)
         check_deck(deck)
-        if dealer not in range(PLAYERS):
-            raise ValueError(f"dealer must be 0, 1 or 2, not {dealer}")
+        seating = rules.seating(dealer)
+        dealt = tuple(deck)
+        hands = [[0] * NUM_KINDS for _ in range(seating.seats)]
+        for i, seat in enumerate(seating.playing):
+            for k in dealt[HAND_SIZE * i : HAND_SIZE * (i + 1)]:
+                hands[seat][k] += 1
+        liang = dealt[LIANG_INDEX]
+        self._set_up(
+            rules,
+            dealer,
+            liang,
+            dealt[LIANG_INDEX + 1 :],
+            [SeatState(tuple(h)) for h in hands],
+            deck=dealt,
+            log=(Event(EventType.DEAL, dealer), Event(EventType.LIANG, dealer, liang)),
+        )
+        self.on_offer = on_offer
+        self._start()
+
+    def _set_up(
+        self,
+        rules: RuleSet,
+        dealer: int,
+        liang: Kind,
+        wall: Sequence[Kind],
+        seats: Sequence[SeatState],
+        *,
+        deck: tuple[Kind, ...] | None,
+        log: Iterable[Event],
+    ) -> None:
+        """Every field of a game, in one place (the phase is entered afterwards)."""
         self.rules = rules
         self.dealer = dealer
-        self.deck: tuple[Kind, ...] = tuple(deck)
-        self.liang = self.deck[LIANG_INDEX]
-        self.wall_pos = LIANG_INDEX + 1
-        self.hands: list[list[int]] = [[0] * NUM_KINDS for _ in range(PLAYERS)]
-        for i in range(PLAYERS):
-            for k in self.deck[HAND_SIZE * i : HAND_SIZE * (i + 1)]:
-                self.hands[(dealer + i) % PLAYERS][k] += 1
-        self.tables: list[list[Group]] = [[] for _ in range(PLAYERS)]
-        self.rows: list[list[Kind]] = [[] for _ in range(PLAYERS)]
-        """The passed and discarded cards in front of each seat, in order."""
-        self.discarded: list[set[Kind]] = [set() for _ in range(PLAYERS)]
-        """Kinds each seat has discarded (never 吃 or 碰 them, R7.1)."""
-        self.chou: list[set[Kind]] = [set() for _ in range(PLAYERS)]
-        """Kinds each seat passed a 吃 or 碰 on (臭, R7.1)."""
-        self.chou_hu: list[dict[Kind, int]] = [{} for _ in range(PLAYERS)]
-        """Kinds each seat declined to win on, with his hu-xi then (臭胡, R9.3)."""
-        self.phase = Phase.CLAIM
-        self.to_act: int | None = None
-        self.window: _Window | None = None
-        self.pending_hu: HuResult | None = None
-        self.result: GameResult | None = None
-        self.history: list[tuple[int, Action]] = []
-        self.log: list[Event] = [
-            Event(EventType.DEAL, dealer),
-            Event(EventType.LIANG, dealer, self.liang),
-        ]
-        self._legal: list[Action] | None = None
-        self._prepared: list[PreparedHand | None] = [None] * PLAYERS
-        self._held: list[tuple[int, int] | None] = [None] * PLAYERS
-        self.on_offer = on_offer
-        """Called with the game whenever a card is put on offer (the 亮张, a shown draw, a
-        discard), before anyone is asked about it: the moment every seat sees the card, whether
-        or not some seat may claim it. A server that speaks at that moment reveals nothing of
-        who is then asked (R8), even when nobody is."""
-        self._start()
+        self.liang = liang
+        self.seating = rules.seating(dealer)
+        self.history = []
+        self.log = list(log)
+        self._deck = deck
+        self._wall = tuple(wall)
+        self._drawn = 0
+        self._seats = list(seats)
+        self._options = {}
+        self._hu = {}
+        self._pao = None
+        self._pending = None
+        self._legal = None
+        self._derived = [None] * len(self._seats)
+        self.on_offer = None
+
+    @classmethod
+    def from_position(
+        cls,
+        position: Position,
+        rules: RuleSet = HUNAN,
+        *,
+        log: Iterable[Event] = (),
+        check: bool = True,
+    ) -> Game:
+        """A game at ``position`` under ``rules``; ``log`` the events that led there, if they
+        are known (they are shown to observers; the rules never read them). Raises ValueError
+        for a position the rules cannot reach: a wrong seat count, cards that do not add up to
+        the deck's 80 (R1), a seat to act that does not play the hand or has nothing to do.
+
+        In a claim window, the options of the seats after the first are worked out from the
+        position (R8) and seats left with none are not asked; the first is offered exactly
+        ``offered``, which must be among its options. ``check`` False takes the phase as given
+        even when the seat to act could not face it (a position made up to be looked at, not
+        played: it may play on wrongly)."""
+        seating = rules.seating(position.dealer)
+        if len(position.seats) != seating.seats:
+            raise ValueError(
+                f"the rules seat {seating.seats} players; the position has {len(position.seats)}"
+            )
+        for seat in range(seating.seats):
+            hand = position.seats[seat].hand
+            if len(hand) != NUM_KINDS or min(hand) < 0 or max(hand) > COPIES:
+                raise ValueError(f"seat {seat}'s hand is not a count of the {NUM_KINDS} kinds")
+        if seating.sitting_out is not None:
+            out = position.seats[seating.sitting_out]
+            if any(out.hand) or out.table or out.row:
+                raise ValueError(f"seat {seating.sitting_out} sits this hand out: it holds nothing")
+        phase = position.phase
+        if not isinstance(phase, Over):
+            if position.card_count() != DECK_SIZE:
+                raise ValueError(
+                    f"the position places {position.card_count()} cards, not the {DECK_SIZE} "
+                    "of the deck (R1)"
+                )
+            if isinstance(phase, ClaimWindow) and not phase.asking:
+                raise ValueError("a claim window asks somebody (it is opened by the game)")
+            if phase.to_act not in seating.playing:
+                raise ValueError(f"seat {phase.to_act} does not play this hand")
+            if isinstance(phase, ClaimWindow):
+                if phase.owner not in seating.playing:
+                    raise ValueError(f"seat {phase.owner} does not play this hand")
+                if phase.source is Source.LIANG and (phase.card, phase.owner) != (
+                    position.liang,
+                    position.dealer,
+                ):
+                    raise ValueError("the card offered for 天胡 is the dealer's 亮张 (R9.5)")
+        game = cls.__new__(cls)
+        game._set_up(
+            rules,
+            position.dealer,
+            position.liang,
+            position.wall,
+            position.seats,
+            deck=None,
+            log=log,
+        )
+        game._enter(phase, check=check)
+        return game
+
+    def _enter(self, phase: Phase, *, check: bool) -> None:
+        """Take up ``phase`` of a position, working out what it leaves out."""
+        if isinstance(phase, ClaimWindow):
+            first = phase.to_act
+            queue = self._window_options(phase.card, phase.owner, phase.source, phase.asking)
+            options = set(self._options.get(first, ()))
+            if check and not (phase.offered and set(phase.offered) <= options):
+                offered = ", ".join(map(str, phase.offered)) or "nothing"
+                raise ValueError(f"seat {first} cannot be offered {offered} on this card")
+            later = tuple(s for s in queue if s != first)
+            self._phase = replace(phase, asking=(first, *later))
+        elif isinstance(phase, SelfHu):
+            found = None
+            if not self._hu_blocked(phase.seat, phase.card):
+                found = self._prepared_hand(phase.seat).complete(
+                    win=phase.card, haidi=self.wall == 0
+                )
+            if check and found is None:
+                raise ValueError(f"seat {phase.seat} has no complete hand to win with")
+            self._pending = found
+            self._phase = phase
+        elif isinstance(phase, Discarding):
+            if not any(self._seats[phase.seat].hand):
+                raise ValueError(f"seat {phase.seat} has no card to discard")
+            self._phase = phase
+        else:
+            self._phase = phase
 
     # ----------------------------------------------------------------------------- queries
 
     @property
+    def phase(self) -> Phase:
+        """What the game waits for (see :mod:`paohuzi.position`)."""
+        return self._phase
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat to decide now; None once the hand is over (or while a card is being put
+        on offer, see :attr:`on_offer`)."""
+        phase = self._phase
+        if isinstance(phase, ClaimWindow) and not phase.asking:
+            return None
+        return phase.to_act
+
+    @property
+    def result(self) -> GameResult | None:
+        """How the hand ended; None while it goes on."""
+        phase = self._phase
+        return phase.result if isinstance(phase, Over) else None
+
+    @property
     def is_over(self) -> bool:
-        return self.phase is Phase.OVER
+        return isinstance(self._phase, Over)
 
     @property
     def wall(self) -> int:
         """Cards left to draw."""
-        return DECK_SIZE - self.wall_pos
+        return len(self._wall) - self._drawn
+
+    @property
+    def dealt(self) -> bool:
+        """Whether the game started from a deal (and so has a deck and a record, F4)."""
+        return self._deck is not None
+
+    @property
+    def deck(self) -> tuple[Kind, ...]:
+        """The 80 cards the hand was dealt from (R2); ValueError for a game set up from a
+        position, which has none."""
+        if self._deck is None:
+            raise ValueError("a game set up from a position has no deck")
+        return self._deck
+
+    @property
+    def seats(self) -> tuple[SeatState, ...]:
+        """Every seat's state now."""
+        return tuple(self._seats)
+
+    @property
+    def hands(self) -> tuple[tuple[int, ...], ...]:
+        """Every seat's hand, as counts per kind."""
+        return tuple(s.hand for s in self._seats)
+
+    @property
+    def tables(self) -> tuple[tuple[Group, ...], ...]:
+        """Every seat's table groups."""
+        return tuple(s.table for s in self._seats)
+
+    def position(self) -> Position:
+        """The position now: everything that decides how the hand goes on."""
+        return Position(
+            self.dealer, self.liang, self._wall[self._drawn :], tuple(self._seats), self._phase
+        )
+
+    def _seat_derived(self, seat: int) -> _Derived:
+        state = self._seats[seat]
+        found = self._derived[seat]
+        if found is None or found.hand is not state.hand or found.table is not state.table:
+            found = self._derived[seat] = _Derived(state.hand, state.table)
+        return found
 
     def holding(self, seat: int) -> int:
         """Cards in hand plus on the table (R6)."""
-        return self._counts(seat)[0]
+        return self._seat_derived(seat).held
 
     def fours(self, seat: int) -> int:
         """提 and 跑 on the seat's table: *k* of R6."""
-        return self._counts(seat)[1]
-
-    def _counts(self, seat: int) -> tuple[int, int]:
-        found = self._held[seat]
-        if found is None:
-            table = self.tables[seat]
-            held = sum(self.hands[seat]) + sum(len(g.cards) for g in table)
-            found = self._held[seat] = (held, sum(g.is_four for g in table))
-        return found
+        return self._seat_derived(seat).fours
 
     def must_discard(self, seat: int) -> bool:
-        """R6: holding > 20 + max(0, k − 1)."""
-        return self.holding(seat) > HAND_SIZE + max(0, self.fours(seat) - 1)
+        """R6: the seat holds more than 20 + max(0, k − 1) cards."""
+        derived = self._seat_derived(seat)
+        return derived.held > derived.limit
 
     def hand_cards(self, seat: int) -> list[Kind]:
-        return [k for k in range(NUM_KINDS) for _ in range(self.hands[seat][k])]
+        return self._seats[seat].hand_cards()
 
     def huxi(self, seat: int) -> int:
         """The seat's current total hu-xi (R10.6)."""
@@ -224,104 +401,77 @@ class Game:
 
     def _prepared_hand(self, seat: int) -> PreparedHand:
         """The seat's hand prepared for evaluation, kept until it changes."""
-        found = self._prepared[seat]
+        derived = self._seat_derived(seat)
+        found = derived.prepared
         if found is None:
-            found = PreparedHand(self.hand_cards(seat), self.tables[seat], self.rules)
-            self._prepared[seat] = found
+            found = PreparedHand.from_counts(derived.hand, derived.table, self.rules)
+            derived.prepared = found
         return found
-
-    def _changed(self, seat: int) -> None:
-        """Forget what was derived from the seat's hand and table: they are about to change."""
-        self._prepared[seat] = None
-        self._held[seat] = None
 
     def legal_actions(self) -> list[Action]:
         """The choices of :attr:`to_act`, sorted by their F3 text; empty when the hand is over."""
         if self._legal is None:
-            self._legal = sorted(self._compute_legal(), key=str)
+            self._legal = self._compute_legal()
         return list(self._legal)
 
     def _compute_legal(self) -> list[Action]:
-        if self.phase is Phase.CLAIM:
-            assert self.window is not None
-            return [*self.window.offered, PASS]
-        if self.phase is Phase.SELF_HU:
+        phase = self._phase
+        if isinstance(phase, ClaimWindow):
+            return sorted([*phase.offered, PASS], key=str) if phase.asking else []
+        if isinstance(phase, SelfHu):
             return [HU, PASS]
-        if self.phase is Phase.DISCARD:
-            assert self.to_act is not None
-            hand = self.hands[self.to_act]
-            kinds = [k for k in range(NUM_KINDS) if 0 < hand[k] < 3]
+        if isinstance(phase, Discarding):
+            hand = self._seats[phase.seat].hand
+            order = _DISCARD_ORDER
+            if any(0 < hand[k] < 3 for k in order):
+                return [_DISCARDS[k] for k in order if 0 < hand[k] < 3]
             # R6.3: when every card left belongs to a 坎, a 坎 is broken.
-            return [discard(k) for k in (kinds or [k for k in range(NUM_KINDS) if hand[k]])]
+            return [_DISCARDS[k] for k in order if hand[k]]
         return []
 
     def clone(self) -> Game:
-        """An independent copy, for search."""
+        """An independent copy, for search: the same position, history and log."""
         other = Game.__new__(Game)
-        other.rules = self.rules
-        other.dealer = self.dealer
-        other.deck = self.deck
-        other.liang = self.liang
-        other.wall_pos = self.wall_pos
-        other.hands = [list(h) for h in self.hands]
-        other.tables = [list(t) for t in self.tables]
-        other.rows = [list(r) for r in self.rows]
-        other.discarded = [set(s) for s in self.discarded]
-        other.chou = [set(s) for s in self.chou]
-        other.chou_hu = [dict(d) for d in self.chou_hu]
-        other.phase = self.phase
-        other.to_act = self.to_act
-        w = self.window
-        other.window = (
-            None
-            if w is None
-            else _Window(
-                w.card,
-                w.owner,
-                w.source,
-                list(w.queue),
-                w.options,
-                w.hu,
-                w.pao,
-                w.last,
-                list(w.claims),
-                w.offered,
-            )
-        )
-        other.pending_hu = self.pending_hu
-        other.result = self.result
+        # Every field is a value that is replaced, never changed, but for these lists.
+        other.__dict__.update(self.__dict__)
+        other.on_offer = None
         other.history = list(self.history)
         other.log = list(self.log)
-        other._legal = self._legal
-        other._prepared = list(self._prepared)
-        other._held = list(self._held)
-        other.on_offer = None
+        other._seats = list(self._seats)
+        other._derived = list(self._derived)
         return other
 
     # ----------------------------------------------------------------------------- actions
 
     def apply(self, action: Action) -> None:
         """Carry out the decision of :attr:`to_act`; raises :class:`IllegalAction`."""
-        if self.phase is Phase.OVER:
+        phase = self._phase
+        if isinstance(phase, Over):
             raise IllegalAction("the hand is over")
-        seat = self.to_act
-        assert seat is not None
+        if isinstance(phase, ClaimWindow) and not phase.asking:
+            raise IllegalAction("nobody is asked yet: the card is being put on offer")
+        seat = phase.to_act
         if action not in self.legal_actions():
             raise IllegalAction(self._why_illegal(seat, action))
+        if action.type is ActionType.HU and (
+            self._pending is None if isinstance(phase, SelfHu) else seat not in self._hu
+        ):
+            raise IllegalAction(f"seat {seat} has no winning hand (an unchecked position)")
         self.history.append((seat, action))
         self._legal = None
-        if self.phase is Phase.CLAIM:
-            self._answer(seat, action)
-        elif self.phase is Phase.SELF_HU:
-            assert self.pending_hu is not None
+        if isinstance(phase, ClaimWindow):
+            self._answer(phase, action)
+        elif isinstance(phase, SelfHu):
+            pending = self._pending
+            self._pending = None
             if action.type is ActionType.HU:
-                self._win(seat, self.pending_hu)
+                assert pending is not None  # refused before anything changed
+                self._win(seat, pending)
             else:
-                self._decline_hu(seat, self.pending_hu.win)
-                self.pending_hu = None
+                self._decline_hu(seat, phase.card)
                 self._after_take(seat, last=self.wall == 0)
         else:
-            assert action.card is not None
+            assert action.card is not None  # a discard names its card
             self._discard(seat, action.card)
 
     def apply_text(self, text: str) -> None:
@@ -333,21 +483,23 @@ class Game:
         self.apply(action)
 
     def _why_illegal(self, seat: int, action: Action) -> str:
-        card = KIND_NAMES[self.window.card] if self.window is not None else None
-        if self.phase is Phase.DISCARD:
+        phase = self._phase
+        if isinstance(phase, Discarding):
             if action.type is not ActionType.DISCARD:
                 return f"seat {seat} must discard a card"
-            assert action.card is not None
+            assert action.card is not None  # a discard names its card
             name = KIND_NAMES[action.card]
-            if self.hands[seat][action.card] == 0:
+            if self._seats[seat].hand[action.card] == 0:
                 return f"seat {seat} has no {name} in hand"
             return f"seat {seat} may not discard {name}: it belongs to a 坎 (R3)"
-        if self.phase is Phase.SELF_HU:
+        if isinstance(phase, SelfHu):
             return f"seat {seat} may only hu or pass now"
+        assert isinstance(phase, ClaimWindow)  # apply refuses everything once over
+        card = KIND_NAMES[phase.card]
         if action.type is ActionType.DISCARD:
             return f"seat {seat} cannot discard now: {card} is on offer"
         if action.type is ActionType.PENG:
-            if self.hands[seat][self.window.card if self.window else 0] != 2:
+            if self._seats[seat].hand[phase.card] != 2:
                 return f"seat {seat} has no pair of {card}"
             return f"seat {seat} may not peng {card} (R7.1, R6.2)"
         if action.type is ActionType.HU:
@@ -356,30 +508,46 @@ class Game:
             return f"seat {seat} cannot chi {card} that way (R7)"
         return f"{action} is not allowed now"
 
+    # ----------------------------------------------------------------------------- changes
+
+    def _set_hand(self, seat: int, hand: list[int], table: Sequence[Group] | None = None) -> None:
+        self._seats[seat] = self._seats[seat].but(
+            hand=tuple(hand), table=None if table is None else tuple(table)
+        )
+
     # ----------------------------------------------------------------------------- flow
 
     def _start(self) -> None:
         """R2: 必需天胡, then the 亮张 offers, then the automatic 提, then the dealer."""
-        for i in range(PLAYERS):
-            seat = (self.dealer + i) % PLAYERS
+        for seat in self.seating.playing:
             cards = self.hand_cards(seat) + ([self.liang] if seat == self.dealer else [])
             result = forced_tianhu(cards, self.rules)
             if result is not None:
+                # The 亮张 is the dealer's card (R2): the hand ends with it in his hand.
+                self._take_liang()
                 self._win(seat, result)
                 return
         self._open_window(self.liang, self.dealer, Source.LIANG)
 
+    def _take_liang(self) -> None:
+        hand = list(self._seats[self.dealer].hand)
+        hand[self.liang] += 1
+        self._set_hand(self.dealer, hand)
+
     def _after_liang(self) -> None:
-        self.hands[self.dealer][self.liang] += 1
-        for i in range(PLAYERS):
-            seat = (self.dealer + i) % PLAYERS
-            self._changed(seat)
-            hand = self.hands[seat]
-            for k in range(NUM_KINDS):
-                if hand[k] == COPIES:
-                    hand[k] = 0
-                    self.tables[seat].append(Group(GroupType.TI, (k,) * 4))
-                    self.log.append(Event(EventType.TI, seat, k))
+        self._take_liang()
+        for seat in self.seating.playing:
+            state = self._seats[seat]
+            fours = [k for k in range(NUM_KINDS) if state.hand[k] == COPIES]
+            if not fours:
+                continue
+            hand = list(state.hand)
+            table = list(state.table)
+            for k in fours:
+                hand[k] = 0
+                table.append(Group(GroupType.TI, (k,) * 4))
+                self.log.append(Event(EventType.TI, seat, k))
+            self._set_hand(seat, hand, table)
         self._after_take(self.dealer, last=False)
 
     def _after_take(self, seat: int, *, last: bool) -> None:
@@ -387,15 +555,14 @@ class Game:
         if last:
             self._huangzhuang()
         elif self.must_discard(seat) and self._can_discard(seat):
-            self.phase = Phase.DISCARD
-            self.to_act = seat
+            self._phase = Discarding(seat)
         else:
-            self._draw(_next(seat))
+            self._draw(self.seating.next(seat))
 
     def _can_discard(self, seat: int) -> bool:
         """Whether the hand holds a card that may be discarded: one outside a 坎, or any card
         when a 坎 may be broken (R6.3)."""
-        hand = self.hands[seat]
+        hand = self._seats[seat].hand
         if self.rules.break_kan_when_stuck:
             return any(hand)
         return any(0 < n < 3 for n in hand)
@@ -405,33 +572,32 @@ class Game:
         if self.wall == 0:
             self._huangzhuang()
             return
-        card = self.deck[self.wall_pos]
-        self.wall_pos += 1
-        last = self.wall_pos == DECK_SIZE
+        card = self._wall[self._drawn]
+        self._drawn += 1
+        last = self.wall == 0
         self.log.append(Event(EventType.DRAW, seat, card))
-        hand, table = self.hands[seat], self.tables[seat]
+        state = self._seats[seat]
         wei = next(
-            (
-                i
-                for i, g in enumerate(table)
-                if g.cards[0] == card and g.type in (GroupType.WEI, GroupType.CHOUWEI)
-            ),
+            (i for i, g in enumerate(state.table) if g.cards[0] == card and g.type in _WEI_TYPES),
             None,
         )
-        if hand[card] >= 2 or wei is not None:
-            self._changed(seat)
-        if hand[card] == 3 or wei is not None:  # R5.1.2, R5.1.3
+        held = state.hand[card]
+        if held == 3 or wei is not None:  # R5.1.2, R5.1.3
+            hand = list(state.hand)
+            table = list(state.table)
             ti = Group(GroupType.TI, (card,) * 4)
             if wei is not None:
                 table[wei] = ti
             else:
                 hand[card] = 0
                 table.append(ti)
+            self._set_hand(seat, hand, table)
             self.log.append(Event(EventType.TI, seat, card))
-        elif hand[card] == 2:  # R4.1 step 2; 臭偎 when the kind is 臭 for him (R7.1)
-            gtype = GroupType.CHOUWEI if card in self.chou[seat] else GroupType.WEI
+        elif held == 2:  # R4.1 step 2; 臭偎 when the kind is 臭 for him (R7.1)
+            gtype = GroupType.CHOUWEI if card in state.chou else GroupType.WEI
+            hand = list(state.hand)
             hand[card] = 0
-            table.append(Group(gtype, (card,) * 3))
+            self._set_hand(seat, hand, (*state.table, Group(gtype, (card,) * 3)))
             event = EventType.CHOUWEI if gtype is GroupType.CHOUWEI else EventType.WEI
             self.log.append(Event(event, seat, card))
         else:
@@ -443,182 +609,201 @@ class Game:
         if self._can_complete(seat, taken=1):
             result = self._prepared_hand(seat).complete(win=card, haidi=last)
         if result is not None and not self._hu_blocked(seat, card):
-            self.pending_hu = result
-            self.phase = Phase.SELF_HU
-            self.to_act = seat
+            self._pending = result
+            self._phase = SelfHu(seat, card)
             return
         self._after_take(seat, last=last)
 
     def _discard(self, seat: int, card: Kind) -> None:
-        self._changed(seat)
-        self.hands[seat][card] -= 1
-        self.discarded[seat].add(card)
+        state = self._seats[seat]
+        hand = list(state.hand)
+        hand[card] -= 1
+        self._seats[seat] = state.but(hand=tuple(hand), discarded=state.discarded | {card})
         self.log.append(Event(EventType.DISCARD, seat, card))
         self._open_window(card, seat, Source.DISCARDED)
 
     # ----------------------------------------------------------------------------- claims
 
-    def _open_window(
-        self, card: Kind, owner: int, source: Source, first: int | None = None
-    ) -> None:
-        """Ask every seat with an option on the card (R8); ``first``: start the asking at that
-        seat, as if those before it had passed (a position rebuilt for search)."""
-        last = source is Source.DRAWN and self.wall == 0
-        pao = None if last or source is Source.LIANG else self._pao_seat(card, owner, source)
-        order = [owner, _next(owner), _next(_next(owner))]
-        if source is Source.DISCARDED:
-            order = order[1:]
-        if first is not None:
-            order = order[order.index(first) :]
-        window = _Window(card, owner, source, [], {}, {}, pao, last)
-        for seat in order:
-            options = self._claim_options(seat, window)
-            if options:
-                window.options[seat] = options
-                window.queue.append(seat)
-        self.window = window
-        self.to_act = None  # nobody is asked yet
+    def _open_window(self, card: Kind, owner: int, source: Source) -> None:
+        """Ask every seat with an option on the card (R8), in asking order from the owner: the
+        owner first on a draw or the 亮张; on a discard, his 下家 first."""
+        order = self.seating.order_from(owner)
+        queue = self._window_options(
+            card, owner, source, order[1:] if source is Source.DISCARDED else order
+        )
         if self.on_offer is not None:
+            self._phase = ClaimWindow(card, owner, source, (), ())  # nobody asked yet
+            self._legal = None
             self.on_offer(self)
-        self._advance_window()
+            self._legal = None
+        self._advance_window(card, owner, source, queue, ())
+
+    def _window_options(
+        self, card: Kind, owner: int, source: Source, asking: Sequence[int]
+    ) -> list[int]:
+        """Work out the pending 跑 and the options of the seats in ``asking``; returns those
+        with any, in order."""
+        self._pao = None if source is Source.LIANG else self._pao_seat(card, owner, source)
+        options: dict[int, list[Action]] = {}
+        hu: dict[int, HuResult] = {}
+        for seat in asking:
+            found = self._claim_options(seat, card, owner, source, hu)
+            if found:
+                options[seat] = found
+        self._options = options
+        self._hu = hu
+        return [s for s in asking if s in options]
 
     def _pao_seat(self, card: Kind, owner: int, source: Source) -> int | None:
         """The seat that must 跑 on this card, if any (R4.1 step 4, R4.2, R5.2)."""
-        for seat in range(PLAYERS):
+        seats = self._seats
+        for seat in self.seating.playing:
+            state = seats[seat]
             if seat == owner:
                 if source is Source.DRAWN and any(
-                    g.type is GroupType.PENG and g.cards[0] == card for g in self.tables[seat]
+                    g.type is GroupType.PENG and g.cards[0] == card for g in state.table
                 ):
                     return seat
                 continue
-            if self.hands[seat][card] == 3:
+            if state.hand[card] == 3:
                 return seat
-            runs_from: tuple[GroupType, ...] = (GroupType.WEI, GroupType.CHOUWEI)
+            runs_from: tuple[GroupType, ...] = _WEI_TYPES
             if source is Source.DRAWN:
                 runs_from = (GroupType.WEI, GroupType.CHOUWEI, GroupType.PENG)
-            if any(g.type in runs_from and g.cards[0] == card for g in self.tables[seat]):
+            if any(g.type in runs_from and g.cards[0] == card for g in state.table):
                 return seat
         return None
 
     def _can_complete(self, seat: int, taken: int = 0) -> bool:
         """Whether the seat holds the card count of a hand one card short of complete (R6),
         or of a complete one when it has ``taken`` the card already."""
-        return self.holding(seat) == HAND_SIZE + taken + max(0, self.fours(seat) - 1)
+        derived = self._seat_derived(seat)
+        return derived.held == derived.limit + taken
 
     def _hu_blocked(self, seat: int, card: Kind) -> bool:
         """臭胡 (R9.3): he declined this kind and his hu-xi has not changed since."""
-        declined = self.chou_hu[seat].get(card)
+        declined = self._seats[seat].chou_hu_of(card)
         return declined is not None and declined == self.huxi(seat)
 
-    def _claim_options(self, seat: int, window: _Window) -> list[Action]:
-        card, owner, source = window.card, window.owner, window.source
-        hand = self.hands[seat]
+    def _claim_options(
+        self, seat: int, card: Kind, owner: int, source: Source, hu: dict[int, HuResult]
+    ) -> list[Action]:
+        """The seat's options on the card, pass aside (R8); a 胡 is kept in ``hu``."""
+        state = self._seats[seat]
+        hand = state.hand
+        derived = self._seat_derived(seat)
+        last = source is Source.DRAWN and self.wall == 0
         options: list[Action] = []
-        hu = None
+        found = None
         if source is Source.LIANG:
-            hu = self._prepared_hand(seat).win(card, self_drawn=seat == owner, tianhu=True)
-        elif (source is Source.DRAWN or self.rules.hu_on_discard) and self._can_complete(seat):
-            hu = self._prepared_hand(seat).win(
+            found = self._prepared_hand(seat).win(card, self_drawn=seat == owner, tianhu=True)
+        elif (source is Source.DRAWN or self.rules.hu_on_discard) and derived.held == derived.limit:
+            found = self._prepared_hand(seat).win(
                 card,
                 self_drawn=source is Source.DRAWN and seat == owner,
                 from_discard=source is Source.DISCARDED,
-                haidi=window.last,
+                haidi=last,
             )
-        if hu is not None and not self._hu_blocked(seat, card):
-            window.hu[seat] = hu
+        if found is not None and not self._hu_blocked(seat, card):
+            hu[seat] = found
             options.append(HU)
-        if window.last or source is Source.LIANG or window.pao is not None:
+        if last or source is Source.LIANG or self._pao is not None:
             return options  # only 胡 is offered on the last card and when a 跑 is pending (R8)
-        if card in self.chou[seat] or card in self.discarded[seat]:
+        if card in state.chou or card in state.discarded:
             return options  # R7.1
-        must_discard = self.rules.take_needs_discard and (
-            self.holding(seat) + 1 > HAND_SIZE + max(0, self.fours(seat) - 1)
-        )
+        must_discard = self.rules.take_needs_discard and derived.held + 1 > derived.limit
         if seat != owner and hand[card] == 2:
             rest = sum(n for n in hand if n != 3) - 2
             if not (must_discard and rest == 0):  # R6.2
                 options.append(PENG)
-        if seat == _next(owner) or (source is Source.DRAWN and seat == owner):
+        if seat == self.seating.next(owner) or (source is Source.DRAWN and seat == owner):
             options += chi_options(hand, card, must_discard=must_discard)
         return options
 
-    @staticmethod
-    def _outranked(action: Action, window: _Window) -> bool:
-        """Already beaten by a claim declared before (equal ranks: the earlier one wins)."""
-        rank = _RANK[action.type]
-        return any(_RANK[a.type] >= rank for _, a in window.claims)
-
-    def _advance_window(self) -> None:
-        window = self.window
-        assert window is not None
-        while window.queue:
-            seat = window.queue[0]
-            window.offered = [a for a in window.options[seat] if not self._outranked(a, window)]
-            if window.offered:
-                self.phase = Phase.CLAIM
-                self.to_act = seat
+    def _advance_window(
+        self,
+        card: Kind,
+        owner: int,
+        source: Source,
+        queue: list[int],
+        claims: tuple[tuple[int, Action], ...],
+    ) -> None:
+        """Ask the next seat in ``queue`` that still has an option not outranked by a claim
+        declared before it (equal ranks: the earlier claim wins); resolve when none is left."""
+        while queue:
+            seat = queue[0]
+            offered = tuple(
+                a
+                for a in self._options[seat]
+                if not any(_RANK[c.type] >= _RANK[a.type] for _, c in claims)
+            )
+            if offered:
+                self._phase = ClaimWindow(card, owner, source, tuple(queue), offered, claims)
                 return
-            window.queue.pop(0)  # skipped: never offered, so nothing becomes 臭 (R8)
-        self._resolve_window()
+            queue.pop(0)  # skipped: never offered, so nothing becomes 臭 (R8)
+        self._resolve_window(card, owner, source, claims)
 
-    def _answer(self, seat: int, action: Action) -> None:
-        window = self.window
-        assert window is not None
-        window.queue.pop(0)
-        offered = window.offered
+    def _answer(self, window: ClaimWindow, action: Action) -> None:
+        seat, card = window.to_act, window.card
+        claims = window.claims
         if action.type is ActionType.PASS:
-            if any(a.type in (ActionType.CHI, ActionType.PENG) for a in offered):
-                self.chou[seat].add(window.card)  # R7.1
+            if any(a.type in (ActionType.CHI, ActionType.PENG) for a in window.offered):
+                state = self._seats[seat]
+                self._seats[seat] = replace(state, chou=state.chou | {card})  # R7.1
         else:
-            window.claims.append((seat, action))
-        if action.type is not ActionType.HU and HU in offered:
-            self._decline_hu(seat, window.card)
-        self._advance_window()
+            claims = (*claims, (seat, action))
+        if action.type is not ActionType.HU and HU in window.offered:
+            self._decline_hu(seat, card)
+        self._advance_window(card, window.owner, window.source, list(window.asking[1:]), claims)
 
-    def _decline_hu(self, seat: int, card: Kind | None) -> None:
-        if card is not None:
-            self.chou_hu[seat][card] = self.huxi(seat)  # R9.3
+    def _decline_hu(self, seat: int, card: Kind) -> None:
+        state = self._seats[seat]
+        marks = dict(state.chou_hu)
+        marks[card] = self.huxi(seat)  # R9.3
+        self._seats[seat] = replace(state, chou_hu=tuple(sorted(marks.items())))
 
-    def _resolve_window(self) -> None:
-        window = self.window
-        assert window is not None
-        self.window = None
-        self.to_act = None
+    def _resolve_window(
+        self, card: Kind, owner: int, source: Source, claims: tuple[tuple[int, Action], ...]
+    ) -> None:
         best: tuple[int, Action] | None = None
-        for seat, action in window.claims:
+        for seat, action in claims:
             if best is None or _RANK[action.type] > _RANK[best[1].type]:
                 best = (seat, action)
-        card, owner = window.card, window.owner
+        last = source is Source.DRAWN and self.wall == 0
         if best is not None and best[1].type is ActionType.HU:
-            self._win(best[0], window.hu[best[0]])
+            self._win(best[0], self._hu[best[0]])
             return
-        if window.source is Source.LIANG:
+        if source is Source.LIANG:
             self._after_liang()
             return
-        if window.pao is not None:
-            self._pao(window.pao, card)
+        if self._pao is not None:
+            # R5.2: a 跑 is never optional, on the last card too (then the hand is 荒庄).
+            self._pao_take(self._pao, card, last=last)
         elif best is not None:
             seat, action = best
-            self._changed(seat)
+            state = self._seats[seat]
+            hand = list(state.hand)
             if action.type is ActionType.PENG:
-                self.hands[seat][card] -= 2
+                hand[card] -= 2
                 group = Group(GroupType.PENG, (card,) * 3)
-                self.tables[seat].append(group)
+                self._set_hand(seat, hand, (*state.table, group))
                 self.log.append(Event(EventType.PENG, seat, card, (group,)))
             else:
                 self._chi(seat, card, action)
             self._after_take(seat, last=False)
         else:
-            self.rows[owner].append(card)
+            state = self._seats[owner]
+            self._seats[owner] = state.but(row=(*state.row, card))
             self.log.append(Event(EventType.PASSED, owner, card))
-            if window.last:
+            if last:
                 self._huangzhuang()
             else:
-                self._draw(_next(owner))
+                self._draw(self.seating.next(owner))
 
-    def _pao(self, seat: int, card: Kind) -> None:
-        self._changed(seat)
-        table = self.tables[seat]
+    def _pao_take(self, seat: int, card: Kind, *, last: bool) -> None:
+        state = self._seats[seat]
+        table = list(state.table)
+        hand = list(state.hand)
         pao = Group(GroupType.PAO, (card,) * 4)
         index = next(
             (i for i, g in enumerate(table) if g.cards[0] == card and g.type in _RUNS_TO_PAO),
@@ -627,13 +812,15 @@ class Game:
         if index is not None:
             table[index] = pao
         else:
-            self.hands[seat][card] = 0
+            hand[card] = 0
             table.append(pao)
+        self._set_hand(seat, hand, table)
         self.log.append(Event(EventType.PAO, seat, card, (pao,)))
-        self._after_take(seat, last=False)
+        self._after_take(seat, last=last)
 
     def _chi(self, seat: int, card: Kind, action: Action) -> None:
-        hand = self.hands[seat]
+        state = self._seats[seat]
+        hand = list(state.hand)
         take, *bis = action.groups
         hand[card] += 1
         groups = []
@@ -641,107 +828,44 @@ class Game:
             for k in cards:
                 hand[k] -= 1
             groups.append(Group(GroupType.CHI, cards))
-        self.tables[seat].extend(groups)
+        self._set_hand(seat, hand, (*state.table, *groups))
         self.log.append(Event(EventType.CHI, seat, card, tuple(groups)))
 
     # ----------------------------------------------------------------------------- ending
 
     def _win(self, seat: int, hu: HuResult) -> None:
-        others = {s: self.huxi(s) for s in range(PLAYERS) if s != seat}
-        paid = tuple(payments(seat, hu.points, PLAYERS))
-        self.result = GameResult(seat, hu.win, hu, paid, others)
+        others = {s: self.huxi(s) for s in sorted(self.seating.playing) if s != seat}
+        paid = tuple(payments(seat, hu.points, self.seating))
         self.log.append(Event(EventType.HU, seat, hu.win, hu.groups))
-        self._end()
+        self._end(GameResult(seat, hu.win, hu, paid, others))
 
     def _huangzhuang(self) -> None:
         """荒庄: the wall is empty and the last card was not won on (R4.1, R11)."""
-        others = {s: self.huxi(s) for s in range(PLAYERS)}
-        self.result = GameResult(None, None, None, tuple(payments(None, 0, PLAYERS)), others)
+        others = {s: self.huxi(s) for s in sorted(self.seating.playing)}
+        paid = tuple(payments(None, 0, self.seating))
         self.log.append(Event(EventType.HUANGZHUANG, self.dealer))
-        self._end()
+        self._end(GameResult(None, None, None, paid, others))
 
-    def _end(self) -> None:
-        self.phase = Phase.OVER
-        self.to_act = None
-        self.window = None
+    def _end(self, result: GameResult) -> None:
+        self._phase = Over(result)
+        self._options = {}
+        self._hu = {}
+        self._pao = None
         self._legal = None
-
-
-@dataclass
-class Position:
-    """Everything that makes a position, for building a game that did not start from a deal
-    (a sampled completion of what one seat knows, for search). ``to_act`` decides next: in a
-    claim window on ``offer`` (from ``owner``, by ``source``) if there is one, else a discard."""
-
-    dealer: int
-    liang: Kind
-    hands: list[list[int]]
-    tables: list[list[Group]]
-    rows: list[list[Kind]]
-    discarded: list[set[Kind]]
-    chou: list[set[Kind]]
-    chou_hu: list[dict[Kind, int]]
-    wall: list[Kind]
-    to_act: int
-    offer: Kind | None = None
-    owner: int | None = None
-    source: Source | None = None
-    self_hu: bool = False
-    """``to_act`` has just made a forced 偎/提 and decides on a win (R4.1 step 3)."""
-    offered: tuple[Action, ...] | None = None
-    """In a claim window: what ``to_act`` is offered, when claims declared before it (hidden
-    from it) took some of its options away (R8)."""
-
-
-def game_from_position(position: Position, rules: RuleSet = HUNAN) -> Game:
-    """A game at ``position``; its cards must add up to the 80 of the deck (R1)."""
-    p = position
-    game = Game.__new__(Game)
-    game.rules = rules
-    game.dealer = p.dealer
-    # Only the wall part of the deck is ever read again; the rest stands for dealt cards.
-    game.deck = tuple([p.liang] * (DECK_SIZE - len(p.wall)) + list(p.wall))
-    game.liang = p.liang
-    game.wall_pos = DECK_SIZE - len(p.wall)
-    game.hands = [list(h) for h in p.hands]
-    game.tables = [list(t) for t in p.tables]
-    game.rows = [list(r) for r in p.rows]
-    game.discarded = [set(d) for d in p.discarded]
-    game.chou = [set(c) for c in p.chou]
-    game.chou_hu = [dict(c) for c in p.chou_hu]
-    game.window = None
-    game.pending_hu = None
-    game.result = None
-    game.history = []
-    game.log = []
-    game._legal = None
-    game._prepared = [None] * PLAYERS
-    game._held = [None] * PLAYERS
-    game.on_offer = None
-    game.to_act = p.to_act
-    game.phase = Phase.DISCARD
-    if p.offer is not None:
-        assert p.owner is not None and p.source is not None
-        game._open_window(p.offer, p.owner, p.source, first=p.to_act)
-        if p.offered is not None and game.window is not None and game.to_act == p.to_act:
-            game.window.offered = [a for a in p.offered if a != PASS]
-    elif p.self_hu:
-        found = game._prepared_hand(p.to_act).complete(haidi=game.wall == 0)
-        if found is None:
-            raise ValueError("the seat has no complete hand to win with")
-        game.pending_hu = found
-        game.phase = Phase.SELF_HU
-    return game
 
 
 def check_deck(deck: Sequence[Kind]) -> None:
     """Raise ValueError unless ``deck`` holds the 80 cards, four of each kind (R1)."""
     if len(deck) != DECK_SIZE:
         raise ValueError(f"a deck has {DECK_SIZE} cards, not {len(deck)}")
+    counts = [0] * NUM_KINDS
+    for k in deck:
+        if k not in range(NUM_KINDS):
+            raise ValueError(f"{k!r} is not a kind")
+        counts[k] += 1
     for k in range(NUM_KINDS):
-        n = sum(1 for c in deck if c == k)
-        if n != COPIES:
-            raise ValueError(f"a deck has four {KIND_NAMES[k]}, not {n}")
+        if counts[k] != COPIES:
+            raise ValueError(f"a deck has four {KIND_NAMES[k]}, not {counts[k]}")
 
 
 def stacked_deck(
@@ -751,6 +875,7 @@ def stacked_deck(
     liang: str | Kind | None = None,
     wall: str | Sequence[Kind] = (),
     seed: int = 0,
+    rules: RuleSet = HUNAN,
 ) -> list[Kind]:
     """A deck that deals the given cards (R2 deal order); everything unspecified is filled at
     random (seeded), adding at most a pair of a kind to a hand. ``hands`` maps a seat to some or
@@ -759,6 +884,7 @@ def stacked_deck(
     def cards_of(value: str | Sequence[Kind]) -> list[Kind]:
         return parse_cards(value) if isinstance(value, str) else list(value)
 
+    seating = rules.seating(dealer)
     left = [COPIES] * NUM_KINDS
     wanted: dict[int, list[Kind]] = {s: cards_of(c) for s, c in (hands or {}).items()}
     top = cards_of(wall)
@@ -771,6 +897,8 @@ def stacked_deck(
             if left[k] < 0:
                 raise ValueError(f"more than four {KIND_NAMES[k]} asked for")
     for seat, cards in wanted.items():
+        if seat not in seating.playing and cards:
+            raise ValueError(f"seat {seat} sits this hand out (R12): it is dealt nothing")
         if len(cards) > HAND_SIZE:
             raise ValueError(f"seat {seat} is given {len(cards)} cards, more than {HAND_SIZE}")
     if len(top) > DECK_SIZE - LIANG_INDEX - 1:
@@ -778,8 +906,8 @@ def stacked_deck(
     rest = [k for k in range(NUM_KINDS) for _ in range(left[k])]
     random.Random(seed).shuffle(rest)
     deck: list[Kind] = []
-    for i in range(PLAYERS):
-        cards = wanted.get((dealer + i) % PLAYERS, [])
+    for seat in seating.playing:
+        cards = wanted.get(seat, [])
         # The filler adds no 坎 or 提 of its own, so that a scenario holds only those it asks for.
         for k in list(rest):
             if len(cards) == HAND_SIZE:

@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from paohuzi.cards import KIND_NAMES, Kind, NotationError, is_big, parse_cards, rank
+from paohuzi.cards import KIND_NAMES, NUM_KINDS, Kind, NotationError, is_big, parse_cards, rank
 
 
 class GroupType(enum.Enum):
@@ -55,12 +55,22 @@ _SAME_KIND_SIZE = {
 }
 
 
+SET_SIZE = 3
+"""Cards in a sequence, a 绞, a 坎, a 碰 or a 偎 (R3)."""
+
+RUN_123 = (1, 2, 3)
+"""Ranks of the 1-2-3 sequence, one of the two that score hu-xi (R3)."""
+RUN_2710 = (2, 7, 10)
+"""Ranks of 2-7-10 (二七十): the only sequence that is not consecutive, and the other one that
+scores hu-xi (R3)."""
+
+
 def is_sequence(cards: Sequence[Kind]) -> bool:
     """一句话: three consecutive ranks of one size, or 2-7-10 of one size (R3). Sorted input."""
     if len(cards) != 3 or len({is_big(k) for k in cards}) != 1:
         return False
     a, b, c = cards
-    return (b == a + 1 and c == a + 2) or (rank(a), rank(b), rank(c)) == (2, 7, 10)
+    return (b == a + 1 and c == a + 2) or (rank(a), rank(b), rank(c)) == RUN_2710
 
 
 def is_jiao(cards: Sequence[Kind]) -> bool:
@@ -74,7 +84,35 @@ def is_jiao(cards: Sequence[Kind]) -> bool:
 
 def is_special_sequence(cards: Sequence[Kind]) -> bool:
     """A 1-2-3 or 2-7-10 sequence, the ones that score hu-xi (R3). Sorted input."""
-    return is_sequence(cards) and tuple(rank(k) for k in cards) in ((1, 2, 3), (2, 7, 10))
+    return is_sequence(cards) and tuple(rank(k) for k in cards) in (RUN_123, RUN_2710)
+
+
+def _sequences() -> tuple[tuple[Kind, Kind, Kind], ...]:
+    found = []
+    for base in (0, 10):
+        for r in range(8):
+            found.append((base + r, base + r + 1, base + r + 2))
+        a, b, c = (base + r - 1 for r in RUN_2710)
+        found.append((a, b, c))
+    return tuple(found)
+
+
+SEQUENCES = _sequences()
+"""Every sequence (一句话) as sorted kinds: the consecutive ones, then 2-7-10, small then big."""
+SCORING_SEQUENCES: tuple[tuple[Kind, Kind, Kind], ...] = tuple(
+    s for s in SEQUENCES if tuple(rank(k) for k in s) in (RUN_123, RUN_2710)
+)
+"""The 1-2-3 and 2-7-10 of each size: the sequences that score hu-xi (R3)."""
+
+
+def _partners(kind: Kind) -> tuple[Kind, ...]:
+    found = {k for s in SEQUENCES if kind in s for k in s} | {(kind + 10) % NUM_KINDS}
+    found.discard(kind)
+    return tuple(sorted(found))
+
+
+PARTNERS: tuple[tuple[Kind, ...], ...] = tuple(_partners(k) for k in range(NUM_KINDS))
+"""Per kind, the other kinds it can share a sequence or 绞 with."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
-from paohuzi.cards import full_deck
-from paohuzi.game import PLAYERS, Game
+from paohuzi.cards import Kind, full_deck
+from paohuzi.game import Game
 from paohuzi.rules import HUNAN, RuleSet
 
 HUANGZHUANG_LIMIT = 3
@@ -13,7 +14,9 @@ HUANGZHUANG_LIMIT = 3
 
 
 class Match:
-    """Deals hand after hand from a seeded generator and keeps the score (R10.5, R11)."""
+    """Deals hand after hand from a seeded generator and keeps the score (R10.5, R11), for a
+    table of ``rules.players`` seats (R12: with four, the seat opposite the dealer sits each
+    hand out, and the deal goes round all four)."""
 
     def __init__(
         self, rules: RuleSet = HUNAN, *, seed: int | None = None, dealer: int | None = None
@@ -22,16 +25,20 @@ class Match:
         self.seed = random.randrange(2**32) if seed is None else seed
         """Every deck of the match follows from it and the hand's number: a match can be
         stored as a few numbers and picked up again."""
-        self.dealer = random.Random(self.seed).randrange(PLAYERS) if dealer is None else dealer
+        seats = rules.players
+        self.dealer = random.Random(self.seed).randrange(seats) if dealer is None else dealer
         """The dealer of the next hand; the first is chosen at random (R2)."""
-        self.totals = [0] * PLAYERS
+        rules.seating(self.dealer)  # a dealer who is no seat of the table: ValueError
+        self.totals = [0] * seats
         self.hands = 0
         self.huangzhuang_streak = 0
 
-    def new_game(self) -> Game:
-        """The next hand, dealt from a freshly shuffled deck."""
-        deck = full_deck()
-        random.Random(self.seed * 1_000_003 + self.hands).shuffle(deck)
+    def new_game(self, deck: Sequence[Kind] | None = None) -> Game:
+        """The next hand, dealt from ``deck`` (80 kinds, R2), or by default from a deck shuffled
+        from the match's seed and the hand's number."""
+        if deck is None:
+            deck = full_deck()
+            random.Random(self.seed * 1_000_003 + self.hands).shuffle(deck)
         return Game(self.rules, dealer=self.dealer, deck=deck)
 
     def finish(self, game: Game) -> None:
@@ -48,5 +55,7 @@ class Match:
         else:
             self.huangzhuang_streak += 1
             if self.huangzhuang_streak == HUANGZHUANG_LIMIT:
-                self.dealer = (self.dealer + 1) % PLAYERS
+                # The seat after the dealer at the table: round all four seats at a four-seat
+                # table (R12), where that seat always plays.
+                self.dealer = (self.dealer + 1) % self.rules.players
                 self.huangzhuang_streak = 0

@@ -10,7 +10,8 @@ also builds the extension ``paohuzi._native``, and this module plugs it into
 methods, and every result is the same Python object (``HuResult``, ``Wait``, ``Group``,
 ``Score``) with the same values, the same groups chosen among equally good ones. The Python
 evaluator stays the reference, and serves any rule set the native core does not know (a 名堂 of
-a shape other than ``paohuzi.mingtang``'s three, a ``RuleSet`` subclass).
+a shape other than ``paohuzi.mingtang``'s three, a ``RuleSet`` subclass, a ``product`` of 番
+that could leave 64 bits).
 
 The environment variable ``PAOHUZI_NATIVE`` decides: ``0`` runs pure Python, ``1`` requires
 the native core (importing ``paohuzi`` fails without it), unset or empty uses it when built.
@@ -18,8 +19,9 @@ Whether it runs is :data:`active` (and :func:`describe`, which ``paohuzi --versi
 nothing is printed or warned otherwise.
 
 The search ranks arrangements by the native core's own 底数 (R10), computed from the values
-read off the rule set here; the ``Score`` of a returned win is made by
-:func:`paohuzi.scoring.score`, once per distinct score, and checked against the native
+read off the rule set here (the 名堂's facts combined by ``RuleSet.fan_combine``); the ``Score``
+of a returned win is made by :func:`paohuzi.scoring.score` from the win's own
+:class:`~paohuzi.mingtang.WinContext`, once per distinct score, and checked against the native
 figure then (a disagreement raises ``RuntimeError``).
 """
 
@@ -35,8 +37,8 @@ from paohuzi import evaluator
 from paohuzi.cards import NUM_KINDS, Kind
 from paohuzi.evaluator import HuResult, NativeCore, Wait
 from paohuzi.groups import Group, GroupType
-from paohuzi.mingtang import AllTriplets, HandFacts, RedCount, SizeCount
-from paohuzi.rules import RuleSet
+from paohuzi.mingtang import AllTriplets, RedCount, SizeCount, WinContext
+from paohuzi.rules import FanCombine, RuleSet
 from paohuzi.scoring import Score, score
 
 ENV = "PAOHUZI_NATIVE"
@@ -54,6 +56,10 @@ _SIZES = {GroupType.PAIR: 2, GroupType.PAO: 4, GroupType.TI: 4}
 _MAX_WEIGHT = 1000
 """The largest hu-xi of a scoring sequence the native core's tables hold."""
 _MAX_CACHED = 64
+_MAX_FAN = 1 << 40
+"""The greatest 番 the native core's 64-bit figures take (with room for 等 times it)."""
+_MAX_CARDS = 27
+"""The most cards a winner holds: 20 + max(0, k - 1) with up to 7 fours, and the winning card."""
 
 
 def _threes() -> list[tuple[Kind, ...]]:
@@ -95,11 +101,29 @@ def _mingtang(rules: RuleSet) -> list[tuple[str, int, int, int, int]] | None:
     return found
 
 
+def _fan_bound(mingtang: list[tuple[str, int, int, int, int]], how: FanCombine) -> int:
+    """An upper bound of the 番 a hand may have under these 名堂 (no haidi)."""
+    most = []
+    for shape, a, b, c, d in mingtang:
+        if shape == "size":
+            most.append(abs(c) + abs(d) * (_MAX_CARDS + abs(b)))
+        else:
+            most.append(abs(a if shape == "triplets" else c))
+    if how is FanCombine.PRODUCT:
+        bound = 1
+        for m in most:
+            bound *= max(m, 1)
+        return bound
+    return sum(most) + 1
+
+
 def evaluator_args(rules: RuleSet, groups: list[Group | None]) -> dict[str, Any] | None:
     """The arguments of ``paohuzi._native.Evaluator`` for a rule set, or None for a rule set
     only Python serves. ``groups``: :func:`group_table`."""
     mingtang = _mingtang(rules)
     if type(rules) is not RuleSet or mingtang is None or rules.deng_step <= 0:
+        return None
+    if _fan_bound(mingtang, rules.fan_combine) + abs(rules.haidi_fan) > _MAX_FAN:
         return None
     huxi = rules.huxi
     special = [huxi.sequence(cards) for cards in _SPECIAL]
@@ -110,18 +134,8 @@ def evaluator_args(rules: RuleSet, groups: list[Group | None]) -> dict[str, Any]
         for t in GroupType
     ]
 
-    def score_of(
-        huxi: int,
-        red: int,
-        big: int,
-        small: int,
-        all_triplets: bool,
-        self_drawn: bool,
-        tianhu: bool,
-        haidi: bool,
-    ) -> Score:
-        facts = HandFacts(red=red, big=big, small=small, all_triplets=all_triplets)
-        return score(huxi, facts, rules, self_drawn=self_drawn, tianhu=tianhu, haidi=haidi)
+    def score_of(huxi: int, context: WinContext) -> Score:
+        return score(huxi, context, rules)
 
     return {
         "same_kind": same_kind,
@@ -132,11 +146,13 @@ def evaluator_args(rules: RuleSet, groups: list[Group | None]) -> dict[str, Any]
         "tianhu_double": rules.tianhu_double,
         "self_draw_bonus": rules.self_draw_bonus,
         "mingtang": mingtang,
+        "fan_combine": rules.fan_combine.value,
         "haidi_fan": rules.haidi_fan,
         "tianhu_partial_huxi": rules.tianhu_partial_huxi,
         "group_types": list(GroupType),
         "groups": groups,
         "score": score_of,
+        "win_context": WinContext,
         "hu_result": HuResult,
         "wait": Wait,
     }

@@ -10,11 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from paohuzi.actions import Action
-from paohuzi.cards import KIND_NAMES, Kind
+from paohuzi.cards import COPIES, KIND_NAMES, Kind
 from paohuzi.evaluator import PreparedHand, Wait
-from paohuzi.game import PRIVATE_CARD_EVENTS, Event, Game, GameResult, Phase, Source
+from paohuzi.game import PRIVATE_CARD_EVENTS, Event, Game
 from paohuzi.groups import Group, GroupType
-from paohuzi.rules import RuleSet
+from paohuzi.position import ClaimWindow, GameResult, Over, Source
+from paohuzi.rules import RuleSet, Seating
 
 HIDDEN = "?"
 
@@ -70,6 +71,11 @@ class Observation:
     def to_act(self) -> bool:
         return bool(self.legal)
 
+    @property
+    def seating(self) -> Seating:
+        """Who plays this hand, in what order (R2, R12)."""
+        return self.rules.seating(self.dealer)
+
     def hand_cards(self) -> list[Kind]:
         """The seat's own hand as cards, in canonical order."""
         return [k for k in range(len(self.hand)) for _ in range(self.hand[k])]
@@ -98,7 +104,7 @@ class Observation:
                 seen[k] += 1
         if self.offer is not None:
             seen[self.offer] += 1
-        return [max(0, 4 - n) for n in seen]
+        return [max(0, COPIES - n) for n in seen]
 
 
 HIDDEN_WEI = SeenGroup(GroupType.WEI, None)
@@ -117,36 +123,36 @@ def _seen_event(event: Event, seat: int | None) -> Event:
 def observe(game: Game, seat: int | None, *, events: bool = True) -> Observation:
     """What ``seat`` may know of ``game``; ``seat`` None: what a spectator may know.
     ``events`` False leaves the log out (it is the costly part)."""
-    window = game.window
-    if window is not None:
-        turn: int | None = window.owner
-        offer: Kind | None = window.card
-        source: Source | None = window.source
+    phase = game.phase
+    seats = game.seats
+    offer: Kind | None = None
+    source: Source | None = None
+    if isinstance(phase, ClaimWindow):
+        turn: int | None = phase.owner
+        offer = phase.card
+        source = phase.source
     else:
-        turn = game.to_act
-        offer = None
-        source = None
-    mine = seat is not None and game.to_act == seat and not game.is_over
+        turn = phase.to_act
+    own = seats[seat] if seat is not None else None
     return Observation(
         seat=seat,
         rules=game.rules,
         dealer=game.dealer,
         liang=game.liang,
-        hand=tuple(game.hands[seat]) if seat is not None else (0,) * len(game.hands[0]),
-        hand_sizes=tuple(sum(h) for h in game.hands),
+        hand=own.hand if own is not None else (0,) * len(seats[0].hand),
+        hand_sizes=tuple(sum(s.hand) for s in seats),
         tables=tuple(
-            tuple(_seen_group(g, s == seat) for g in game.tables[s])
-            for s in range(len(game.tables))
+            tuple(_seen_group(g, s == seat) for g in state.table) for s, state in enumerate(seats)
         ),
-        rows=tuple(tuple(r) for r in game.rows),
-        discarded=tuple(frozenset(d) for d in game.discarded),
+        rows=tuple(s.row for s in seats),
+        discarded=tuple(s.discarded for s in seats),
         wall=game.wall,
-        turn=turn if game.phase is not Phase.OVER else None,
+        turn=turn,
         offer=offer,
         offer_source=source,
-        legal=tuple(game.legal_actions()) if mine else (),
-        chou=frozenset(game.chou[seat]) if seat is not None else frozenset(),
-        chou_hu=tuple(sorted(game.chou_hu[seat].items())) if seat is not None else (),
+        legal=tuple(game.legal_actions()) if seat is not None and game.to_act == seat else (),
+        chou=own.chou if own is not None else frozenset(),
+        chou_hu=own.chou_hu if own is not None else (),
         events=tuple(_seen_event(e, seat) for e in game.log) if events else (),
-        result=game.result,
+        result=phase.result if isinstance(phase, Over) else None,
     )

@@ -1,4 +1,10 @@
-"""Game records (F4) and their replay (F5): plain JSON-ready values, no I/O."""
+"""Game records (F4) and their replay (F5): plain JSON-ready values, no I/O.
+
+A record names its preset in ``rules`` (F4) and carries the complete rule set in ``ruleset``
+(every field of :class:`~paohuzi.rules.RuleSet`, :meth:`~paohuzi.rules.RuleSet.to_json`), so a game
+played under house rules replays under them. A record without ``ruleset`` is played under the
+preset ``rules`` names (``hunan`` when it names none), as records always were.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +14,7 @@ from typing import Any
 
 from paohuzi.cards import KIND_NAMES, NotationError, format_cards, parse_cards
 from paohuzi.game import Game, GameResult, IllegalAction, check_deck
-from paohuzi.rules import PRESETS, RuleSet
+from paohuzi.rules import HUNAN, PRESETS, RuleSet
 
 FORMAT = "paohuzi-record/1"
 
@@ -27,16 +33,19 @@ class RecordError(ValueError):
 class Record:
     """An F4 game record: everything needed to replay a hand exactly."""
 
-    rules: str
+    rules: RuleSet | str
+    """The rule set, or the name of a preset (which stands for the preset)."""
     dealer: int
     deck: list[int]
     actions: list[str] = field(default_factory=list)
     result: JSON | None = None
 
     def to_json(self) -> JSON:
+        rules = self.rule_set
         data: JSON = {
             "format": FORMAT,
-            "rules": self.rules,
+            "rules": rules.name,
+            "ruleset": rules.to_json(),
             "dealer": self.dealer,
             "deck": format_cards(self.deck, sort=False),
             "actions": list(self.actions),
@@ -55,12 +64,14 @@ class Record:
         missing = [name for name in REQUIRED if name not in data]
         if missing:
             raise RecordError(f"the record has no {' or '.join(map(repr, missing))} field")
-        rules = data.get("rules", "hunan")
-        if rules not in PRESETS:
-            raise RecordError(f"unknown rules {rules!r} (known: {', '.join(sorted(PRESETS))})")
+        rules = _rules_of(data)
         dealer = data.get("dealer")
-        if dealer not in (0, 1, 2) or isinstance(dealer, bool):
-            raise RecordError(f"dealer must be 0, 1 or 2, not {dealer!r}")
+        if not isinstance(dealer, int) or isinstance(dealer, bool):
+            raise RecordError(f"dealer must be a seat number, not {dealer!r}")
+        try:
+            rules.seating(dealer)
+        except ValueError as error:
+            raise RecordError(str(error)) from None
         deck_text = data.get("deck")
         if not isinstance(deck_text, str):
             raise RecordError("deck must be a string of 80 cards")
@@ -86,13 +97,32 @@ class Record:
 
     @property
     def rule_set(self) -> RuleSet:
-        return PRESETS[self.rules]
+        return PRESETS[self.rules] if isinstance(self.rules, str) else self.rules
+
+
+def _rules_of(data: dict[str, Any]) -> RuleSet:
+    name = data.get("rules", HUNAN.name)
+    full = data.get("ruleset")
+    if full is None:
+        if name not in PRESETS:
+            raise RecordError(f"unknown rules {name!r} (known: {', '.join(sorted(PRESETS))})")
+        return PRESETS[name]
+    try:
+        rules = RuleSet.from_json(full)
+    except ValueError as error:
+        raise RecordError(f"ruleset: {error}") from None
+    if "rules" in data and name != rules.name:
+        raise RecordError(f"rules {name!r} is not the ruleset's preset {rules.name!r}")
+    return rules
 
 
 def record_of(game: Game) -> Record:
-    """The record of a game so far (with its result when it is over)."""
+    """The record of a game so far (with its result when it is over). A game set up from a
+    position has no deal to record (F4 starts from the deck): ValueError."""
+    if not game.dealt:
+        raise ValueError("a game set up from a position has no deal to record (F4 needs its deck)")
     return Record(
-        rules=game.rules.name,
+        rules=game.rules,
         dealer=game.dealer,
         deck=list(game.deck),
         actions=[f"{seat} {action}" for seat, action in game.history],
@@ -153,14 +183,15 @@ def _result_mismatch(claimed: Mapping[str, Any], actual: Mapping[str, Any]) -> s
 
 
 def position_json(game: Game) -> JSON:
-    """F5 ``position``: the referee's view (hidden cards shown)."""
+    """F5 ``position``: the referee's view (hidden cards shown), one entry per seat."""
+    seats = game.seats
     return {
         "dealer": game.dealer,
         "wall": game.wall,
-        "hands": [format_cards(game.hand_cards(s)) for s in range(3)],
-        "tables": [[str(g) for g in game.tables[s]] for s in range(3)],
-        "discards": [format_cards(game.rows[s], sort=False) for s in range(3)],
-        "chou": [format_cards(game.chou[s]) for s in range(3)],
+        "hands": [format_cards(s.hand_cards()) for s in seats],
+        "tables": [[str(g) for g in s.table] for s in seats],
+        "discards": [format_cards(s.row, sort=False) for s in seats],
+        "chou": [format_cards(s.chou) for s in seats],
     }
 
 

@@ -1,16 +1,103 @@
-"""The rule set: every number and option the rules leave to a table (R3, R10, R12).
+"""The rule set: every number and option the rules leave to a table (R3, R10, R12), and the
+few rules every table shares that more than one module needs: who plays a hand and in what
+order (R2, R12), and how many cards a player holds (R6).
 
 A house rule is a :class:`RuleSet` value, not a fork: ``dataclasses.replace(HUNAN, min_huxi=10)``.
+A rule set travels as JSON (:meth:`RuleSet.to_json`), so a record replays under its own rules.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from functools import cached_property
+import enum
+from dataclasses import dataclass, field, fields, replace
+from functools import cache, cached_property
+from typing import Any
 
 from paohuzi.cards import NUM_KINDS, RED_KINDS, Kind, is_big, rank
-from paohuzi.groups import Group, GroupType
-from paohuzi.mingtang import HUNAN_MINGTANG, Mingtang
+from paohuzi.groups import RUN_123, RUN_2710, SCORING_SEQUENCES, Group, GroupType
+from paohuzi.mingtang import HUNAN_MINGTANG, Mingtang, mingtang_from_json, mingtang_json
+
+HAND_SIZE = 20
+"""Cards dealt to each seat that plays a hand (R2)."""
+
+DEALT = 3
+"""Seats dealt into a hand (R2): the whole table, or three of four (R12)."""
+
+SEAT_COUNTS = (DEALT, DEALT + 1)
+"""Seats a table may have (R12 ``players``)."""
+
+
+def holding_limit(fours: int) -> int:
+    """R6: the most cards (hand plus table) a player holds with no discard pending, with
+    ``fours`` 提 and 跑 on his table — 20 + max(0, k − 1). One more obliges a discard."""
+    return HAND_SIZE + max(0, fours - 1)
+
+
+def _seat_list(seats: int) -> str:
+    names = [str(s) for s in range(seats)]
+    return f"{', '.join(names[:-1])} or {names[-1]}"
+
+
+class Seating:
+    """Who plays a hand and in what order (R2, R12): every seat of a three-seat table; at a
+    four-seat table, all but the seat opposite the dealer. Play and asking go round the playing
+    seats in increasing seat order; the deal gives them their cards in that order from the
+    dealer. Use :func:`seating`."""
+
+    __slots__ = ("_next", "_orders", "dealer", "playing", "seats", "sitting_out")
+
+    def __init__(self, seats: int, dealer: int) -> None:
+        if seats not in SEAT_COUNTS:
+            raise ValueError(f"a table has {' or '.join(map(str, SEAT_COUNTS))} seats, not {seats}")
+        if isinstance(dealer, bool) or dealer not in range(seats):
+            raise ValueError(f"dealer must be {_seat_list(seats)}, not {dealer!r}")
+        self.seats = seats
+        self.dealer = dealer
+        self.sitting_out: int | None = (dealer + seats // 2) % seats if seats > DEALT else None
+        """The seat that sits the hand out: dealt nothing, neither pays nor is paid (R12)."""
+        self.playing: tuple[int, ...] = tuple(
+            s for s in ((dealer + i) % seats for i in range(seats)) if s != self.sitting_out
+        )
+        """The seats dealt in, in deal order from the dealer (R2)."""
+        n = len(self.playing)
+        self._orders = {
+            s: tuple(self.playing[(i + j) % n] for j in range(n))
+            for i, s in enumerate(self.playing)
+        }
+        self._next = {s: order[1] for s, order in self._orders.items()}
+
+    def next(self, seat: int) -> int:
+        """The seat's 下家: the next playing seat (R2)."""
+        return self._next[seat]
+
+    def order_from(self, seat: int) -> tuple[int, ...]:
+        """The playing seats in play order, starting at ``seat`` (R8's asking order)."""
+        return self._orders[seat]
+
+    def __repr__(self) -> str:
+        return f"Seating(seats={self.seats}, dealer={self.dealer})"
+
+
+@cache
+def seating(seats: int, dealer: int) -> Seating:
+    """The (shared) :class:`Seating` of a table of ``seats`` with this dealer."""
+    return Seating(seats, dealer)
+
+
+def check_seat_count(seats: int) -> None:
+    """Raise ValueError unless a table may have this many seats (R12)."""
+    seating(seats, 0)
+
+
+class FanCombine(enum.Enum):
+    """How the 番 of several 名堂 make the hand's 番 (R10.3)."""
+
+    SUM = "sum"
+    """Added up: the QQ hall's rule."""
+    PRODUCT = "product"
+    """Multiplied, as tables that double per 名堂 play."""
+    MAX = "max"
+    """Only the greatest counts."""
 
 
 @dataclass(frozen=True)
@@ -66,19 +153,56 @@ class HuxiTable:
         """Hu-xi of a sequence or 绞 (sorted cards)."""
         ranks = tuple(rank(k) for k in cards)
         if is_big(cards[0]) == is_big(cards[2]):
-            if ranks == (1, 2, 3):
+            if ranks == RUN_123:
                 return self._capped(self.run123.of(cards[0]))
-            if ranks == (2, 7, 10):
+            if ranks == RUN_2710:
                 return self._capped(self.run2710.of(cards[0]))
         return 0
 
+    @cached_property
+    def _sequences(self) -> dict[tuple[Kind, ...], int]:
+        return {cards: value for cards in SCORING_SEQUENCES if (value := self.sequence(cards))}
+
     def group(self, group: Group) -> int:
-        """Hu-xi of any group (R3)."""
-        if group.type is GroupType.PAIR:
-            return 0
-        if group.type in (GroupType.CHI, GroupType.RUN, GroupType.JIAO):
-            return self.sequence(group.cards)
-        return self.same_kind(group.type, group.cards[0])
+        """Hu-xi of any group (R3). The evaluator scores every group with it."""
+        row = self._same_kind.get(group.type)
+        if row is not None:
+            return row[group.cards[0]]
+        # Sequences, 绞 and the pair: only 1-2-3 and 2-7-10 score.
+        return self._sequences.get(group.cards, 0)
+
+    def to_json(self) -> dict[str, Any]:
+        """Each row as [small, big] or [small, big, red small, red big], and the cap."""
+        data: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, Points):
+                data[f.name] = [value.small, value.big] + (
+                    [] if value.red_small is None else [value.red_small, value.red_big]
+                )
+            else:
+                data[f.name] = value
+        return data
+
+    @classmethod
+    def from_json(cls, data: Any) -> HuxiTable:
+        """Read :meth:`to_json`; rows it leaves out keep the R3 values."""
+        if not isinstance(data, dict):
+            raise ValueError("huxi is a JSON object")
+        known = {f.name for f in fields(cls)}
+        changes: dict[str, Any] = {}
+        for key, value in data.items():
+            if key not in known:
+                raise ValueError(f"unknown huxi row {key!r}")
+            if key == "cap":
+                if value is not None and not _is_int(value):
+                    raise ValueError("huxi cap must be an integer or null")
+                changes[key] = value
+            elif isinstance(value, list) and len(value) in (2, 4) and all(map(_is_int, value)):
+                changes[key] = Points(*value)
+            else:
+                raise ValueError(f"huxi row {key!r} must be [small, big] or four integers")
+        return replace(cls(), **changes)
 
 
 @dataclass(frozen=True)
@@ -86,6 +210,7 @@ class RuleSet:
     """Every table-dependent number and option. Defaults: Hunan, QQ game hall."""
 
     name: str = "hunan"
+    """The preset the rule set started from: a house rule made with ``replace`` keeps it."""
     huxi: HuxiTable = field(default_factory=HuxiTable)
     min_huxi: int = 15
     """Fewest hu-xi to win (R9.1)."""
@@ -112,6 +237,18 @@ class RuleSet:
     tianhu_partial_huxi: bool = True
     """R9.5.1 [decision]: a forced 天胡 scores its 提 and 坎 plus the best partial
     decomposition of the other cards; otherwise the 提 and 坎 alone."""
+    fan_combine: FanCombine = FanCombine.SUM
+    """How the 番 of several 名堂 combine (R10.3): the QQ hall adds them up."""
+    players: int = DEALT
+    """Seats at the table, 3 or 4 (R12 [decision]: with four, the seat opposite the dealer sits
+    each hand out)."""
+
+    def __post_init__(self) -> None:
+        check_seat_count(self.players)
+
+    def seating(self, dealer: int) -> Seating:
+        """Who plays a hand with this dealer, in what order (R2, R12)."""
+        return seating(self.players, dealer)
 
     def deng(self, huxi: int, *, tianhu: bool = False) -> int:
         """等 for a hu-xi total, before the 自摸 bonus (R10.1); 0 below ``deng_base``."""
@@ -119,6 +256,69 @@ class RuleSet:
         if effective < self.deng_base:
             return 0
         return 1 + (effective - self.deng_base) // self.deng_step
+
+    def to_json(self) -> dict[str, Any]:
+        """Every field of a rule set as JSON, ``preset`` naming the preset it started from."""
+        data: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name == "name":
+                data["preset"] = value
+            elif isinstance(value, HuxiTable):
+                data[f.name] = value.to_json()
+            elif isinstance(value, FanCombine):
+                data[f.name] = value.value
+            elif f.name == "mingtang":
+                data[f.name] = [mingtang_json(m) for m in value]
+            else:
+                data[f.name] = value
+        return data
+
+    @classmethod
+    def from_json(cls, data: Any) -> RuleSet:
+        """Read :meth:`to_json`; raises ValueError naming what is wrong. Fields it leaves out
+        keep the values of the preset it names (so a rule set written before a field existed reads
+        as it played); a preset that is not known here needs every field."""
+        if not isinstance(data, dict):
+            raise ValueError("a rule set is a JSON object")
+        preset = data.get("preset", HUNAN.name)
+        if not isinstance(preset, str):
+            raise ValueError("preset must be a string")
+        base = PRESETS.get(preset)
+        kinds = {f.name: f for f in fields(cls) if f.name != "name"}
+        if base is None:
+            missing = sorted(set(kinds) - set(data))
+            if missing:
+                raise ValueError(f"unknown preset {preset!r} and no value for {', '.join(missing)}")
+            base = cls(name=preset)
+        changes: dict[str, Any] = {}
+        for key, value in data.items():
+            if key == "preset":
+                continue
+            if key not in kinds:
+                raise ValueError(f"unknown rule {key!r}")
+            current = getattr(base, key)
+            if key == "huxi":
+                changes[key] = HuxiTable.from_json(value)
+            elif key == "mingtang":
+                if not isinstance(value, list):
+                    raise ValueError("mingtang must be a list")
+                changes[key] = tuple(mingtang_from_json(m) for m in value)
+            elif key == "fan_combine":
+                try:
+                    changes[key] = FanCombine(value)
+                except ValueError:
+                    names = ", ".join(c.value for c in FanCombine)
+                    raise ValueError(f"fan_combine must be one of {names}, not {value!r}") from None
+            elif isinstance(current, bool):
+                if not isinstance(value, bool):
+                    raise ValueError(f"rule {key!r} must be true or false")
+                changes[key] = value
+            elif not _is_int(value):
+                raise ValueError(f"rule {key!r} must be an integer")
+            else:
+                changes[key] = value
+        return replace(base, **changes)
 
 
 HUNAN = RuleSet()
@@ -143,3 +343,8 @@ LUZHOU = RuleSet(
 """泸州 大贰 (R12), from seed 001; 招 = 跑 and 垅 = 提 are [decision]s."""
 
 PRESETS: dict[str, RuleSet] = {r.name: r for r in (HUNAN, LUZHOU)}
+"""The named rule sets; a rule set's ``name`` is the preset it started from."""
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)

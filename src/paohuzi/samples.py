@@ -11,11 +11,12 @@ import random
 from dataclasses import dataclass
 
 from paohuzi.cards import COPIES, NUM_KINDS, Kind
-from paohuzi.groups import Group, GroupType
+from paohuzi.groups import SEQUENCES, Group, GroupType
 
-_SEQUENCES: tuple[tuple[Kind, ...], ...] = tuple(
-    (base + r, base + r + 1, base + r + 2) for base in (0, 10) for r in range(8)
-) + ((1, 6, 9), (11, 16, 19))
+_SEQUENCES: tuple[tuple[Kind, ...], ...] = tuple(s for s in SEQUENCES if s[2] - s[0] == 2) + tuple(
+    s for s in SEQUENCES if s[2] - s[0] != 2
+)
+"""Every sequence: the consecutive ones, then the 2-7-10s."""
 _JIAOS: tuple[tuple[Kind, ...], ...] = tuple(
     cards for r in range(10) for cards in ((r, r, r + 10), (r, r + 10, r + 10))
 )

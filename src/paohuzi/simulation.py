@@ -1,7 +1,8 @@
 """Independent random-vs-random hands, for speed figures and rule statistics.
 
-Hand ``i`` of a run with seed ``s`` is dealt by seat ``i % 3`` from a deck and with choices that
-depend on (s, i) only, so a run gives the same hands on every backend.
+Hand ``i`` of a run with seed ``s`` is dealt by seat ``i`` modulo the number of seats from a
+deck and with choices that depend on (s, i) only, so a run gives the same hands on every
+backend.
 """
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from paohuzi.distributed import batches, run_jobs
-from paohuzi.game import PLAYERS, Game
+from paohuzi.game import Game
+from paohuzi.position import Over
 from paohuzi.record import JSON, record_of
 from paohuzi.rules import HUNAN, RuleSet
 
@@ -28,13 +30,12 @@ def simulate_hand(
     seed: int, index: int, rules: RuleSet = HUNAN, keep_record: bool = False
 ) -> SimulatedHand:
     """Hand ``index`` of a run: uniformly random legal choices to the end."""
-    game = Game(rules, dealer=index % PLAYERS, seed=seed * 1_000_003 + index)
+    game = Game(rules, dealer=index % rules.players, seed=seed * 1_000_003 + index)
     choices = random.Random(seed * 7_919 + index + 1)
-    while not game.is_over:
+    while not isinstance(phase := game.phase, Over):
         game.apply(choices.choice(game.legal_actions()))
-    assert game.result is not None
     record = record_of(game).to_json() if keep_record else None
-    return SimulatedHand(index, game.result.winner, tuple(game.result.payments), record)
+    return SimulatedHand(index, phase.result.winner, tuple(phase.result.payments), record)
 
 
 def _batch(args: tuple[int, range, RuleSet, bool]) -> list[SimulatedHand]:

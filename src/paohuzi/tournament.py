@@ -4,7 +4,7 @@ Every deal (a seeded deck and dealer) is played once for each distinct way of se
 bots, so each bot meets the same cards from every seat and the luck of the deal cancels. A
 bot's score for a deal is its mean payment (R10.5) over the hands it sat in; the tournament
 reports the mean of those per-deal scores with a 95% confidence interval, deals being the
-independent samples.
+independent samples. At a four-seat table (R12) a bot sitting a hand out is not counted in it.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from itertools import permutations
 from paohuzi.bots import make_bot, play_hand
 from paohuzi.cards import full_deck
 from paohuzi.distributed import batches, run_jobs
-from paohuzi.game import PLAYERS, Game
+from paohuzi.game import Game
 from paohuzi.record import JSON, record_of
 from paohuzi.rules import HUNAN, RuleSet
 
@@ -32,6 +32,8 @@ class HandOutcome:
     payments: tuple[int, ...]
     winner: int | None
     record: JSON | None = None
+    sitting_out: int | None = None
+    """The seat that sat the hand out (R12), if any."""
 
 
 @dataclass(frozen=True)
@@ -58,18 +60,26 @@ def play_deal(
     names: Sequence[str], seed: int, deal: int, rules: RuleSet = HUNAN, keep_records: bool = False
 ) -> list[HandOutcome]:
     """Play one deal once per seating."""
+    if len(names) != rules.players:
+        raise ValueError(f"{rules.players} bots are needed, one a seat; {len(names)} were given")
     deck = deal_deck(seed, deal)
     outcomes = []
     for n, seating in enumerate(seatings(names)):
-        game = Game(rules, dealer=deal % PLAYERS, deck=deck)
+        game = Game(rules, dealer=deal % rules.players, deck=deck)
         bots = [
             make_bot(name, seed * 7919 + deal * 31 + n * 3 + s) for s, name in enumerate(seating)
         ]
-        play_hand(game, bots)
-        assert game.result is not None
+        result = play_hand(game, bots)
         record = record_of(game).to_json() if keep_records else None
         outcomes.append(
-            HandOutcome(deal, seating, tuple(game.result.payments), game.result.winner, record)
+            HandOutcome(
+                deal,
+                seating,
+                tuple(result.payments),
+                result.winner,
+                record,
+                game.seating.sitting_out,
+            )
         )
     return outcomes
 
@@ -110,6 +120,8 @@ def summarize(outcomes: Iterable[list[HandOutcome]]) -> list[BotStats]:
         paid: dict[str, list[int]] = {}
         for hand in deal:
             for seat, name in enumerate(hand.seating):
+                if seat == hand.sitting_out:
+                    continue
                 paid.setdefault(name, []).append(hand.payments[seat])
                 hands[name] = hands.get(name, 0) + 1
                 wins[name] = wins.get(name, 0) + (hand.winner == seat)

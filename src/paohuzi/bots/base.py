@@ -12,6 +12,7 @@ from typing import Protocol
 from paohuzi.actions import Action
 from paohuzi.game import Game
 from paohuzi.observation import Observation, observe
+from paohuzi.position import GameResult, Over
 
 
 class Bot(Protocol):
@@ -24,14 +25,14 @@ class Bot(Protocol):
         ...
 
 
-def play_hand(game: Game, bots: Sequence[Bot]) -> None:
-    """Play ``game`` to its end, seat ``s`` choosing with ``bots[s]``. A bot with an ``end``
-    method is shown its final observation."""
-    while not game.is_over:
-        seat = game.to_act
-        assert seat is not None
+def play_hand(game: Game, bots: Sequence[Bot]) -> GameResult:
+    """Play ``game`` to its end, seat ``s`` choosing with ``bots[s]``, and return how it
+    ended. A bot with an ``end`` method is shown its final observation."""
+    while not isinstance(phase := game.phase, Over):
+        seat = phase.to_act
         game.apply(bots[seat].act(observe(game, seat)))
     for seat, bot in enumerate(bots):
         end = getattr(bot, "end", None)
         if end is not None:
             end(observe(game, seat))
+    return phase.result

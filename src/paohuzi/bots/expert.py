@@ -3,7 +3,7 @@ the hidden cards.
 
 For a decision, the bot draws positions consistent with what its seat knows
 (:mod:`paohuzi.bots.sampler`), plays every candidate choice on each of them to the end of the
-hand with fast greedy players for all three seats, and scores it by the real points of R10
+hand with fast greedy players for every seat, and scores it by the real points of R10
 (the seat's payment). The same sample serves every candidate, so their comparison is not
 blurred by the luck of the sample. Candidates are the greedy bot's best few choices, its
 favourite first; the bot leaves the favourite only for a candidate whose paired gain over it
@@ -57,7 +57,7 @@ def rollout_values(
     assert obs.seat is not None
     rng = random.Random(seed)
     policy = GreedyBot(waits=False)
-    players = [policy, policy, policy]
+    players = [policy] * obs.rules.players
     values: list[list[float]] = [[] for _ in candidates]
     done = 0
     started = time.monotonic()
@@ -70,9 +70,7 @@ def rollout_values(
         for i, action in enumerate(candidates):
             game = position.clone()
             game.apply(action)
-            play_hand(game, players)
-            assert game.result is not None
-            values[i].append(game.result.payments[obs.seat])
+            values[i].append(play_hand(game, players).payments[obs.seat])
         done += 1
     return values
 

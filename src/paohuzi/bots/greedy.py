@@ -11,24 +11,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from paohuzi.actions import HU, PASS, Action, ActionType
-from paohuzi.cards import NUM_KINDS, Kind
+from paohuzi.cards import NUM_KINDS
 from paohuzi.evaluator import PreparedHand
-from paohuzi.groups import Group, GroupType
+from paohuzi.groups import PARTNERS, Group, GroupType
 from paohuzi.observation import Observation
-from paohuzi.rules import RuleSet
-
-
-def _partners(kind: Kind) -> tuple[Kind, ...]:
-    """Kinds that can share a sequence or 绞 with ``kind``."""
-    base, r = kind - kind % 10, kind % 10
-    found = {(kind + 10) % 20}
-    found.update(base + n for n in range(r - 2, r + 3) if 0 <= n <= 9 and n != r)
-    if r in (1, 6, 9):
-        found.update(base + n for n in (1, 6, 9) if n != r)
-    return tuple(sorted(found))
-
-
-PARTNERS = tuple(_partners(k) for k in range(NUM_KINDS))
+from paohuzi.rules import RuleSet, holding_limit
 
 CLAIM_MARGIN = 0.5
 """A 吃 or 碰 must beat passing by this much: taking shows cards and commits the hand."""
@@ -44,8 +31,7 @@ def hand_value(
 ) -> float:
     """How good a hand and table are (higher is better); ``waits``: count the live winning
     cards of a 听牌 hand (the costly part)."""
-    cards = [k for k in range(NUM_KINDS) for _ in range(hand[k])]
-    prepared = PreparedHand(cards, table, rules)
+    prepared = PreparedHand.from_counts(hand, table, rules)
     value = 1.2 * prepared.current_huxi()
     isolated = 0
     for k in range(NUM_KINDS):
@@ -59,9 +45,9 @@ def hand_value(
         else:
             isolated += 1
             value -= 1.2
-    holding = len(cards) + sum(len(g.cards) for g in table)
+    holding = sum(hand) + sum(len(g.cards) for g in table)
     fours = sum(g.is_four for g in table)
-    if waits and isolated <= 2 and holding == 20 + max(0, fours - 1):
+    if waits and isolated <= 2 and holding == holding_limit(fours):
         live = sum(unseen[w.win] for w in prepared.waits())
         if live:
             value += 6 + 2.5 * live
@@ -102,7 +88,7 @@ class GreedyBot:
         value = hand_value(hand, table, observation.rules, observation.unseen(), waits=self.waits)
         hand[card] += 1
         assert observation.seat is not None
-        nxt = (observation.seat + 1) % 3
+        nxt = observation.seating.next(observation.seat)
         if card not in observation.discarded[nxt]:
             value -= 0.6  # the next player may 吃 it (R4.2, R7.1)
         return value
@@ -151,7 +137,7 @@ class GreedyBot:
                     new.append(Group(GroupType.CHI, cards))
             holding = sum(after) + sum(len(g.cards) for g in new)
             fours = sum(g.is_four for g in new)
-            if holding > 20 + max(0, fours - 1):
+            if holding > holding_limit(fours):
                 value = self._best_discard_value(observation, after, new)
             else:
                 value = hand_value(after, new, observation.rules, unseen, waits=self.waits)

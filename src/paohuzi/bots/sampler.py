@@ -20,11 +20,12 @@ from __future__ import annotations
 import random
 from math import comb
 
-from paohuzi.actions import ActionType
+from paohuzi.actions import PASS, ActionType
 from paohuzi.cards import NUM_KINDS, Kind
-from paohuzi.game import EventType, Game, Phase, Position, Source, game_from_position
+from paohuzi.game import EventType, Game
 from paohuzi.groups import Group, GroupType
 from paohuzi.observation import Observation, observe
+from paohuzi.position import ClaimWindow, Discarding, Phase, Position, SeatState, SelfHu, Source
 
 REJECTION_TRIES = 300
 
@@ -37,7 +38,7 @@ def limits(obs: Observation) -> tuple[dict[int, list[int]], dict[int, set[Kind]]
     """Per other seat: the most copies of each kind its hand can hold now, and the kinds its
     face-down 偎 cannot be."""
     assert obs.seat is not None
-    others = [s for s in range(3) if s != obs.seat]
+    others = [s for s in obs.seating.playing if s != obs.seat]
     caps = {o: [3] * NUM_KINDS for o in others}
     not_wei: dict[int, set[Kind]] = {o: set() for o in others}
     events = obs.events
@@ -79,10 +80,10 @@ def sample(obs: Observation, rng: random.Random) -> Game:
         raise ValueError("sampling needs the observation of a seat that is to act")
     unseen = obs.unseen()
     caps, not_wei = limits(obs)
-    others = [s for s in range(3) if s != seat]
-    tables: list[list[Group]] = [[] for _ in range(3)]
-    for s in range(3):
-        for group in obs.tables[s]:
+    others = [s for s in obs.seating.playing if s != seat]
+    tables: list[list[Group]] = [[] for _ in obs.tables]
+    for s, seen in enumerate(obs.tables):
+        for group in seen:
             if group.cards is not None:
                 tables[s].append(Group(group.type, group.cards))
                 continue
@@ -118,29 +119,36 @@ def sample(obs: Observation, rng: random.Random) -> Game:
         hands[obs.dealer][obs.liang] += 1
     wall = hands.pop(-1)
     hands[seat] = list(obs.hand)
-    self_hu = obs.offer is None and all(
-        a.type in (ActionType.HU, ActionType.PASS) for a in obs.legal
+    seats = tuple(
+        SeatState(
+            hand=tuple(hands.get(s, [0] * NUM_KINDS)),
+            table=tuple(tables[s]),
+            row=obs.rows[s],
+            discarded=obs.discarded[s],
+            chou=obs.chou if s == seat else frozenset(),
+            chou_hu=obs.chou_hu if s == seat else (),
+        )
+        for s in range(len(obs.tables))
     )
-    return game_from_position(
-        Position(
-            dealer=obs.dealer,
-            liang=obs.liang,
-            hands=[hands[s] for s in range(3)],
-            tables=tables,
-            rows=[list(r) for r in obs.rows],
-            discarded=[set(d) for d in obs.discarded],
-            chou=[set(obs.chou) if s == seat else set() for s in range(3)],
-            chou_hu=[dict(obs.chou_hu) if s == seat else {} for s in range(3)],
-            wall=wall,
-            to_act=seat,
-            offer=obs.offer,
-            owner=obs.turn if obs.offer is not None else None,
-            source=obs.offer_source,
-            self_hu=self_hu,
-            offered=obs.legal,
-        ),
-        obs.rules,
-    )
+    position = Position(obs.dealer, obs.liang, tuple(wall), seats, _phase(obs, seat))
+    return Game.from_position(position, obs.rules)
+
+
+def _phase(obs: Observation, seat: int) -> Phase:
+    """The decision the observing seat faces, as a phase of the sampled position."""
+    if obs.offer is not None:
+        assert obs.turn is not None and obs.offer_source is not None  # a card on offer has both
+        order = obs.seating.order_from(obs.turn)
+        asking = order[order.index(seat) :]
+        offered = tuple(a for a in obs.legal if a != PASS)
+        return ClaimWindow(obs.offer, obs.turn, obs.offer_source, asking, offered)
+    if all(a.type in (ActionType.HU, ActionType.PASS) for a in obs.legal):
+        # Right after his forced 偎 or 提 of the card he drew: the latest event (R4.1 step 3).
+        card = next((e.card for e in reversed(obs.events) if e.seat == seat), None)
+        if card is None:
+            raise ValueError("sampling a win after a forced 偎/提 needs the observation's events")
+        return SelfHu(seat, card)
+    return Discarding(seat)
 
 
 def _deal(
@@ -191,7 +199,7 @@ def is_consistent(game: Game, obs: Observation) -> bool:
     assert obs.seat is not None
     mine = observe(game, obs.seat)
     return (
-        game.phase is not Phase.OVER
+        not game.is_over
         and mine.hand == obs.hand
         and mine.hand_sizes == obs.hand_sizes
         and mine.tables == obs.tables

@@ -1,4 +1,4 @@
-"""``paohuzi play``: a person plays a match against two bots in the terminal."""
+"""``paohuzi play``: a person plays a match against bots in the terminal."""
 
 from __future__ import annotations
 
@@ -18,33 +18,33 @@ from paohuzi.bots import BOTS, Bot, make_bot
 from paohuzi.bots.protocol import SubprocessBot
 from paohuzi.cards import GLYPHS, KIND_NAMES, RED_KINDS, Kind, NotationError, make_kind, parse_kind
 from paohuzi.cli.render import describe, print_settlement
+from paohuzi.cli.simulate import add_players_argument, rules_of
 from paohuzi.game import Game, Source
+from paohuzi.groups import SET_SIZE
 from paohuzi.match import Match
 from paohuzi.observation import Observation, observe
+from paohuzi.position import Over
 from paohuzi.record import record_of
-from paohuzi.rules import PRESETS
+from paohuzi.rules import PRESETS, RuleSet
 
 
 def add_parser(commands: Any) -> None:
     parser = commands.add_parser(
         "play",
-        help="play against two bots in the terminal",
-        description="Play a match of Hunan Paohuzi against two computer players.",
+        help="play against bots in the terminal",
+        description="Play a match of Hunan Paohuzi against computer players.",
     )
     parser.add_argument(
         "--bots",
         default="greedy,greedy",
-        help=f"the two opponents: {', '.join(BOTS)}, or cmd:PROGRAM for a protocol bot",
+        help=f"the opponents, one a seat: {', '.join(BOTS)}, or cmd:PROGRAM for a protocol bot",
     )
     parser.add_argument("--seed", type=int, help="seed of the deals (default: random)")
-    parser.add_argument(
-        "--dealer", type=int, choices=(0, 1, 2), help="first dealer (default: random)"
-    )
-    parser.add_argument(
-        "--seat", type=int, choices=(0, 1, 2), default=0, help="your seat (default 0)"
-    )
+    parser.add_argument("--dealer", type=int, help="first dealer (default: random)")
+    parser.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     parser.add_argument("--hands", type=int, default=0, help="stop after this many hands (0: ask)")
     parser.add_argument("--rules", choices=sorted(PRESETS), default="hunan")
+    add_players_argument(parser)
     parser.add_argument("--save-dir", default=".", help="where a saved record goes (default .)")
     parser.set_defaults(run=run)
 
@@ -54,10 +54,10 @@ def _card(kind: Kind) -> str:
     return f"[{style}]{GLYPHS[kind]}[/{style}]{KIND_NAMES[kind]}"
 
 
-def _opponents(spec: str, seed: int | None) -> list[Bot]:
+def _opponents(spec: str, seed: int | None, rules: RuleSet) -> list[Bot]:
     names = [n.strip() for n in spec.split(",")]
-    if len(names) != 2:
-        raise ValueError(f"--bots takes two opponents, not {len(names)}")
+    if len(names) != rules.players - 1:
+        raise ValueError(f"--bots takes {rules.players - 1} opponents, not {len(names)}")
     bots: list[Bot] = []
     try:
         for i, name in enumerate(names):
@@ -151,7 +151,7 @@ class TerminalTable:
         console = self.console
         console.rule(f"wall {obs.wall} · dealer seat {obs.dealer} · 亮张 {_card(obs.liang)}")
         view = Table(box=None, padding=(0, 1), show_header=False)
-        for s in range(3):
+        for s in obs.seating.playing:
             who = "you" if s == self.seat else f"seat {s}"
             tables = " ".join(str(g) for g in obs.tables[s]) or "—"
             rows = " ".join(KIND_NAMES[k] for k in obs.rows[s]) or "—"
@@ -167,7 +167,7 @@ class TerminalTable:
         loose = [k for k in range(len(hand)) for _ in range(hand[k]) if hand[k] != 3]
         text = " ".join(_card(k) for k in loose)
         if kans:
-            text += "   坎: " + "  ".join(" ".join(_card(k) for _ in range(3)) for k in kans)
+            text += "   坎: " + "  ".join(" ".join(_card(k) for _ in range(SET_SIZE)) for k in kans)
         console.print(f"your hand: {text}")
         if obs.offer is not None:
             whose = "you" if obs.turn == self.seat else f"seat {obs.turn}"
@@ -256,25 +256,30 @@ def _save(console: Console, game: Game, directory: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     console = Console(highlight=False)
+    rules = rules_of(args)
     try:
-        opponents = _opponents(args.bots, args.seed)
+        for name, seat in (("--seat", args.seat), ("--dealer", args.dealer)):
+            if seat is not None and seat not in range(rules.players):
+                raise ValueError(f"{name} must be a seat 0–{rules.players - 1}, not {seat}")
+        opponents = _opponents(args.bots, args.seed, rules)
     except ValueError as error:
         print(f"paohuzi play: error: {error}", file=sys.stderr)
         return 2
     bots: list[Bot | None] = []
     it = iter(opponents)
-    for s in range(3):
+    for s in range(rules.players):
         bots.append(None if s == args.seat else next(it))
-    match = Match(PRESETS[args.rules], seed=args.seed, dealer=args.dealer)
+    match = Match(rules, seed=args.seed, dealer=args.dealer)
     game: Game | None = None
     try:
         while True:
             game = match.new_game()
             view = TerminalTable(console, args.seat)
             console.rule(f"[bold]hand {match.hands + 1}[/bold]")
-            while not game.is_over:
-                seat = game.to_act
-                assert seat is not None
+            if args.seat == game.seating.sitting_out:
+                console.print("you sit this hand out (R12): the others play it")
+            while not isinstance(phase := game.phase, Over):
+                seat = phase.to_act
                 bot = bots[seat]
                 if bot is not None:
                     game.apply(bot.act(observe(game, seat)))
@@ -285,8 +290,7 @@ def run(args: argparse.Namespace) -> int:
                 game.apply(view.choose(obs))
             view.news(observe(game, args.seat))
             match.finish(game)
-            assert game.result is not None
-            print_settlement(console, game.result, match.totals)
+            print_settlement(console, phase.result, match.totals)
             for s, bot in enumerate(bots):
                 end = getattr(bot, "end", None)
                 if end is not None:

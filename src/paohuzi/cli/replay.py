@@ -15,6 +15,7 @@ from paohuzi.cards import KIND_NAMES, NotationError, format_cards
 from paohuzi.cli.render import describe, print_settlement
 from paohuzi.game import IllegalAction
 from paohuzi.record import Record, RecordError, replay
+from paohuzi.rules import HAND_SIZE
 
 
 def add_parser(commands: Any) -> None:
@@ -65,10 +66,14 @@ def run(args: argparse.Namespace) -> int:
 def _print_moves(record: Record) -> None:
     console = Console(highlight=False)
     game = record.new_game()
-    console.print(f"rules {record.rules}, dealer seat {record.dealer}")
-    for i in range(3):
-        seat = (record.dealer + i) % 3
-        console.print(f"seat {seat} dealt: {format_cards(record.deck[20 * i : 20 * i + 20])}")
+    rules = record.rule_set
+    seating = rules.seating(record.dealer)
+    console.print(f"rules {rules.name}, dealer seat {record.dealer}")
+    for i, seat in enumerate(seating.playing):
+        dealt = record.deck[HAND_SIZE * i : HAND_SIZE * (i + 1)]
+        console.print(f"seat {seat} dealt: {format_cards(dealt)}")
+    if seating.sitting_out is not None:
+        console.print(f"seat {seating.sitting_out} sits this hand out")
     console.print(f"亮张 {KIND_NAMES[game.liang]}")
     shown = 0
 

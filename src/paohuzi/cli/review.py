@@ -27,7 +27,7 @@ def add_parser(commands: Any) -> None:
         "estimated points lost by the one played (like a chess engine's game review).",
     )
     parser.add_argument("file", help="a game record (F4)")
-    parser.add_argument("--seat", type=int, choices=(0, 1, 2), required=True)
+    parser.add_argument("--seat", type=int, required=True, help="the seat to review")
     parser.add_argument("--budget", type=float, default=DEFAULT_BUDGET, help="seconds a decision")
     parser.add_argument("--samples", type=int, help="samples a decision instead of a time budget")
     parser.add_argument("--top", type=int, default=5, help="how many mistakes to list")
@@ -42,6 +42,8 @@ def review(
     """Every decision of ``seat`` with more than one choice: what was played, what the expert
     prefers, and the estimated loss in points."""
     record = read_record(record_name)
+    if seat not in record.rule_set.seating(record.dealer).playing:
+        raise RecordError(f"seat {seat} does not play this hand")
     game = record.new_game()
     decisions: list[dict[str, Any]] = []
     task = progress.add_task("reviewing", total=len(record.actions)) if progress else None

@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +14,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from paohuzi.distributed import BACKENDS
-from paohuzi.rules import PRESETS
+from paohuzi.rules import PRESETS, SEAT_COUNTS, RuleSet
 from paohuzi.simulation import simulate
 
 
@@ -22,15 +23,32 @@ def add_parser(commands: Any) -> None:
         "simulate",
         help="play many hands between random legal players",
         description="Play N independent hands between random legal players (hand i dealt by "
-        "seat i mod 3) and report speed, win and 荒庄 rates and the mean score per seat.",
+        "seat i modulo the seats) and report speed, win and 荒庄 rates and the mean score per "
+        "seat.",
     )
     parser.add_argument("--games", type=int, default=1000, help="hands to play (default 1000)")
     parser.add_argument("--seed", type=int, default=0, help="seed of decks and choices")
     parser.add_argument("--rules", choices=sorted(PRESETS), default="hunan")
+    add_players_argument(parser)
     parser.add_argument("--save", metavar="DIR", help="write each hand's record (F4) into DIR")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     add_backend_arguments(parser)
     parser.set_defaults(run=run)
+
+
+def add_players_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--players",
+        type=int,
+        choices=SEAT_COUNTS,
+        help="seats at the table (default: the rules'; with 4 one sits each hand out, R12)",
+    )
+
+
+def rules_of(args: argparse.Namespace) -> RuleSet:
+    """The rule set the --rules and --players options ask for."""
+    rules = PRESETS[args.rules]
+    return rules if args.players is None else replace(rules, players=args.players)
 
 
 def add_backend_arguments(parser: argparse.ArgumentParser) -> None:
@@ -54,8 +72,9 @@ def run(args: argparse.Namespace) -> int:
                 f"paohuzi simulate: error: cannot create {save}: {error.strerror}", file=sys.stderr
             )
             return 2
-    wins = [0, 0, 0]
-    totals = [0, 0, 0]
+    rules = rules_of(args)
+    wins = [0] * rules.players
+    totals = [0] * rules.players
     console = Console(stderr=True)
     progress = Progress(
         TextColumn("simulating"),
@@ -73,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
             for hand in simulate(
                 args.games,
                 args.seed,
-                rules=PRESETS[args.rules],
+                rules=rules,
                 keep_records=save is not None,
                 backend=args.backend,
                 workers=args.workers,
@@ -81,8 +100,8 @@ def run(args: argparse.Namespace) -> int:
             ):
                 if hand.winner is not None:
                     wins[hand.winner] += 1
-                for seat in range(3):
-                    totals[seat] += hand.payments[seat]
+                for seat, paid in enumerate(hand.payments):
+                    totals[seat] += paid
                 if save is not None:
                     path = save / f"hand-{hand.index:06d}.phz.json"
                     path.write_text(json.dumps(hand.record, ensure_ascii=False) + "\n")
@@ -110,7 +129,7 @@ def run(args: argparse.Namespace) -> int:
     out = Console(highlight=False)
     out.print(f"{args.games} hands in {elapsed:.1f} s: {figures['hands_per_second']:,} hands/s")
     out.print(f"win rate {won:.1%}, 荒庄 rate {1 - won:.1%}")
-    for seat in range(3):
+    for seat in range(rules.players):
         mean = totals[seat] / args.games
         out.print(f"seat {seat}: {wins[seat]} wins, mean score {mean:+.3f}/hand")
     return 0

@@ -13,7 +13,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from paohuzi.bots import BOTS, is_bot_name
-from paohuzi.cli.simulate import add_backend_arguments
+from paohuzi.cli.simulate import add_backend_arguments, add_players_argument, rules_of
 from paohuzi.rules import PRESETS
 from paohuzi.tournament import HandOutcome, seatings, tournament
 
@@ -28,15 +28,19 @@ def add_parser(commands: Any) -> None:
     parser.add_argument(
         "--bots",
         default="greedy,random,random",
-        help=f"three of: {', '.join(BOTS)} (expert@N: N samples a decision)",
+        help=f"one a seat, of: {', '.join(BOTS)} (expert@N: N samples a decision)",
     )
     parser.add_argument("--deals", type=int, default=200, help="deals to play (default 200)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--rules", choices=sorted(PRESETS), default="hunan")
+    add_players_argument(parser)
     add_backend_arguments(parser)
     parser.add_argument("--save", metavar="DIR", help="write every hand's record (F4) into DIR")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.set_defaults(run=run)
+
+
+_WORDS = ("no", "one", "two", "three", "four")
 
 
 def _fail(message: str) -> int:
@@ -45,9 +49,10 @@ def _fail(message: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    rules = rules_of(args)
     names = [n.strip() for n in args.bots.split(",")]
-    if len(names) != 3:
-        return _fail(f"--bots takes three bots, not {len(names)}")
+    if len(names) != rules.players:
+        return _fail(f"--bots takes {_WORDS[rules.players]} bots, one a seat, not {len(names)}")
     unknown = [n for n in names if not is_bot_name(n)]
     if unknown:
         return _fail(f"unknown bot {unknown[0]!r} (known: {', '.join(BOTS)})")
@@ -85,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
                 names,
                 args.deals,
                 args.seed,
-                rules=PRESETS[args.rules],
+                rules=rules,
                 workers=args.workers,
                 keep_records=save is not None,
                 backend=args.backend,

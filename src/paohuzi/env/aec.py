@@ -16,12 +16,20 @@ from pettingzoo.utils import wrappers
 
 from paohuzi.action_ids import NUM_ACTIONS, id_to_action
 from paohuzi.cards import KIND_NAMES, NUM_KINDS, format_cards
-from paohuzi.env.encoding import PLANES, action_mask, encode
+from paohuzi.env.encoding import action_mask, encode, planes
 from paohuzi.game import Game
 from paohuzi.observation import observe
+from paohuzi.position import ClaimWindow, Over
 from paohuzi.rules import HUNAN, RuleSet
 
-AGENTS = ("player_0", "player_1", "player_2")
+
+def agent_names(seats: int) -> tuple[str, ...]:
+    """``player_0`` … one agent a seat."""
+    return tuple(f"player_{s}" for s in range(seats))
+
+
+AGENTS = agent_names(HUNAN.players)
+"""The agents of a three-seat table."""
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -33,8 +41,9 @@ def env(**kwargs: Any) -> AECEnv:
 
 
 class raw_env(AECEnv):  # type: ignore[misc]
-    """One hand: agents ``player_0``…``player_2`` are seats 0–2; rewards are the hand's R10
-    payments, given when it ends."""
+    """One hand: agent ``player_s`` is seat s (``player_0``…``player_2``, or …``player_3`` at a
+    four-seat table, where the seat sitting the hand out is not among the hand's ``agents``,
+    R12); rewards are the hand's R10 payments, given when it ends."""
 
     metadata: ClassVar[dict[str, Any]] = {
         "render_modes": ["human", "ansi"],
@@ -46,14 +55,15 @@ class raw_env(AECEnv):  # type: ignore[misc]
         super().__init__()
         self.rules = rules
         self.render_mode = render_mode
-        self.possible_agents = list(AGENTS)
-        self.agents = list(AGENTS)
-        observation = spaces.Box(0.0, 4.0, (PLANES, NUM_KINDS), dtype=np.float32)
+        names = agent_names(rules.players)
+        self.possible_agents = list(names)
+        self.agents = list(names)
+        observation = spaces.Box(0.0, 4.0, (planes(rules.players), NUM_KINDS), dtype=np.float32)
         mask = spaces.Box(0, 1, (NUM_ACTIONS,), dtype=np.int8)
         self.observation_spaces = {
-            a: spaces.Dict({"observation": observation, "action_mask": mask}) for a in AGENTS
+            a: spaces.Dict({"observation": observation, "action_mask": mask}) for a in names
         }
-        self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in AGENTS}
+        self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in names}
         self._rng = random.Random()
         self.game: Game = Game(rules, seed=0)
 
@@ -66,29 +76,34 @@ class raw_env(AECEnv):  # type: ignore[misc]
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self._rng = random.Random(seed)
-        self.game = Game(self.rules, dealer=self._rng.randrange(3), seed=self._rng.randrange(2**63))
-        self.agents = list(AGENTS)
-        self.rewards = {a: 0.0 for a in AGENTS}
-        self._cumulative_rewards = {a: 0.0 for a in AGENTS}
-        self.terminations = {a: False for a in AGENTS}
-        self.truncations = {a: False for a in AGENTS}
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in AGENTS}
+        seats = self.rules.players
+        self.game = Game(
+            self.rules, dealer=self._rng.randrange(seats), seed=self._rng.randrange(2**63)
+        )
+        names = self.possible_agents
+        self.agents = [names[s] for s in sorted(self.game.seating.playing)]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._after_change()
 
     def _after_change(self) -> None:
-        game = self.game
-        if game.is_over:
-            assert game.result is not None
-            for seat, agent in enumerate(AGENTS):
-                self.rewards[agent] = float(game.result.payments[seat])
+        phase = self.game.phase
+        if isinstance(phase, Over):
+            for agent in self.agents:
+                self.rewards[agent] = float(phase.result.payments[self._seat(agent)])
                 self.terminations[agent] = True
             self.agent_selection = self.agents[0]
         else:
-            assert game.to_act is not None
-            self.agent_selection = AGENTS[game.to_act]
+            self.agent_selection = self.possible_agents[phase.to_act]
+
+    def _seat(self, agent: str) -> int:
+        return self.possible_agents.index(agent)
 
     def observe(self, agent: str) -> dict[str, Any]:
-        obs = observe(self.game, AGENTS.index(agent), events=False)
+        obs = observe(self.game, self._seat(agent), events=False)
         return {"observation": encode(obs), "action_mask": action_mask(obs)}
 
     def step(self, action: int | None) -> None:
@@ -98,7 +113,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
             return
         assert action is not None
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = {a: 0.0 for a in AGENTS}
+        self.rewards = {a: 0.0 for a in self.agents}
         self.game.apply(id_to_action(int(action)))
         self._after_change()
         self._accumulate_rewards()
@@ -119,11 +134,12 @@ class raw_env(AECEnv):  # type: ignore[misc]
 def describe(game: Game) -> str:
     """The referee's view as text (``render``)."""
     lines = [f"wall {game.wall}, dealer {game.dealer}, to act {game.to_act}"]
-    for seat in range(3):
-        tables = " ".join(str(g) for g in game.tables[seat])
-        lines.append(f"seat {seat}: {format_cards(game.hand_cards(seat))} | {tables}")
-    if game.window is not None:
-        lines.append(f"on offer: {KIND_NAMES[game.window.card]} from seat {game.window.owner}")
+    for seat, state in enumerate(game.seats):
+        tables = " ".join(str(g) for g in state.table)
+        lines.append(f"seat {seat}: {format_cards(state.hand_cards())} | {tables}")
+    phase = game.phase
+    if isinstance(phase, ClaimWindow):
+        lines.append(f"on offer: {KIND_NAMES[phase.card]} from seat {phase.owner}")
     if game.result is not None:
         lines.append(f"over: winner {game.result.winner}, payments {list(game.result.payments)}")
     return "\n".join(lines)

@@ -1,11 +1,16 @@
 """One seat's observation as a fixed-shape NumPy array (docs/env.md lists every field).
 
-The array has ``PLANES`` rows of 20 columns, one column per kind (``x1``…``d10``). Seats are
-relative to the observer: 0 itself, 1 its 下家 (next), 2 its 上家 (previous). It is built
-from :class:`~paohuzi.observation.Observation` alone, so it holds nothing the seat may not see.
+The array has ``planes(seats)`` rows of 20 columns, one column per kind (``x1``…``d10``). Seats
+are relative to the observer: seat r is (observer + r) modulo the table's seats — 0 itself, 1
+its 下家 (next), the last its 上家 (previous). It is built from
+:class:`~paohuzi.observation.Observation` alone, so it holds nothing the seat may not see. The
+module constants are the layout of the three-seat table; :func:`layout` gives any table's.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 from numpy.typing import NDArray
@@ -13,33 +18,111 @@ from numpy.typing import NDArray
 from paohuzi.action_ids import NUM_ACTIONS, action_to_id
 from paohuzi.actions import ActionType
 from paohuzi.cards import NUM_KINDS
-from paohuzi.game import Source
 from paohuzi.groups import GroupType
 from paohuzi.observation import Observation
+from paohuzi.position import Source
+from paohuzi.rules import DEALT, HAND_SIZE
 
-HAND, KANS = 0, 1
-TABLE = 2
-"""Planes 2–16: for relative seat r, plane 2 + 5r + i with i: 0 cards in 吃 groups, 1 碰,
-2 visible 偎/臭偎, 3 跑/提, 4 cards in front of it (discarded or passed)."""
-LAST_ROW = 17
-"""Planes 17–19: the most recent card in front of each relative seat (one-hot)."""
-UNSEEN = 20
-CHOU = 21
-DISCARDED = 22
-"""Planes 22–24: kinds each relative seat has discarded (it may never 吃/碰 them, R7.1)."""
-OFFER = 25
-SCALARS = 26
-LIANG = 27
-PLANES = 28
+TABLE_PLANES = 5
+"""Per relative seat: cards in 吃 groups, 碰, visible 偎/臭偎, 跑/提, cards in front of it."""
 
-# Columns of the scalar plane.
-WALL = 0
-HAND_SIZES = 1  # 1–3: hand size / 21 per relative seat
-HIDDEN_WEI = 4  # 4–6: face-down 偎 count / 7 per relative seat
-DEALER = 7  # 7–9: one-hot relative seat of the dealer
-TURN = 10  # 10–12: one-hot relative seat whose turn it is
-SOURCE = 13  # 13–15: the card on offer is the 亮张 / drawn / discarded
-DECISION = 16  # 16–18: deciding a claim / a discard / a win after a forced 偎 or 提
+
+@dataclass(frozen=True)
+class Layout:
+    """Where each field goes for a table of ``seats`` seats (docs/env.md): plane indices, then
+    positions in the flat vector of scalars laid row by row over the scalar planes."""
+
+    seats: int
+    hand: int
+    kans: int
+    table: int
+    """Planes ``table + 5r + i`` for relative seat r: i = 0 cards in 吃 groups, 1 碰, 2 visible
+    偎/臭偎, 3 跑/提, 4 cards in front of it (discarded or passed)."""
+    last_row: int
+    """Planes ``last_row + r``: the most recent card in front of relative seat r (one-hot)."""
+    unseen: int
+    chou: int
+    discarded: int
+    """Planes ``discarded + r``: kinds relative seat r has discarded (never 吃/碰 them, R7.1)."""
+    offer: int
+    scalars: int
+    """The first scalar plane; there are as many as the scalars need, 20 to a plane."""
+    liang: int
+    planes: int
+    wall: int
+    hand_sizes: int
+    hidden_wei: int
+    dealer: int
+    turn: int
+    source: int
+    decision: int
+
+
+@cache
+def layout(seats: int) -> Layout:
+    """The layout of a table of ``seats`` seats."""
+    table = 2
+    last_row = table + TABLE_PLANES * seats
+    unseen = last_row + seats
+    discarded = unseen + 2
+    offer = discarded + seats
+    scalars = offer + 1
+    hand_sizes = 1
+    hidden_wei = hand_sizes + seats
+    dealer = hidden_wei + seats
+    turn = dealer + seats
+    source = turn + seats
+    decision = source + 3
+    liang = scalars + -(-(decision + 3) // NUM_KINDS)
+    return Layout(
+        seats=seats,
+        hand=0,
+        kans=1,
+        table=table,
+        last_row=last_row,
+        unseen=unseen,
+        chou=unseen + 1,
+        discarded=discarded,
+        offer=offer,
+        scalars=scalars,
+        liang=liang,
+        planes=liang + 1,
+        wall=0,
+        hand_sizes=hand_sizes,
+        hidden_wei=hidden_wei,
+        dealer=dealer,
+        turn=turn,
+        source=source,
+        decision=decision,
+    )
+
+
+_THREE = layout(DEALT)
+HAND, KANS, TABLE = _THREE.hand, _THREE.kans, _THREE.table
+LAST_ROW = _THREE.last_row
+UNSEEN = _THREE.unseen
+CHOU = _THREE.chou
+DISCARDED = _THREE.discarded
+OFFER = _THREE.offer
+SCALARS = _THREE.scalars
+LIANG = _THREE.liang
+PLANES = _THREE.planes
+"""Planes of the three-seat table's array."""
+
+# Columns of the three-seat table's scalar plane.
+WALL = _THREE.wall
+HAND_SIZES = _THREE.hand_sizes  # 1–3: hand size / 21 per relative seat
+HIDDEN_WEI = _THREE.hidden_wei  # 4–6: face-down 偎 count / 7 per relative seat
+DEALER = _THREE.dealer  # 7–9: one-hot relative seat of the dealer
+TURN = _THREE.turn  # 10–12: one-hot relative seat whose turn it is
+SOURCE = _THREE.source  # 13–15: the card on offer is the 亮张 / drawn / discarded
+DECISION = _THREE.decision  # 16–18: deciding a claim / a discard / a win after a forced 偎 or 提
+
+
+def planes(seats: int) -> int:
+    """Rows of the observation array of a table of ``seats`` seats."""
+    return layout(seats).planes
+
 
 _TABLE_INDEX = {
     GroupType.CHI: 0,
@@ -50,19 +133,24 @@ _TABLE_INDEX = {
     GroupType.TI: 3,
 }
 _SOURCES = {Source.LIANG: 0, Source.DRAWN: 1, Source.DISCARDED: 2}
+_MOST_IN_HAND = HAND_SIZE + 1
+_MOST_WEI = 7
+_WALL_SIZE = 19
 
 
 def encode(obs: Observation) -> NDArray[np.float32]:
-    """The observation array of shape (PLANES, 20)."""
+    """The observation array of shape (planes(seats), 20)."""
     assert obs.seat is not None
-    out = np.zeros((PLANES, NUM_KINDS), dtype=np.float32)
-    out[HAND] = obs.hand
-    out[KANS] = out[HAND] == 3
-    scalars = out[SCALARS]
-    scalars[WALL] = obs.wall / 19
-    for r in range(3):
-        s = (obs.seat + r) % 3
-        base = TABLE + 5 * r
+    seats = len(obs.tables)
+    lay = layout(seats)
+    out = np.zeros((lay.planes, NUM_KINDS), dtype=np.float32)
+    out[lay.hand] = obs.hand
+    out[lay.kans] = out[lay.hand] == 3
+    scalars = np.zeros((lay.liang - lay.scalars) * NUM_KINDS, dtype=np.float32)
+    scalars[lay.wall] = obs.wall / _WALL_SIZE
+    for r in range(seats):
+        s = (obs.seat + r) % seats
+        base = lay.table + TABLE_PLANES * r
         hidden = 0
         for group in obs.tables[s]:
             if group.cards is None:
@@ -75,34 +163,36 @@ def encode(obs: Observation) -> NDArray[np.float32]:
         for k in obs.rows[s]:
             row[k] += 1
         if obs.rows[s]:
-            out[LAST_ROW + r, obs.rows[s][-1]] = 1
+            out[lay.last_row + r, obs.rows[s][-1]] = 1
         for k in obs.discarded[s]:
-            out[DISCARDED + r, k] = 1
-        scalars[HAND_SIZES + r] = obs.hand_sizes[s] / 21
-        scalars[HIDDEN_WEI + r] = hidden / 7
+            out[lay.discarded + r, k] = 1
+        scalars[lay.hand_sizes + r] = obs.hand_sizes[s] / _MOST_IN_HAND
+        scalars[lay.hidden_wei + r] = hidden / _MOST_WEI
         if s == obs.dealer:
-            scalars[DEALER + r] = 1
+            scalars[lay.dealer + r] = 1
         if s == obs.turn:
-            scalars[TURN + r] = 1
+            scalars[lay.turn + r] = 1
     if obs.offer is not None:
-        out[OFFER, obs.offer] = 1
+        out[lay.offer, obs.offer] = 1
     # Not seen: all that is not in the hand, on a table face up, in front of a seat or on offer
     # (the same count as Observation.unseen).
-    seen = out[HAND] + out[TABLE : TABLE + 15].sum(axis=0) + out[OFFER]
-    out[UNSEEN] = np.maximum(4 - seen, 0)
+    tables = out[lay.table : lay.table + TABLE_PLANES * seats].sum(axis=0)
+    seen = out[lay.hand] + tables + out[lay.offer]
+    out[lay.unseen] = np.maximum(4 - seen, 0)
     for k in obs.chou:
-        out[CHOU, k] = 1
+        out[lay.chou, k] = 1
     if obs.offer_source is not None:
-        scalars[SOURCE + _SOURCES[obs.offer_source]] = 1
+        scalars[lay.source + _SOURCES[obs.offer_source]] = 1
     if obs.legal:
         first = obs.legal[0].type
         if obs.offer is not None:
-            scalars[DECISION] = 1
+            scalars[lay.decision] = 1
         elif first is ActionType.DISCARD:
-            scalars[DECISION + 1] = 1
+            scalars[lay.decision + 1] = 1
         else:
-            scalars[DECISION + 2] = 1
-    out[LIANG, obs.liang] = 1
+            scalars[lay.decision + 2] = 1
+    out[lay.scalars : lay.liang] = scalars.reshape(-1, NUM_KINDS)
+    out[lay.liang, obs.liang] = 1
     return out
 
 

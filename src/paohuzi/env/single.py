@@ -1,4 +1,4 @@
-"""A Gymnasium single-agent environment: one seat learns, bots play the other two."""
+"""A Gymnasium single-agent environment: one seat learns, bots play the others."""
 
 from __future__ import annotations
 
@@ -13,17 +13,19 @@ from paohuzi.action_ids import NUM_ACTIONS, id_to_action
 from paohuzi.bots import Bot, make_bot
 from paohuzi.cards import NUM_KINDS
 from paohuzi.env.aec import describe
-from paohuzi.env.encoding import PLANES, action_mask, encode
+from paohuzi.env.encoding import action_mask, encode, planes
 from paohuzi.game import Game
 from paohuzi.observation import observe
+from paohuzi.position import Over
 from paohuzi.rules import HUNAN, RuleSet
 
 ILLEGAL_PENALTY = -1.0
 
 
 class SingleSeatEnv(gym.Env[dict[str, Any], int]):
-    """Seat ``seat`` is the agent; ``opponents`` name the bots of the two other seats. An
-    episode is one hand; the reward is the agent's R10 payment when it ends. Observations are
+    """Seat ``seat`` is the agent; ``opponents`` name the bots of the other seats, in seat
+    order. An episode is one hand the agent plays in (at a four-seat table, a deal that sits it
+    out is dealt again); the reward is the agent's R10 payment when it ends. Observations are
     ``{"observation", "action_mask"}`` as in the AEC environment; an illegal action ends the
     hand with a reward of −1."""
 
@@ -32,24 +34,28 @@ class SingleSeatEnv(gym.Env[dict[str, Any], int]):
     def __init__(
         self,
         seat: int = 0,
-        opponents: tuple[str, str] = ("greedy", "greedy"),
+        opponents: tuple[str, ...] = ("greedy", "greedy"),
         rules: RuleSet = HUNAN,
         render_mode: str | None = None,
     ) -> None:
+        if len(opponents) != rules.players - 1:
+            raise ValueError(f"{rules.players - 1} opponents are needed, not {len(opponents)}")
         self.seat = seat
         self.rules = rules
         self.opponent_names = opponents
         self.render_mode = render_mode
         self.observation_space = spaces.Dict(
             {
-                "observation": spaces.Box(0.0, 4.0, (PLANES, NUM_KINDS), dtype=np.float32),
+                "observation": spaces.Box(
+                    0.0, 4.0, (planes(rules.players), NUM_KINDS), dtype=np.float32
+                ),
                 "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), dtype=np.int8),
             }
         )
         self.action_space: spaces.Space[Any] = spaces.Discrete(NUM_ACTIONS)
         self._rng = random.Random()
         self.game = Game(rules, seed=0)
-        self._bots: list[Bot | None] = [None, None, None]
+        self._bots: list[Bot | None] = [None] * rules.players
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -57,27 +63,28 @@ class SingleSeatEnv(gym.Env[dict[str, Any], int]):
         super().reset(seed=seed)
         if seed is not None:
             self._rng = random.Random(seed)
+        seats = self.rules.players
         while True:
             self.game = Game(
-                self.rules, dealer=self._rng.randrange(3), seed=self._rng.randrange(2**63)
+                self.rules, dealer=self._rng.randrange(seats), seed=self._rng.randrange(2**63)
             )
             names = iter(self.opponent_names)
             self._bots = [
                 None if s == self.seat else make_bot(next(names), self._rng.randrange(2**32))
-                for s in range(3)
+                for s in range(seats)
             ]
+            if self.seat == self.game.seating.sitting_out:
+                continue
             self._play_others()
             if not self.game.is_over:  # a hand won before the agent's first decision: deal again
                 return self._observation(), {}
 
     def _play_others(self) -> None:
         game = self.game
-        while not game.is_over and game.to_act != self.seat:
-            seat = game.to_act
-            assert seat is not None
-            bot = self._bots[seat]
-            assert bot is not None
-            game.apply(bot.act(observe(game, seat)))
+        while not isinstance(phase := game.phase, Over) and phase.to_act != self.seat:
+            bot = self._bots[phase.to_act]
+            assert bot is not None  # every seat but the agent's has one
+            game.apply(bot.act(observe(game, phase.to_act)))
 
     def _observation(self) -> dict[str, Any]:
         obs = observe(self.game, self.seat, events=False)
@@ -89,10 +96,9 @@ class SingleSeatEnv(gym.Env[dict[str, Any], int]):
             return self._observation(), ILLEGAL_PENALTY, True, False, {"illegal": str(chosen)}
         self.game.apply(chosen)
         self._play_others()
-        if self.game.is_over:
-            assert self.game.result is not None
-            reward = float(self.game.result.payments[self.seat])
-            return self._observation(), reward, True, False, {}
+        result = self.game.result
+        if result is not None:
+            return self._observation(), float(result.payments[self.seat]), True, False, {}
         return self._observation(), 0.0, False, False, {}
 
     def render(self) -> str | None:

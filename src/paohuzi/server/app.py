@@ -31,11 +31,17 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 from paohuzi.record import Record, position_json, result_json
 from paohuzi.server.config import Config
 from paohuzi.server.limits import Bucket, RateLimiter
-from paohuzi.server.rooms import SEATS, Full, Listener, Room, RoomError, Rooms
+from paohuzi.server.rooms import Full, Listener, Room, RoomError, Rooms
 from paohuzi.server.store import Store, StoreError
 
 STATIC = resources.files("paohuzi.server") / "static"
-TYPES = {"js": "text/javascript", "css": "text/css", "woff2": "font/woff2", "svg": "image/svg+xml"}
+TYPES = {
+    "js": "text/javascript",
+    "css": "text/css",
+    "woff2": "font/woff2",
+    "svg": "image/svg+xml",
+    "txt": "text/plain",
+}
 log = logging.getLogger("paohuzi.server")
 
 CSP = (
@@ -61,17 +67,21 @@ ASGIApp = Callable[[Scope, Receive, SendASGI], Awaitable[None]]
 
 
 class NewRoom(BaseModel):
-    """Seats 0–2: null for a person, or a bot level."""
+    """One entry a seat (as many as the rules' players): null for a person, or a bot level."""
 
     model_config = ConfigDict(extra="forbid")
 
     bots: list[Annotated[StrictStr, Field(max_length=32)] | None] = Field(
-        default_factory=lambda: [None, "greedy", "greedy"], min_length=SEATS, max_length=SEATS
+        default_factory=lambda: [None, "greedy", "greedy"], min_length=3, max_length=4
     )
     timer: StrictInt = Field(
         default=30, description="seconds a person has to decide: 0 (none) or 5–300"
     )
-    rules: Annotated[StrictStr, Field(max_length=32)] = "hunan"
+    rules: Annotated[StrictStr, Field(max_length=32)] | dict[str, Any] = Field(
+        default="hunan",
+        description="a preset's name, or a rule set as JSON (RuleSet.to_json: 'preset' and "
+        "the fields that differ, e.g. {'preset': 'hunan', 'players': 4})",
+    )
     seed: Annotated[StrictInt, Field(ge=0, lt=2**63)] | None = None
 
 
@@ -97,17 +107,12 @@ class BodyLimit:
             message = await receive()
             seen += len(message.get("body", b""))
             if seen > self.limit:
-                raise _TooLarge
+                # An HTTPException is the one error FastAPI lets out of reading a body as it
+                # is (any other becomes a 400).
+                raise HTTPException(413, f"request body over {self.limit} bytes")
             return message
 
-        try:
-            await self.app(scope, counted, send)
-        except _TooLarge:
-            await _too_large(send, self.limit)
-
-
-class _TooLarge(Exception):
-    pass
+        await self.app(scope, counted, send)
 
 
 async def _too_large(send: SendASGI, limit: int) -> None:
@@ -141,6 +146,20 @@ class Hardening:
             await send(message)
 
         await self.app(scope, receive, with_headers)
+
+
+class ClientFaultsInOneLine(logging.Filter):
+    """uvicorn logs a client's text frame that is not UTF-8 with a traceback: any client could
+    fill the log with them. The one line says it all."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.exc_info and record.getMessage().startswith("Invalid UTF-8"):
+            record.exc_info = None
+            record.exc_text = None
+        return True
+
+
+CLIENT_FAULTS = ClientFaultsInOneLine()
 
 
 class OnceALine:
@@ -209,8 +228,13 @@ def frames_of(data: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _origin(url: str) -> str:
+    """A URL's web origin as a browser sends it: no path, and no default port."""
     parts = urlsplit(url)
-    return f"{parts.scheme}://{parts.netloc}".lower()
+    scheme, netloc = parts.scheme.lower(), parts.netloc.lower()
+    default = {"http": ":80", "https": ":443"}.get(scheme)
+    if default is not None and netloc.endswith(default):
+        netloc = netloc.removesuffix(default)
+    return f"{scheme}://{netloc}"
 
 
 def _loopback(host: str | None) -> bool:
@@ -221,6 +245,20 @@ def _loopback(host: str | None) -> bool:
     with suppress(ValueError):
         return ipaddress.ip_address(host).is_loopback
     return False
+
+
+def client_key(host: str | None) -> str:
+    """Who a limit counts: the client's address, or its /64 network for IPv6 (one machine
+    usually holds a whole /64)."""
+    if host is None:
+        return "?"
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if address.version == 6:
+        return str(ipaddress.ip_network(f"{address}/64", strict=False))
+    return str(address)
 
 
 def create_app(config: Config | str = "paohuzi.db", **settings: Any) -> FastAPI:
@@ -258,6 +296,9 @@ def create_app(config: Config | str = "paohuzi.db", **settings: Any) -> FastAPI:
         store.close()
 
     app = FastAPI(title="paohuzi", lifespan=lifespan)
+    logging.getLogger("uvicorn.error").addFilter(CLIENT_FAULTS)
+    app.add_middleware(BodyLimit, limit=config.max_body)
+    app.add_middleware(Hardening)  # added last, so outermost: on every answer
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, error: RequestValidationError) -> JSONResponse:
@@ -331,12 +372,14 @@ def create_app(config: Config | str = "paohuzi.db", **settings: Any) -> FastAPI:
     async def create_room(request: Request, body: NewRoom) -> JSONResponse:
         if body.timer != 0 and not 5 <= body.timer <= 300:
             raise HTTPException(422, "timer: seconds to decide, 0 (no timer) or 5–300")
-        address = request.client.host if request.client else "?"
+        address = client_key(request.client.host if request.client else None)
         if not creations.allow(address):
             raise HTTPException(429, "too many rooms created from your address; wait a minute")
+        if rooms_of(request).created_by(address) >= config.rooms_per_address:
+            raise HTTPException(429, "your address has as many open rooms as it may")
         try:
             room = await rooms_of(request).create(
-                body.bots, rules=body.rules, timer=body.timer, seed=body.seed
+                body.bots, rules=body.rules, timer=body.timer, seed=body.seed, creator=address
             )
         except Full as error:
             raise HTTPException(503, str(error)) from None
@@ -362,6 +405,7 @@ def create_app(config: Config | str = "paohuzi.db", **settings: Any) -> FastAPI:
             "hands": room.match.hands,
             "totals": room.match.totals,
             "timer": room.timer,
+            "rules": room.rules.to_json(),
         }
 
     @app.get("/api/rooms/{room_id}/hands")
@@ -509,16 +553,18 @@ async def _handle(room: Room, seat: int | None, text: str) -> str | dict[str, An
         return "malformed JSON"
     if not isinstance(message, dict):
         return "a message is a JSON object"
-    kind: Literal["act", "next", "hint"] | Any = message.get("type")
+    kind: Literal["act", "ready", "next", "auto", "hint"] | Any = message.get("type")
     if "seat" in message and message["seat"] != seat:
         return "you can only act for your own seat"
     if kind == "act":
         return await room.act(seat, message.get("action"), message.get("seq"))
-    if kind == "next":
+    if kind in ("ready", "next"):  # "next": the older name of "ready"
         return await room.next_hand(seat)
+    if kind == "auto":
+        return await room.set_auto(seat, message.get("on"))
     if kind == "hint":
         if seat is None:
             return "spectators have no hand"
         return room.hint(seat)
     shown = kind if isinstance(kind, str) and len(kind) <= 20 else "?"
-    return f"unknown message type {shown!r} (act, next, hint)"
+    return f"unknown message type {shown!r} (act, ready, auto, hint)"

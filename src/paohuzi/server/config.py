@@ -32,7 +32,9 @@ class Config:
     max_rooms: int = 2000
     """Open rooms at once."""
     rooms_per_minute: int = 20
-    """Room creations per client address per minute."""
+    """Room creations per client address per minute (an IPv6 address counts by its /64)."""
+    rooms_per_address: int = 50
+    """Open rooms created from one client address (counted as above)."""
     max_body: int = 16 * 1024
     """Largest HTTP request body, in bytes."""
     max_message: int = 4096

@@ -15,7 +15,8 @@ Three promises shape this module (docs/security.md):
   question to the one person it is put to. A hidden answer makes no frame; every seat's
   ``seq`` counts only what it may see. Frames are paced (``bot_delay`` apart), and bots answer
   hidden questions within that pace, so timing tells nothing either; a person who thinks
-  before answering is seen to think, as at any table.
+  before answering is seen to think, as at any table. A seat's 托管 (the server playing for
+  it, D33) shows to the others only at its discards and at the end of the hand.
 * **Unpredictable deals.** Every deck comes from the operating system's CSPRNG, and each seat
   is shown a commitment to it at the deal (:mod:`paohuzi.fairdeal`); the record reveals the
   salt. Seeded decks exist only behind ``Config.dev_seeded_deals``.
@@ -35,17 +36,19 @@ from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
-from paohuzi.actions import PASS, Action, parse_action
+from paohuzi.actions import PASS, Action, ActionType, parse_action
 from paohuzi.bots import make_bot
 from paohuzi.bots.greedy import GreedyBot
 from paohuzi.bots.protocol import event_json, observation_json
 from paohuzi.cards import KIND_NAMES, Kind, NotationError, format_cards, full_deck, parse_cards
 from paohuzi.fairdeal import SCHEME, commitment
-from paohuzi.game import Game, IllegalAction, Phase
+from paohuzi.game import Game, IllegalAction
+from paohuzi.groups import Group
 from paohuzi.match import Match
 from paohuzi.observation import observe
+from paohuzi.position import Discarding
 from paohuzi.record import record_of, result_json
-from paohuzi.rules import PRESETS
+from paohuzi.rules import PRESETS, RuleSet
 from paohuzi.server.botrunner import BotRunner, searches
 from paohuzi.server.config import Config
 from paohuzi.server.limits import Histogram
@@ -63,7 +66,6 @@ Send = Callable[[str], Awaitable[None]]
 Close = Callable[[int, str], Coroutine[Any, Any, None]]
 log = logging.getLogger("paohuzi.server")
 
-SEATS = 3
 RETRY = 1.0
 """Seconds before a room tries again a write that failed (a bot's move, a timeout)."""
 SAVE_FAILED = "the server could not save this move; nothing changed, try again"
@@ -71,6 +73,11 @@ TOO_SLOW = 4008
 """WebSocket close code for a connection that fell too far behind: reconnect for the state."""
 GONE = 4410
 """WebSocket close code for a room that closed."""
+HAND_SEQ = 1_000_000
+"""``seq`` of hand *n* starts at n × this (a hand has a few hundred events at most)."""
+SEAT_CONNECTIONS = 8
+"""Connections one seat may have open at once (tabs, a reconnection before the old one
+closed), apart from the room's watchers."""
 
 
 class RoomError(ValueError):
@@ -158,7 +165,7 @@ class Room:
     """One table: its seats, its match and the hand in play."""
 
     id: str
-    rules: str
+    rules: RuleSet
     seats: list[SeatInfo]
     match: Match
     timer: float
@@ -167,16 +174,28 @@ class Room:
     runner: BotRunner
     metrics: Histogram
     seeded: bool = False
+    creator: str = ""
+    """Who created the room (a client address), for the per-address limit; not stored."""
     created: float = field(default_factory=time.time)
     active: float = field(default_factory=time.time)
     game: Game | None = None
     hand_no: int = 0
     salt: str = ""
     commitment: str = ""
-    own_actions: list[int] = field(default_factory=lambda: [0] * SEATS)
+    own_actions: list[int] = field(default_factory=list)
     listeners: list[Listener] = field(default_factory=list)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     deadline: float | None = None
+    ready: set[int] = field(default_factory=set)
+    """Person seats that said they are ready for the next hand (not stored: after a restart
+    everyone says it again)."""
+    auto: list[bool] = field(default_factory=list)
+    """托管: the server plays greedy for the seat until it takes back control (not stored)."""
+    auto_shown: list[bool] = field(default_factory=list)
+    """托管 as the other seats see it: it changes only when the seat discards or the hand
+    ends, so a timeout on a hidden question shows nobody that the seat was asked (R8)."""
+    timed_out: list[tuple[int, str] | None] = field(default_factory=list)
+    """The last action the timer played for each seat, numbered, for the table to say so."""
     finishing: bool = False
     """The hand is over but its record is not stored yet (a write failed): retried."""
     _captured: list[Frame] = field(default_factory=list)
@@ -189,8 +208,13 @@ class Room:
     _timer_task: asyncio.Task[None] | None = None
     _rng: random.Random = field(default_factory=lambda: random.Random(secrets.randbits(64)))
     _bot_trouble: set[int] = field(default_factory=set)
+    _hints: dict[int, tuple[tuple[int, int], JSON]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        self.own_actions = [0] * len(self.seats)
+        self.auto = [False] * len(self.seats)
+        self.auto_shown = [False] * len(self.seats)
+        self.timed_out = [None] * len(self.seats)
         self._drained.set()
         if self.seeded:
             self._rng = random.Random(self.match.seed)
@@ -208,11 +232,13 @@ class Room:
         raise KeyError("this token opens no seat of this room")
 
     def seq(self, seat: int | None, game: Game | None = None) -> int:
-        """The number of a seat's state: the events it has seen and the decisions it made.
-        Hidden answers of the others do not count, so ``seq`` reveals none of them."""
+        """The number of a seat's state: the hand, the events it has seen and the decisions it
+        made. Hidden answers of the others do not count, so ``seq`` reveals none of them; the
+        hand does, so an answer sent during one hand is stale in every later one."""
         game = game or self.game
         assert game is not None
-        return len(game.log) + (self.own_actions[seat] if seat is not None else 0)
+        own = self.own_actions[seat] if seat is not None else 0
+        return self.hand_no * HAND_SEQ + len(game.log) + own
 
     def view(self, seat: int | None, game: Game | None = None) -> JSON:
         """Everything sent to a seat (or a spectator), from its observation only."""
@@ -220,7 +246,8 @@ class Room:
         assert game is not None
         obs = observe(game, seat)
         data = observation_json(obs)
-        deciding = bool(obs.legal)
+        deciding = bool(obs.legal) and seat is not None and not self.auto[seat]
+        seats = range(len(self.seats))
         data.update(
             type="state",
             room=self.id,
@@ -234,8 +261,40 @@ class Room:
             result=result_json(game.result),
             commitment=self.commitment,
             deadline=self._remaining() if deciding and self.timer else None,
+            timer=self.timer,
+            table_huxi=[
+                [game.rules.huxi.group(g) if isinstance(g, Group) else None for g in table]
+                for table in obs.tables
+            ],
+            auto=[self.auto[s] if s == seat else self.auto_shown[s] for s in seats],
+            timed_out=[self._timed_out_for(seat, s) for s in seats],
+            ready=[s in self.ready or self.seats[s].bot is not None for s in seats],
+            reveal=self._reveal(game) if game.is_over else None,
         )
         return data
+
+    def _timed_out_for(self, viewer: int | None, seat: int) -> JSON | None:
+        """What the timer played for ``seat``, if ``viewer`` may know: its own, or a discard
+        (public); a pass on a hidden question is the seat's own business (R8)."""
+        found = self.timed_out[seat]
+        if found is None or (viewer != seat and not found[1].startswith("discard")):
+            return None
+        return {"n": found[0], "action": found[1]}
+
+    @staticmethod
+    def _reveal(game: Game) -> JSON:
+        """The end of a hand opens everything (the record shows the deck): every hand, every
+        table face up, the wall left, and the winner's hu-xi group by group (R10.6)."""
+        hu = game.result.hu if game.result is not None else None
+        rules = game.rules
+        return {
+            "hands": [format_cards(game.hand_cards(s)) for s in range(len(game.hands))],
+            "tables": [[str(g) for g in t] for t in game.tables],
+            "wall": format_cards(game.position().wall, sort=False),
+            "group_huxi": list(hu.group_huxi) if hu is not None else [],
+            "self_draw_deng": rules.self_draw_bonus if hu and hu.score.self_drawn else 0,
+            "haidi_fan": rules.haidi_fan if hu and hu.score.haidi else 0,
+        }
 
     def _remaining(self) -> float:
         if self.deadline is None:
@@ -243,20 +302,37 @@ class Room:
         return max(0.0, round(self.deadline - time.monotonic(), 1))
 
     def hint(self, seat: int) -> JSON:
-        """The seat's current hu-xi and waits (听牌), for the hint button."""
+        """The seat's current hu-xi and waits (听牌), for the hint button: worked out once for
+        each state of the seat (it takes the event loop up to milliseconds), however often a
+        client asks."""
         assert self.game is not None
-        huxi, waits = observe(self.game, seat).hint()
-        return {
+        key = (self.hand_no, self.seq(seat))
+        known = self._hints.get(seat)
+        if known is not None and known[0] == key:
+            return known[1]
+        obs = observe(self.game, seat, events=False)
+        huxi, waits = obs.hint()
+        unseen = obs.unseen()
+        found = {
             "type": "hint",
             "huxi": huxi,
-            "waits": [{"win": KIND_NAMES[w.win], "huxi": w.huxi, "score": w.points} for w in waits],
+            "waits": [
+                {"win": KIND_NAMES[w.win], "huxi": w.huxi, "score": w.points, "left": unseen[w.win]}
+                for w in waits
+            ],
         }
+        self._hints[seat] = (key, found)
+        return found
 
     def join(self, listener: Listener) -> str | None:
-        """Add a connection; returns its first state (None: the next frame brings it)."""
-        if len(self.listeners) >= self.config.listeners_per_room:
-            raise Full("this room has as many watchers as it takes; try again later")
+        """Add a connection; returns its first state (None: the next frame brings it).
+        Watchers and each seat are limited apart, so watchers cannot keep the players out."""
         self.listeners = [li for li in self.listeners if li.alive]
+        if listener.seat is None:
+            if sum(li.seat is None for li in self.listeners) >= self.config.listeners_per_room:
+                raise Full("this room has as many watchers as it takes; try again later")
+        elif sum(li.seat == listener.seat for li in self.listeners) >= SEAT_CONNECTIONS:
+            raise Full("this seat has as many connections open as it may; close one")
         self.listeners.append(listener)
         if self.game is None:
             return None
@@ -279,7 +355,7 @@ class Room:
     def _frame(self, game: Game, *, public: bool, only: int | None = None) -> Frame:
         if not any(li.alive for li in self.listeners):
             return Frame({}, public)  # nobody watches: nothing to build, nothing to pace
-        seats: list[int | None] = [only] if only is not None else [*range(SEATS), None]
+        seats: list[int | None] = [only] if only is not None else [*range(len(self.seats)), None]
         return Frame({s: json.dumps(self.view(s, game), ensure_ascii=False) for s in seats}, public)
 
     def _settle(self) -> None:
@@ -287,21 +363,30 @@ class Room:
         game = self.game
         assert game is not None
         seat = game.to_act
-        if game.is_over or game.phase is Phase.DISCARD:
+        person = seat is not None and not self._computer(seat)
+        if game.is_over or isinstance(game.phase, Discarding):
             frame = self._frame(game, public=True)
-        elif seat is not None and self.seats[seat].bot is None:
+        elif person:
             frame = self._frame(game, public=False, only=seat)  # a hidden question
         else:
-            frame = None  # a bot's hidden question: nothing to show
+            frame = None  # a bot's (or 托管's) hidden question: nothing to show
         if frame is not None:
-            if seat is not None and self.seats[seat].bot is None:
+            if person:
                 frame.decider = seat
             self._captured.append(frame)
+        self._show()
+
+    def _show(self) -> None:
+        """Queue the captured frames and let them out at the room's pace."""
         self._frames.extend(self._captured)
         self._captured.clear()
         self._drained.clear()
         if self._release_task is None:
             self._release_task = asyncio.create_task(self._release())
+
+    def _computer(self, seat: int) -> bool:
+        """Whether the server decides for the seat: a bot, or a person on 托管."""
+        return self.seats[seat].bot is not None or self.auto[seat]
 
     async def _release(self) -> None:
         """Show the frames in order, public ones at least ``bot_delay`` apart."""
@@ -350,11 +435,15 @@ class Room:
                 action = parse_action(action_text)
             except NotationError as error:
                 return str(error)
+            auto = self.auto[seat]
+            self.auto[seat] = False  # a person who acts has taken back control
             try:
                 self._commit(seat, action)
             except IllegalAction as error:
+                self.auto[seat] = auto
                 return str(error)
             except StoreError as error:
+                self.auto[seat] = auto
                 log.warning("room %s: could not store an action: %s", self.id, error)
                 return SAVE_FAILED
         self.metrics.add(time.perf_counter() - started)
@@ -370,8 +459,11 @@ class Room:
         self.active = time.time()
         self._cancel_timer()
         self.own_actions[seat] += 1  # first: frames built during the action count it
+        if action.type is ActionType.DISCARD:  # a public move: the table sees its 托管 now
+            self.auto_shown[seat] = self.auto[seat]
         game.apply(action)
         if game.is_over:
+            self.auto_shown = list(self.auto)  # the record opens every answer anyway
             self._finish()
         self._settle()
         self._kick()
@@ -391,11 +483,10 @@ class Room:
         self.salt = secrets.token_hex(32)
         self.commitment = commitment(deck, self.salt)
         self.hand_no = self.match.hands
-        self.own_actions = [0] * SEATS
+        self.own_actions = [0] * len(self.seats)
+        self.ready = set()
         self._captured.clear()
-        self.game = Game(
-            PRESETS[self.rules], dealer=self.match.dealer, deck=deck, on_offer=self._capture
-        )
+        self.game = Game(self.rules, dealer=self.match.dealer, deck=deck, on_offer=self._capture)
         return StoredHand(
             self.hand_no,
             self.match.dealer,
@@ -415,22 +506,44 @@ class Room:
         self._kick()
 
     async def next_hand(self, seat: int | None) -> str | None:
+        """The seat is ready for the next hand, which is dealt once every person at the table
+        is (bots always are)."""
         async with self.lock:
             if seat is None:
                 return "spectators cannot deal"
             if self.game is not None and not self.game.is_over:
                 return "the hand is not over"
+            self.ready.add(seat)
+            waiting = [s for s, info in enumerate(self.seats) if info.bot is None]
+            if not self.ready.issuperset(waiting):
+                if self.game is not None:
+                    self._settle()  # show the table who is ready
+                return None
             if self.finishing:
                 self._finish()
                 if self.finishing:
                     return SAVE_FAILED
-            previous = (self.game, self.salt, self.commitment, self.hand_no, self.own_actions)
+            previous = (
+                self.game,
+                self.salt,
+                self.commitment,
+                self.hand_no,
+                self.own_actions,
+                self.ready,
+            )
             hand = self.deal()
             try:
                 self.store.start_hand(self.id, hand)
             except StoreError as error:
                 log.warning("room %s: could not store a deal: %s", self.id, error)
-                self.game, self.salt, self.commitment, self.hand_no, self.own_actions = previous
+                (
+                    self.game,
+                    self.salt,
+                    self.commitment,
+                    self.hand_no,
+                    self.own_actions,
+                    self.ready,
+                ) = previous
                 self._captured.clear()
                 return SAVE_FAILED
             self.active = time.time()
@@ -476,7 +589,7 @@ class Room:
         game = self.game
         if game is None or game.is_over or game.to_act is None:
             return
-        if self.seats[game.to_act].bot is None:
+        if not self._computer(game.to_act):
             return
         if self._driver is None or self._driver.done():
             self._driver = asyncio.create_task(self._drive())
@@ -489,7 +602,7 @@ class Room:
             if game is None or game.is_over or game.to_act is None:
                 return
             seat = game.to_act
-            name = self.seats[seat].bot
+            name = self.seats[seat].bot or ("greedy" if self.auto[seat] else None)
             if name is None:
                 return
             key = self.seq(seat)
@@ -511,6 +624,8 @@ class Room:
             async with self.lock:
                 if self.game is not game or game.to_act != seat or self.seq(seat) != key:
                     continue
+                if not self._computer(seat):
+                    continue  # the person took back control meanwhile
                 try:
                     self._commit(seat, action)
                 except StoreError as error:
@@ -532,19 +647,50 @@ class Room:
         self.deadline = None
 
     async def _expire(self, seat: int, key: int, after: float) -> None:
-        """On timeout the seat passes, or discards what the greedy bot would (D18)."""
+        """On timeout the seat passes, or discards what the greedy bot would (D18), and is
+        put on 托管 until it takes back control (D33)."""
         await asyncio.sleep(after)
         async with self.lock:
             game = self.game
             if game is None or game.is_over or game.to_act != seat or self.seq(seat) != key:
                 return
-            obs = observe(game, seat)
+            obs = observe(game, seat, events=False)
             self._timer_task = None
+            action = PASS if PASS in obs.legal else GreedyBot().act(obs)
+            before = (self.auto[seat], self.timed_out[seat])
+            count = before[1][0] + 1 if before[1] is not None else 1
+            self.auto[seat], self.timed_out[seat] = True, (count, str(action))
             try:
-                self._commit(seat, PASS if PASS in obs.legal else GreedyBot().act(obs))
+                self._commit(seat, action)
             except StoreError as error:
+                self.auto[seat], self.timed_out[seat] = before
                 log.warning("room %s: could not store a timeout: %s", self.id, error)
                 self._timer_task = asyncio.create_task(self._expire(seat, key, RETRY))
+
+    async def set_auto(self, seat: int | None, on: Any) -> str | None:
+        """托管 on or off for a person's seat; returns an error message or None. Only the seat
+        itself is shown the change now; the table sees it at the seat's next discard."""
+        if seat is None:
+            return "spectators have no seat to hand over"
+        if type(on) is not bool:
+            return "auto takes on: true or false"
+        async with self.lock:
+            if self.auto[seat] == on:
+                return None
+            self.auto[seat] = on
+            game = self.game
+            if game is None:
+                return None
+            deciding = game.to_act == seat and not game.is_over
+            if on and deciding:
+                self._cancel_timer()
+            frame = self._frame(game, public=False, only=seat)
+            if deciding and not on:
+                frame.decider = seat  # the question again, with the timer from the start
+            self._captured.append(frame)
+            self._show()
+            self._kick()
+        return None
 
     def close(self, code: int | None = None) -> None:
         """Stop every task of the room (and, with ``code``, close its connections)."""
@@ -565,7 +711,7 @@ class Room:
         return StoredRoom(
             self.id,
             self.created,
-            self.rules,
+            json.dumps(self.rules.to_json()),
             m.seed if self.seeded else None,
             self.timer,
             [s.to_json() for s in self.seats],
@@ -575,6 +721,21 @@ class Room:
             m.huangzhuang_streak,
             self.active,
         )
+
+
+def rule_set(value: RuleSet | str | dict[str, Any]) -> RuleSet:
+    """A room's rules: a rule set, a preset's name, or a rule set's JSON (``RuleSet.to_json``:
+    a ``preset`` and the fields that differ from it). Raises RoomError."""
+    if isinstance(value, RuleSet):
+        return value
+    if isinstance(value, str):
+        if value not in PRESETS:
+            raise RoomError(f"unknown rules {value!r} (known: {', '.join(sorted(PRESETS))})")
+        return PRESETS[value]
+    try:
+        return RuleSet.from_json(value)
+    except (ValueError, TypeError) as error:
+        raise RoomError(f"rules: {error}"[:300]) from None
 
 
 class Rooms:
@@ -597,19 +758,19 @@ class Rooms:
         self,
         bots: list[str | None],
         *,
-        rules: str = "hunan",
+        rules: RuleSet | str | dict[str, Any] = "hunan",
         timer: float = 30,
         seed: int | None = None,
+        creator: str = "",
     ) -> Room:
         """A new room, stored with its first deal before anyone sees it. Raises RoomError
         (the request is wrong) or StoreError (the server could not store it)."""
-        if len(bots) != SEATS:
-            raise RoomError(f"a room has {SEATS} seats")
+        rules = rule_set(rules)
+        if len(bots) != rules.players:
+            raise RoomError(f"a table of these rules has {rules.players} seats, not {len(bots)}")
         for level in bots:
             if level is not None:
                 make_bot(level)  # raises ValueError for an unknown level or a bad setting
-        if rules not in PRESETS:
-            raise RoomError(f"unknown rules {rules!r} (known: {', '.join(sorted(PRESETS))})")
         if seed is not None and not self.config.dev_seeded_deals:
             raise RoomError("seeded deals are for development servers only")
         if self.count() >= self.config.max_rooms:
@@ -620,7 +781,7 @@ class Rooms:
                 secrets.token_hex(16),
                 rules,
                 seats,
-                Match(PRESETS[rules], seed=seed),
+                Match(rules, seed=seed),
                 timer,
                 seeded=seed is not None,
             )
@@ -629,10 +790,15 @@ class Rooms:
                 break
         else:  # pragma: no cover - five collisions of 128 random bits
             raise StoreError("no free room id")
+        room.creator = creator
         self.rooms[room.id] = room
         room.shown_deal()
         self._warm(room)
         return room
+
+    def created_by(self, creator: str) -> int:
+        """Open rooms created by this client (since the server started)."""
+        return sum(room.creator == creator for room in self.rooms.values())
 
     def _warm(self, room: Room) -> None:
         if any(s.bot is not None and searches(s.bot) for s in room.seats):
@@ -641,7 +807,7 @@ class Rooms:
     def _room(
         self,
         room_id: str,
-        rules: str,
+        rules: RuleSet,
         seats: list[SeatInfo],
         match: Match,
         timer: float,
@@ -699,16 +865,15 @@ class Rooms:
 
     def _restore(self, stored: StoredRoom) -> Room:
         """Replay the room's hand in progress from its stored actions (no bot is asked)."""
-        if stored.rules not in PRESETS:
-            raise ValueError(f"unknown rules {stored.rules!r}")
-        match = Match(PRESETS[stored.rules], seed=stored.seed or 0, dealer=stored.dealer)
+        rules = rule_set(stored.rules if stored.rules in PRESETS else json.loads(stored.rules))
+        match = Match(rules, seed=stored.seed or 0, dealer=stored.dealer)
         match.totals = list(stored.totals)
         match.hands = stored.hands
         match.huangzhuang_streak = stored.streak
         seats = [SeatInfo(s["token"], s.get("bot"), s.get("name", "")) for s in stored.seats]
         room = self._room(
             stored.id,
-            stored.rules,
+            rules,
             seats,
             match,
             stored.timer,
@@ -719,7 +884,7 @@ class Rooms:
         hand = self.store.last_hand(stored.id)
         if hand is None:
             raise ValueError("the room has no hand")
-        game = Game(PRESETS[stored.rules], dealer=hand.dealer, deck=parse_cards(hand.deck))
+        game = Game(rules, dealer=hand.dealer, deck=parse_cards(hand.deck))
         for text in hand.actions:
             game.apply_text(text)
         room.game = game

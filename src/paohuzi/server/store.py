@@ -12,11 +12,12 @@ applied in order at start, so a database of an older server is brought up to dat
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -65,6 +66,8 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX IF NOT EXISTS rooms_state ON rooms (state, active);
     """,
 )
+
+log = logging.getLogger("paohuzi.server")
 
 OPEN, CLOSED, QUARANTINED = "open", "closed", "quarantined"
 """Room states: playing; expired (history kept); not restorable (kept for the operator)."""
@@ -146,7 +149,10 @@ class Store:
             try:
                 yield
             except BaseException:
-                self._db.execute("ROLLBACK")
+                # SQLite has rolled back already after some errors (a full disk, I/O): a
+                # second ROLLBACK would fail and hide the cause.
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
                 raise
             self._db.execute("COMMIT")
         except sqlite3.Error as error:
@@ -237,12 +243,22 @@ class Store:
     # ------------------------------------------------------------------ reads at start
 
     def open_rooms(self) -> list[StoredRoom]:
+        """The open rooms; one whose row does not read is quarantined, not fatal to the rest."""
         rows = self._db.execute(
             "SELECT id, created, rules, seed, timer, seats, dealer, totals, hands, streak,"
             " seeded, active, state FROM rooms WHERE state = ? ORDER BY active",
             (OPEN,),
         ).fetchall()
-        return [_stored_room(r) for r in rows]
+        found = []
+        for row in rows:
+            try:
+                found.append(_stored_room(row))
+            except (ValueError, TypeError) as error:
+                note = f"its row does not read: {type(error).__name__}: {error}"[:500]
+                log.error("room %s quarantined: %s", row[0], note)
+                with suppress(StoreError):
+                    self.set_state(row[0], QUARANTINED, note)
+        return found
 
     def last_hand(self, room: str) -> StoredHand | None:
         row = self._db.execute(

@@ -1,0 +1,105 @@
+"""Layering checks (issue 11): nothing outside the engine reads a private engine attribute, and
+no module but the rules writes the number of seats as a literal."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).parent.parent
+PACKAGE = ROOT / "src" / "paohuzi"
+ENGINE = {
+    "action_ids",
+    "actions",
+    "cards",
+    "chi",
+    "evaluator",
+    "game",
+    "groups",
+    "match",
+    "mingtang",
+    "observation",
+    "position",
+    "record",
+    "rules",
+    "samples",
+    "scoring",
+}
+"""The engine's modules (paohuzi.<name>): pure standard library, no I/O (STYLE.md)."""
+
+
+def _sources() -> list[Path]:
+    found = [p for p in PACKAGE.rglob("*.py")]
+    for folder in ("tests", "benchmarks", "examples"):
+        found += (ROOT / folder).rglob("*.py")
+    return sorted(found)
+
+
+def _is_engine(path: Path) -> bool:
+    return path.parent == PACKAGE and path.stem in ENGINE
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not name.endswith("__")
+
+
+def _engine_private_names() -> set[str]:
+    """Private names the engine defines: module names, methods, attributes set on ``self``."""
+    names: set[str] = set()
+    for path in _sources():
+        if not _is_engine(path):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and _private(node.name):
+                names.add(node.name)
+            elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+                if _private(node.attr):
+                    names.add(node.attr)
+            elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                if _private(node.id):
+                    names.add(node.id)
+            elif (
+                isinstance(node, ast.AnnAssign)
+                and isinstance(node.target, ast.Name)
+                and _private(node.target.id)
+            ):
+                names.add(node.target.id)
+    return names
+
+
+def test_no_module_outside_the_engine_reads_a_private_engine_attribute() -> None:
+    private = _engine_private_names()
+    assert {"_phase", "_seats", "_options", "_derived"} <= private  # the check sees the engine
+    found = []
+    for path in _sources():
+        if _is_engine(path):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            where = f"{path.relative_to(ROOT)}:{getattr(node, 'lineno', 0)}"
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("paohuzi"):
+                module = (node.module or "").rpartition(".")[2]
+                if module in ENGINE:
+                    found += [f"{where} imports {a.name}" for a in node.names if _private(a.name)]
+            elif isinstance(node, ast.Attribute) and node.attr in private:
+                owner = node.value
+                if not (isinstance(owner, ast.Name) and owner.id in ("self", "cls")):
+                    found.append(f"{where} reads .{node.attr}")
+    assert found == []
+
+
+SEAT_COUNT = re.compile(
+    r"range\(3\)|\(0, 1, 2\)|\[0, 1, 2\]|% 3\b|\bPLAYERS\b|randrange\(3\)|\[0, 0, 0\]|"
+    r"\bthree seats\b|\b2 opponents\b"
+)
+
+
+def test_no_literal_seat_count_outside_the_rules() -> None:
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if path == PACKAGE / "rules.py":
+            continue
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if SEAT_COUNT.search(line):
+                found.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
+    assert found == []
