@@ -36,7 +36,7 @@ from typing import Any
 from paohuzi import evaluator
 from paohuzi.cards import NUM_KINDS, Kind
 from paohuzi.evaluator import HuResult, NativeCore, Wait
-from paohuzi.groups import Group, GroupType
+from paohuzi.groups import SCORING_SEQUENCES, Group, GroupType
 from paohuzi.mingtang import AllTriplets, RedCount, SizeCount, WinContext
 from paohuzi.rules import FanCombine, RuleSet
 from paohuzi.scoring import Score, score
@@ -51,7 +51,8 @@ _SAME_KIND = (
     GroupType.PAO,
     GroupType.TI,
 )
-_SPECIAL: tuple[tuple[Kind, ...], ...] = ((0, 1, 2), (1, 6, 9), (10, 11, 12), (11, 16, 19))
+_SPECIAL = tuple(sorted(SCORING_SEQUENCES))
+"""x1x2x3, x2x7x10, d1d2d3, d2d7d10: the order of the crate's ``Huxi::special``."""
 _SIZES = {GroupType.PAIR: 2, GroupType.PAO: 4, GroupType.TI: 4}
 _MAX_WEIGHT = 1000
 """The largest hu-xi of a scoring sequence the native core's tables hold."""
