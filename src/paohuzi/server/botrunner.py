@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
@@ -23,6 +24,9 @@ log = logging.getLogger("paohuzi.server")
 
 MARGIN = 0.5
 """Seconds between the search's own limit and the hard deadline: room to send the answer."""
+NICE = 10
+"""How much lower the workers' scheduling priority is than the server's: on a busy machine
+the kernel runs the event loop first, and a search gets the CPU time left over."""
 
 
 def searches(name: str) -> bool:
@@ -50,7 +54,10 @@ class BotRunner:
         if self._pool is None:
             # Spawned, not forked: the server process has threads and an event loop.
             self._pool = ProcessPoolExecutor(
-                self.workers, mp_context=multiprocessing.get_context("spawn")
+                self.workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=os.nice,
+                initargs=(NICE,),
             )
         return self._pool
 
