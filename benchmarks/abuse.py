@@ -332,9 +332,11 @@ def run_job(job: Job, results: multiprocessing.Queue[tuple[str, dict[str, Any]]]
 @dataclass
 class Phase:
     name: str
+    abusers: bool
     load: float
     trips: list[float]
     metrics: dict[str, Any]
+    """``/api/metrics`` at the end; its connections in the middle of the timed window."""
     rss: list[tuple[float, float]]
     """(seconds into the timed window, MB) of the server, sampled every second."""
     workers_rss: float
@@ -351,7 +353,7 @@ def create(base: str, bots: list[str | None]) -> Any:
     return post(base + "/api/rooms", {"bots": bots, "timer": 0})
 
 
-def run_phase(args: argparse.Namespace, abusers: bool) -> Phase:
+def run_phase(args: argparse.Namespace, name: str, abusers: bool) -> Phase:
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory() as tmp:
@@ -376,7 +378,7 @@ def run_phase(args: argparse.Namespace, abusers: bool) -> Phase:
                 stderr=log_file,
             )
         try:
-            return drive(args, abusers, server.pid, base, port, log_path)
+            return drive(args, name, abusers, server.pid, base, port, log_path)
         finally:
             server.terminate()
             try:
@@ -387,7 +389,13 @@ def run_phase(args: argparse.Namespace, abusers: bool) -> Phase:
 
 
 def drive(
-    args: argparse.Namespace, abusers: bool, pid: int, base: str, port: int, log_path: Path
+    args: argparse.Namespace,
+    name: str,
+    abusers: bool,
+    pid: int,
+    base: str,
+    port: int,
+    log_path: Path,
 ) -> Phase:
     for _ in range(300):
         try:
@@ -452,8 +460,11 @@ def drive(
     server_cpu = workers_cpu = 0.0
     workers: list[int] = []
     done: dict[str, dict[str, Any]] = {}
+    connections = None
     while len(done) < len(jobs) and time.time() < until + 60:
         now = time.time()
+        if connections is None and now >= timed_from + args.seconds / 2:
+            connections = get(base + "/api/metrics").get("connections")
         if now >= timed_from and not rss:
             server_cpu = cpu_seconds(pid)
             workers = descendants(pid)
@@ -465,7 +476,7 @@ def drive(
             done[role] = result
         except queue.Empty:
             pass
-    metrics = get(base + "/api/metrics")
+    metrics = get(base + "/api/metrics") | {"connections": connections}
     server_cpu = cpu_seconds(pid) - server_cpu
     before = workers_cpu
     workers = sorted(set(workers) | set(descendants(pid)))
@@ -479,7 +490,8 @@ def drive(
     trips = done.get("bystanders", {}).get("trips", [])
     log = [line for line in log_path.read_text().splitlines() if line.strip()]
     return Phase(
-        "abusers" if abusers else "baseline",
+        name,
+        abusers,
         load_average,
         trips,
         metrics,
@@ -542,7 +554,7 @@ def report(args: argparse.Namespace, phases: list[Phase]) -> None:
     row("bystander round trip p50 ms  [client]", lambda p: ms(quantile(p.trips, 0.5)))
     row("bystander round trip p99 ms  [client]", lambda p: ms(quantile(p.trips, 0.99)))
     row("bystander round trip max ms  [client]", lambda p: ms(max(p.trips, default=0.0)))
-    row("open connections at the end  [/api/metrics]", lambda p: p.metrics.get("connections"))
+    row("open connections, middle  [/api/metrics]", lambda p: p.metrics.get("connections"))
     row("actions, every room  [/api/metrics]", lambda p: p.metrics.get("actions"))
     row("action p50 ms, every room  [/api/metrics]", lambda p: p.metrics.get("p50_ms"))
     row("action p99 ms, every room  [/api/metrics]", lambda p: p.metrics.get("p99_ms"))
@@ -597,23 +609,33 @@ def report(args: argparse.Namespace, phases: list[Phase]) -> None:
         for line in p.log[:5]:
             print(f"{p.name} server log: {line[:200]}")
 
-    names = [p.name for p in phases]
-    if names == ["baseline", "abusers"]:
-        without, with_ = (quantile(p.trips, 0.99) for p in phases)
-        ratio = with_ / without
+    baselines = [p for p in phases if not p.abusers]
+    abused = [p for p in phases if p.abusers]
+    if baselines and abused:
+        trips_without = [t for p in baselines for t in p.trips]
+        trips_with = [t for p in abused for t in p.trips]
+        p50_without, p99_without = quantile(trips_without, 0.5), quantile(trips_without, 0.99)
+        p50_with, p99_with = quantile(trips_with, 0.5), quantile(trips_with, 0.99)
+        ratio = p99_with / p99_without
+        pooled = f" (the {len(abused)} runs of each pooled)" if len(abused) > 1 else ""
         print(
-            f"bystander p99 with abusers / without: {ms(with_)} / {ms(without)} ms = "
-            f"{ratio:.2f}× (bar: at most 2×): {'held' if ratio <= 2 else 'FAILED'}"
+            f"bystander round trip{pooled}: p50 {ms(p50_without)} ms without abusers, "
+            f"{ms(p50_with)} ms with; p99 {ms(p99_without)} ms without, {ms(p99_with)} ms with"
         )
-    if names == ["baseline", "abusers"]:
-        without, with_ = (slope(second_half(p)) for p in phases)
-        extra = with_ - without
-        added = rss_at(phases[1].rss, args.seconds) - rss_at(phases[0].rss, args.seconds)
         print(
-            f"server memory with abusers: {added:+.1f} MB at the end, {extra:+.2f} MB/min over "
-            f"the second half, beside the baseline ({with_:+.2f} against {without:+.2f}): "
-            f"{'flat' if extra < args.flat else 'GREW'} (flat: under {args.flat:g} MB/min more)"
+            f"bystander p99 with abusers / without: {ratio:.2f}× (bar: at most 2×): "
+            f"{'held' if ratio <= 2 else 'FAILED'}"
         )
+        for before, after in zip(baselines, abused, strict=False):
+            slope_without, slope_with = slope(second_half(before)), slope(second_half(after))
+            extra = slope_with - slope_without
+            added = rss_at(after.rss, args.seconds) - rss_at(before.rss, args.seconds)
+            print(
+                f"server memory, {after.name} beside {before.name}: {added:+.1f} MB at the end; "
+                f"second half {slope_with:+.2f} against {slope_without:+.2f} MB/min: "
+                f"{'flat' if extra < args.flat else 'GREW'} (flat: under {args.flat:g} MB/min "
+                "more)"
+            )
     else:
         for p in phases:
             grew = slope(second_half(p))
@@ -639,6 +661,13 @@ def main() -> None:
         default="both",
         help="without abusers, with them, or both in turn (both)",
     )
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="phases in turn this many times, pooling the round trips of each kind: evens out "
+        "a machine whose load changes (1)",
+    )
     parser.add_argument("--settle", type=float, default=5, help="untimed start, seconds (5)")
     parser.add_argument("--think", type=float, default=0.75, help="load players' mean think (0.75)")
     parser.add_argument("--bystanders", type=int, default=4, help="bystander rooms (4)")
@@ -662,9 +691,14 @@ def main() -> None:
         flush=True,
     )
     phases = []
-    for abusers in {"both": (False, True), "baseline": (False,), "abusers": (True,)}[args.phase]:
-        phases.append(run_phase(args, abusers))
-        print(f"{phases[-1].name}: done", flush=True)
+    kinds = {"both": (False, True), "baseline": (False,), "abusers": (True,)}[args.phase]
+    for round_ in range(1, args.rounds + 1):
+        for abusers in kinds:
+            name = ("abusers" if abusers else "baseline") + (
+                f" {round_}" if args.rounds > 1 else ""
+            )
+            phases.append(run_phase(args, name, abusers))
+            print(f"{name}: done (load average {os.getloadavg()[0]:.2f})", flush=True)
     report(args, phases)
 
 
