@@ -30,11 +30,12 @@ start (they all connect at once). It prints, per phase: the bystanders' round tr
 script's clock), the server-side action latency of every room from ``/api/metrics`` (arrival
 to states queued; the whole run), the server's RSS from ``/proc/PID/status`` (at the start,
 middle and end of the timed window, and its growth: a least-squares slope over the window), the
-CPU seconds of the server, of its bot worker processes (``/proc/PID/stat``) and of this
-script's processes (``time.process_time``); then the ratio of the bystanders' p99 with abusers
-to without (the issue's bar: at most 2) and whether memory stayed flat. A fresh server grows
-for its first minutes whatever the load (caches, the allocator), so the abusers' growth is
-compared with the baseline's: flat when it exceeds it by less than ``--flat`` MB a minute.
+CPU seconds of the server and of its worker processes for bots and replays (``/proc/PID/stat``)
+and of this script's processes (``time.process_time``); then the ratio of the bystanders' p99
+with abusers to without (the issue's bar: at most 2) and whether memory stayed flat. A fresh
+server grows for its first minutes whatever the load (caches, the allocator), so the abusers'
+growth is compared with the baseline's: flat when it exceeds it by less than ``--flat`` MB a
+minute.
 Traffic stays on 127.0.0.1; every loop stops by itself.
 """
 
@@ -107,7 +108,7 @@ def cpu_seconds(pid: int) -> float:
 
 
 def descendants(pid: int) -> list[int]:
-    """The processes a process started, and theirs (the server's bot workers)."""
+    """The processes a process started, and theirs (the server's workers: bots, replays)."""
     found: list[int] = []
     try:
         tasks = list(Path(f"/proc/{pid}/task").iterdir())
@@ -563,9 +564,9 @@ def report(args: argparse.Namespace, phases: list[Phase]) -> None:
     row("server RSS end MB  [/proc VmRSS]", lambda p: f"{rss_at(p.rss, p.seconds):.1f}")
     row("server RSS max MB  [/proc VmRSS]", lambda p: f"{max(m for _, m in p.rss):.1f}")
     row("server RSS growth MB/min  [fit]", lambda p: f"{slope(p.rss):+.2f}")
-    row("bot workers RSS end MB  [/proc VmRSS]", lambda p: f"{p.workers_rss:.1f}")
+    row("workers RSS end MB  [/proc VmRSS]", lambda p: f"{p.workers_rss:.1f}")
     row("server CPU s  [/proc stat]", lambda p: f"{p.server_cpu:.1f}")
-    row("bot workers CPU s  [/proc stat]", lambda p: f"{p.workers_cpu:.1f}")
+    row("workers CPU s (bots, replays)  [/proc stat]", lambda p: f"{p.workers_cpu:.1f}")
     for role in ("load", "bystanders", "abusers"):
         row(
             f"{role} clients CPU s  [process_time]",
@@ -686,7 +687,7 @@ def main() -> None:
         f"greedy), {args.history_rooms} greedy history rooms; abusers: {args.expensive_rooms} "
         f"rooms of {args.expensive}, {args.spectators} slow spectators, {args.readers} history "
         f"readers; {args.seconds:g} s timed after {args.settle:g} s; {os.cpu_count()} cores, "
-        "shared by the server, its bot workers and these clients",
+        "shared by the server, its workers and these clients",
         flush=True,
     )
     phases = []
