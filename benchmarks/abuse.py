@@ -1,9 +1,9 @@
 """The server under abuse (issue 10): a bystander's latency and the server's memory, with and
 without abusers beside the same load.
 
-Run: ``python benchmarks/abuse.py [--rooms 100] [--seconds 60] [--phase both]``. Each phase
-starts ``paohuzi serve --bot-delay 0`` on a free loopback port with a fresh database, and plays
-the same workload:
+Run: ``python benchmarks/abuse.py [--rooms 100] [--seconds 60] [--phase both] [--rounds 1]``.
+Each phase starts ``paohuzi serve --bot-delay 0`` on a free loopback port with a fresh
+database, and plays the same workload:
 
 * history: ``--history-rooms`` rooms of three greedy bots each play one hand first, so that
   the history readers have more finished hands than the server caches;
@@ -35,8 +35,8 @@ and of this script's processes (``time.process_time``); then the ratio of the by
 with abusers to without (the issue's bar: at most 2) and whether memory stayed flat. A fresh
 server grows for its first minutes whatever the load (caches, the allocator), so the abusers'
 growth is compared with the baseline's: flat when it exceeds it by less than ``--flat`` MB a
-minute.
-Traffic stays on 127.0.0.1; every loop stops by itself.
+minute. ``--rounds`` runs the phases in turn that many times and pools their round trips, to
+even out a machine whose load changes. Traffic stays on 127.0.0.1; every loop stops by itself.
 """
 
 from __future__ import annotations
