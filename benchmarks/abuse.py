@@ -31,12 +31,14 @@ script's clock), the server-side action latency of every room from ``/api/metric
 to states queued; the whole run), the server's RSS from ``/proc/PID/status`` (at the start,
 middle and end of the timed window, and its growth: a least-squares slope over the window), the
 CPU seconds of the server and of its worker processes for bots and replays (``/proc/PID/stat``)
-and of this script's processes (``time.process_time``); then the ratio of the bystanders' p99
-with abusers to without (the issue's bar: at most 2) and whether memory stayed flat. A fresh
-server grows for its first minutes whatever the load (caches, the allocator), so the abusers'
-growth is compared with the baseline's: flat when it exceeds it by less than ``--flat`` MB a
-minute. ``--rounds`` runs the phases in turn that many times and pools their round trips, to
-even out a machine whose load changes. Traffic stays on 127.0.0.1; every loop stops by itself.
+and of this script's processes (``time.process_time``), the seconds the server's event loop
+was ready to run but waited for a CPU (``/proc/PID/schedstat``: how busy the machine was);
+then the ratio of the bystanders' p99 with abusers to without (the issue's bar: at most 2) and
+whether memory stayed flat. A fresh server grows for its first minutes whatever the load
+(caches, the allocator), so the abusers' growth is compared with the baseline's: flat when it
+exceeds it by less than ``--flat`` MB a minute. ``--rounds`` runs the phases in turn that many
+times and pools their round trips, to even out a machine whose load changes. Traffic stays on
+127.0.0.1; every loop stops by itself.
 """
 
 from __future__ import annotations
@@ -105,6 +107,14 @@ def cpu_seconds(pid: int) -> float:
     except OSError:
         return 0.0
     return (int(fields[11]) + int(fields[12])) / TICK  # utime, stime (fields 14 and 15)
+
+
+def cpu_wait(pid: int) -> float:
+    """Seconds a process's main thread has been ready to run but waiting for a CPU."""
+    try:
+        return int(Path(f"/proc/{pid}/schedstat").read_text().split()[1]) / 1e9
+    except (OSError, IndexError, ValueError):
+        return 0.0
 
 
 def descendants(pid: int) -> list[int]:
@@ -342,6 +352,7 @@ class Phase:
     """(seconds into the timed window, MB) of the server, sampled every second."""
     workers_rss: float
     server_cpu: float
+    server_wait: float
     workers_cpu: float
     clients_cpu: dict[str, float]
     jobs: dict[str, dict[str, Any]]
@@ -458,7 +469,7 @@ def drive(
         process.start()
 
     rss: list[tuple[float, float]] = []
-    server_cpu = workers_cpu = 0.0
+    server_cpu = server_wait = workers_cpu = 0.0
     workers: list[int] = []
     done: dict[str, dict[str, Any]] = {}
     connections = None
@@ -468,6 +479,7 @@ def drive(
             connections = get(base + "/api/metrics").get("connections")
         if now >= timed_from and not rss:
             server_cpu = cpu_seconds(pid)
+            server_wait = cpu_wait(pid)
             workers = descendants(pid)
             workers_cpu = sum(map(cpu_seconds, workers))
         if timed_from <= now <= until + 0.5:
@@ -479,6 +491,7 @@ def drive(
             pass
     metrics = get(base + "/api/metrics") | {"connections": connections}
     server_cpu = cpu_seconds(pid) - server_cpu
+    server_wait = cpu_wait(pid) - server_wait
     before = workers_cpu
     workers = sorted(set(workers) | set(descendants(pid)))
     workers_cpu = sum(map(cpu_seconds, workers)) - before
@@ -499,6 +512,7 @@ def drive(
         rss,
         workers_rss,
         server_cpu,
+        server_wait,
         workers_cpu,
         clients_cpu,
         done,
@@ -566,6 +580,7 @@ def report(args: argparse.Namespace, phases: list[Phase]) -> None:
     row("server RSS growth MB/min  [fit]", lambda p: f"{slope(p.rss):+.2f}")
     row("workers RSS end MB  [/proc VmRSS]", lambda p: f"{p.workers_rss:.1f}")
     row("server CPU s  [/proc stat]", lambda p: f"{p.server_cpu:.1f}")
+    row("server loop waiting for a CPU s  [/proc schedstat]", lambda p: f"{p.server_wait:.1f}")
     row("workers CPU s (bots, replays)  [/proc stat]", lambda p: f"{p.workers_cpu:.1f}")
     for role in ("load", "bystanders", "abusers"):
         row(
