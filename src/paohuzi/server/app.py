@@ -28,9 +28,9 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
-from paohuzi.record import Record, position_json, result_json
 from paohuzi.server.config import Config
 from paohuzi.server.limits import Bucket, RateLimiter
+from paohuzi.server.replays import Replays
 from paohuzi.server.rooms import Full, Listener, Room, RoomError, Rooms
 from paohuzi.server.store import Store, StoreError
 
@@ -199,34 +199,6 @@ class Cache:
             self._items.popitem(last=False)
 
 
-def frames_of(data: dict[str, Any]) -> list[dict[str, Any]]:
-    """A finished hand step by step for the replay viewer: the referee's view after each
-    action (the hand is over, so nothing is secret any more)."""
-    from paohuzi.bots.protocol import event_json
-
-    record = Record.from_json(data)
-    game = record.new_game()
-    frames: list[dict[str, Any]] = [
-        {
-            "action": None,
-            "events": [event_json(e) for e in game.log],
-            "position": position_json(game),
-        }
-    ]
-    for text in record.actions:
-        before = len(game.log)
-        game.apply_text(text)
-        frames.append(
-            {
-                "action": text,
-                "events": [event_json(e) for e in game.log[before:]],
-                "position": position_json(game),
-            }
-        )
-    frames[-1]["result"] = result_json(game.result)
-    return frames
-
-
 def _origin(url: str) -> str:
     """A URL's web origin as a browser sends it: no path, and no default port."""
     parts = urlsplit(url)
@@ -281,6 +253,7 @@ def create_app(config: Config | str = "paohuzi.db", **settings: Any) -> FastAPI:
     trouble = OnceALine()
     creations = RateLimiter(config.rooms_per_minute)
     cache = Cache(256)
+    replays = Replays()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -294,6 +267,7 @@ def create_app(config: Config | str = "paohuzi.db", **settings: Any) -> FastAPI:
             task.cancel()
         rooms.close()
         store.close()
+        replays.close()
 
     app = FastAPI(title="paohuzi", lifespan=lifespan)
     logging.getLogger("uvicorn.error").addFilter(CLIENT_FAULTS)
@@ -437,17 +411,16 @@ def create_app(config: Config | str = "paohuzi.db", **settings: Any) -> FastAPI:
     ) -> dict[str, Any]:
         return await finished(request, room_id, n)
 
-    @app.get("/api/rooms/{room_id}/hands/{n}/frames")
+    @app.get("/api/rooms/{room_id}/hands/{n}/frames", response_model=list[dict[str, Any]])
     async def frames(
         request: Request, room_id: str, n: Annotated[int, Path(ge=0, lt=2**31)]
-    ) -> list[dict[str, Any]]:
+    ) -> Response:
         found = cache.get((room_id, n, "frames"))
         if found is None:
             data = await finished(request, room_id, n)
-            found = await asyncio.to_thread(frames_of, data)
+            found = await replays.frames(data)
             cache.put((room_id, n, "frames"), found)
-        result: list[dict[str, Any]] = found
-        return result
+        return Response(found, media_type="application/json")
 
     @app.get("/api/metrics")
     async def metrics(request: Request) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
@@ -27,6 +28,9 @@ MARGIN = 0.5
 HIDDEN_SHARE = 0.7
 """Part of a hidden question's time limit the search itself may use (the rest: the trip
 to the worker and back)."""
+NICE = 10
+"""How much lower the workers' scheduling priority is than the server's: on a busy machine
+the kernel runs the event loop first, and a search gets the CPU time left over."""
 
 
 def searches(name: str) -> bool:
@@ -54,7 +58,10 @@ class BotRunner:
         if self._pool is None:
             # Spawned, not forked: the server process has threads and an event loop.
             self._pool = ProcessPoolExecutor(
-                self.workers, mp_context=multiprocessing.get_context("spawn")
+                self.workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=os.nice,
+                initargs=(NICE,),
             )
         return self._pool
 
