@@ -3,8 +3,9 @@
 //! Results come back as the Python engine's own objects (`HuResult`, `Wait`, `Group`, `Score`),
 //! built from what Python passed in when it made the [`Evaluator`]: the `Group` of every group
 //! code, `paohuzi.mingtang.WinContext` and `paohuzi.scoring.score`, so that the 名堂 names, 番
-//! and points of a returned win are computed by Python's scoring, from the win's own context. The points the search ranks by are the crate's own
-//! ([`Rules::points`]); each distinct score is checked against Python's once, when first made.
+//! and points of a returned win are computed by Python's scoring, from the win's own context.
+//! The points the search ranks by are the crate's own ([`Rules::points`]); each distinct score
+//! is checked against Python's once, when first made.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
