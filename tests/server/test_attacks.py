@@ -767,7 +767,7 @@ def _http_cases(room: str) -> list[tuple[str, str, bytes | None, int]]:
         ("POST", post, b'{"rules": "\\ud800"}', 422),
         ("POST", post, b'{"bots": [null, "\\ud800", null]}', 422),
         ("POST", post, b'{"bots": [null, "expert@nans", null]}', 400),
-        ("POST", post, b'{"bots": [null, null, null, null]}', 422),
+        ("POST", post, b'{"bots": [null, null, null, null, null]}', 422),
         ("POST", post, b'{"rules": "mars"}', 400),
         ("POST", post, b'{"extra": 1}', 422),
         ("POST", post, b"null", 422),

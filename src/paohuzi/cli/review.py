@@ -46,8 +46,8 @@ def review(
     found = list(decisions(read_record(record_name), seat))
     task = progress.add_task("reviewing", total=len(found)) if progress else None
     judged = []
-    for decision, seed in zip(found, seeds(seed, len(found)), strict=True):
-        judged.append(judge(decision, expert, seed))
+    for decision, drawn in zip(found, seeds(seed, len(found)), strict=True):
+        judged.append(judge(decision, expert, drawn))
         if progress is not None and task is not None:
             progress.advance(task)
     return judged
