@@ -34,13 +34,18 @@ function tapKind(kind) {
   ask();
 }
 
+/** Cards held (hand and table) and how many R6 wants: 20, one more for each 提 or 跑 past the
+ * first. */
+const holding = () => board.hand.length + board.table.reduce((n, g) => n + cardsOf(g.split(":")[1]).length, 0);
+const needed = () => 20 + Math.max(0, board.table.filter(g => /^(pao|ti):/.test(g)).length - 1);
+
 const byKind = (a, b) => KINDS.indexOf(a) - KINDS.indexOf(b);
 
 async function ask() {
   board.answer = null;
   board.error = "";
-  if (!board.hand.length) { draw(); return; }
   const mine = ++asked;
+  if (holding() !== needed()) { draw(); return; }
   const body = {hand: board.hand.join(" "), table: board.table.join(" "), rules: board.rules, self_drawn: board.selfDrawn};
   if (board.win) body.win = board.win;
   const response = await fetch("/api/analyze", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
@@ -140,6 +145,7 @@ function draw() {
   out.id = "an-answer";
   out.setAttribute("aria-live", "polite");
   if (board.error) out.appendChild(el("p", "error", board.error));
+  if (holding() !== needed()) out.appendChild(el("p", "note", t(holding() < needed() ? "an_short" : "an_over", {n: Math.abs(needed() - holding())})));
   const a = board.answer;
   if (a) {
     out.appendChild(el("p", "", t("huxi_now", {n: a.huxi_now})));

@@ -39,7 +39,7 @@ const isPerson = seat => !state.seats[seat].bot;
 
 /** How the page names a seat: 你 / 下家 / 上家 / 对家 (R2), or its number for a spectator. */
 function who(seat) {
-  if (state.you === null || state.you === undefined) return t("seat_n", {n: seat + 1});
+  if (state.you === null || state.you === undefined || replaying) return t("seat_n", {n: seat + 1});
   const r = relative(seat), n = seatCount();
   if (r === 0) return t("you");
   if (r === 1) return t("next");
@@ -222,6 +222,11 @@ const legalDiscards = () => new Set(state.legal.filter(a => a.startsWith("discar
 function statusText() {
   const s = state;
   if (s.over) return t("st_over");
+  if (replaying) {
+    const f = frames[frameAt];
+    if (f.to_act === null) return "";
+    return f.choices > 1 ? t("st_replay_decides", {who: nameOf(f.to_act), n: f.choices}) : t("st_replay_moves", {who: nameOf(f.to_act)});
+  }
   if (s.you !== null && s.auto[s.you]) return t("st_auto");
   if (myDecision()) {
     if (legalDiscards().size) return t("st_discard");
@@ -1010,6 +1015,7 @@ function startReplay(list, info) {
   const shared = new URLSearchParams(location.search);
   viewSeat = Math.min(n - 1, +(shared.get("seat") || 0));
   $("replay-bar").hidden = false;
+  $("history-box").hidden = true;
   $("table").classList.add("replaying");
   $("replay-slider").max = String(frames.length - 1);
   const pick = $("replay-seat");
@@ -1121,7 +1127,8 @@ function renderReview() {
   if (!worst.length) list.appendChild(el("li", "empty", t("review_clean")));
   worst.forEach(d => {
     const li = el("li", "mistake");
-    const b = el("button", "tool", t("review_step", {i: d.index + 1}));
+    Object.assign(li.dataset, {index: d.index, played: d.played, best: d.best, loss: d.loss});
+    const b = el("button", "tool", t("review_step", {i: d.index}));
     b.type = "button";
     b.dataset.index = String(d.index);
     b.onclick = () => goTo(d.index);
