@@ -103,7 +103,7 @@ def test_two_friends_and_a_bot_wait_play_a_match_and_a_rematch(
     for page in (first, second):
         page.click("#ready")
     for page in (first, second):
-        wait_js(page, "document.getElementById('where').textContent.includes('第2局')")
+        wait_js(page, "document.getElementById('where').textContent.includes('第2场 · 第1/1局')")
     room = local(watch).rsplit("/", 1)[1]
     info = site.get(f"/api/rooms/{room}")
     assert info["totals"] == [0, 0, 0] and info["match"]["no"] == 2

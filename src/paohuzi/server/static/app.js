@@ -801,9 +801,9 @@ function render() {
   $("problem").hidden = true;
   $("table").dataset.n = seatCount();
   $("table").classList.toggle("watching", s.you === null);
-  const matchNote = s.match && s.match.length ? " · " + t("match_of", {i: Math.min(s.match.played + (s.over ? 0 : 1), s.match.length), n: s.match.length}) : "";
-  $("where").textContent = replaying ? t("replay_title", {n: s.hand_no}) :
-    t("hand_no", {n: s.hand_no}) + matchNote + (s.you === null ? " · " + t("st_watch") : "");
+  const m = s.match, round = m && m.no > 1 ? t("match_no", {n: m.no}) + " · " : "";
+  const which = m && m.length ? t("match_of", {i: Math.min(m.played + (s.over ? 0 : 1), m.length), n: m.length}) : t("hand_no", {n: s.hand_no});
+  $("where").textContent = replaying ? t("replay_title", {n: s.hand_no}) : round + which + (s.you === null ? " · " + t("st_watch") : "");
   renderSeats();
   renderCentre();
   renderHand();
