@@ -52,9 +52,9 @@ class Table:
         self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
 
-    def shot(self, name: str) -> None:
+    def shot(self, name: str, *, full: bool = False) -> None:
         self.page.wait_for_timeout(450)  # let the cards land
-        self.page.screenshot(path=str(self.shots / f"{self.size}-{name}.png"))
+        self.page.screenshot(path=str(self.shots / f"{self.size}-{name}.png"), full_page=full)
 
     def close(self) -> None:
         self.context.close()
@@ -277,9 +277,11 @@ def test_a_whole_hand_by_clicking_cards_and_prompt_buttons(
     page.click("#ready-bar")
     wait_js(page, "document.getElementById('where').textContent.includes('第2局')")
     page.wait_for_selector("#hand .card")
-    page.click("#history-box summary")
-    page.click("#history button")
-    page.wait_for_selector("#replay-view .seat")
+    page.wait_for_selector("#history a.replay-link")  # listed during the next hand
+    href = page.get_attribute("#history a.replay-link", "href")
+    assert href == f"/room/{room['room']}/hand/0"
+    page.goto(site.url + href)
+    page.wait_for_selector("#replay-bar:not([hidden])")
     page.click("#replay-next")
     assert "第1/" in page.inner_text("#replay-step")
     table.close()

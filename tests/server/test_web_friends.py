@@ -51,7 +51,7 @@ def test_two_friends_and_a_bot_wait_play_a_match_and_a_rematch(
     first.select_option("#match-hands", "1")
     first.fill("#timer", "0")
     assert first.input_value("#seat-1") == "friend" and first.input_value("#seat-2") == "greedy"
-    host.shot("lobby-options")
+    host.shot("lobby-options", full=True)
     first.click("#create")
     first.wait_for_selector("#waiting:not([hidden]) #invite-list .invite-item")
     # One invite (seat 2), its QR code, and the watch link, each with a copy button.
@@ -344,7 +344,7 @@ def test_the_analysis_board_and_the_rules_page(site: Server, browser: Browser, s
         waits = page.evaluate("[...document.querySelectorAll('.an-wait')].map(w => w.dataset.win)")
         assert waits == [w["win"] for w in expected["waits"]]
         assert page.locator(".an-wait").first.locator(".group").count() == 7
-        table.shot("analysis")
+        table.shot("analysis", full=True)
         page.select_option("#an-win", "d10")
         wait_js(page, "document.getElementById('an-answer').textContent.includes('能胡')")
         page.goto(site.url + "/rules")
