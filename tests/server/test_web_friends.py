@@ -357,3 +357,148 @@ def test_the_analysis_board_and_the_rules_page(site: Server, browser: Browser, s
         assert "Scoring" in page.inner_text("#rules-page")
         page.click("#lang")
         table.close()
+
+
+# ---------------------------------------------------------------------------- QR codes
+
+
+def _rs_remainder(data: list[int], degree: int) -> list[int]:
+    """Reed–Solomon check codewords over GF(256) (x⁸+x⁴+x³+x²+1), written apart from qr.js."""
+    exp, log, x = [0] * 512, [0] * 256, 1
+    for i in range(255):
+        exp[i], log[x] = x, i
+        x = (x << 1) ^ (0x11D if x & 0x80 else 0)
+    for i in range(255, 512):
+        exp[i] = exp[i - 255]
+    generator = [1]
+    for i in range(degree):
+        generator = [
+            (generator[j] if j < len(generator) else 0)
+            ^ (
+                exp[log[generator[j - 1]] + i]
+                if 0 < j <= len(generator) and generator[j - 1]
+                else 0
+            )
+            for j in range(len(generator) + 1)
+        ]
+    message = data + [0] * degree
+    for i in range(len(data)):
+        factor = message[i]
+        if factor:
+            for j, g in enumerate(generator):
+                if g:
+                    message[i + j] ^= exp[log[g] + log[factor]]
+    return message[len(data) :]
+
+
+MASKS = [
+    lambda i, j: (i + j) % 2 == 0,
+    lambda i, j: i % 2 == 0,
+    lambda i, j: j % 3 == 0,
+    lambda i, j: (i + j) % 3 == 0,
+    lambda i, j: (i // 2 + j // 3) % 2 == 0,
+    lambda i, j: (i * j) % 2 + (i * j) % 3 == 0,
+    lambda i, j: ((i * j) % 2 + (i * j) % 3) % 2 == 0,
+    lambda i, j: ((i + j) % 2 + (i * j) % 3) % 2 == 0,
+]
+
+
+def _function_modules(version: int) -> set[tuple[int, int]]:
+    """(row, column) of every module that holds no data: finders with their separators and
+    format bits, timing, alignment patterns, version information."""
+    from segno import consts
+
+    size = 4 * version + 17
+    fixed = {(i, j) for i in range(9) for j in range(9)}
+    fixed |= {(i, j) for i in range(9) for j in range(size - 8, size)}
+    fixed |= {(i, j) for i in range(size - 8, size) for j in range(9)}
+    fixed |= {(6, k) for k in range(size)} | {(k, 6) for k in range(size)}
+    centres: tuple[int, ...] = consts.ALIGNMENT_POS[version - 2] if version > 1 else ()
+    for r in centres:
+        for c in centres:
+            if (r, c) in ((6, 6), (6, centres[-1]), (centres[-1], 6)):
+                continue
+            fixed |= {(r + a, c + b) for a in range(-2, 3) for b in range(-2, 3)}
+    if version >= 7:
+        block = {(i, j) for i in range(6) for j in range(size - 11, size - 8)}
+        fixed |= block | {(j, i) for i, j in block}
+    return fixed
+
+
+def test_the_invite_qr_codes_are_valid_symbols(site: Server, browser: Browser) -> None:
+    """The page's QR encoder against the standard: the function patterns, format and version
+    information of an independent encoder (segno) for the same version and mask, and data that
+    reads back, in its error-correction blocks, with the right check codewords."""
+    segno = pytest.importorskip("segno")
+    from segno import consts
+
+    texts = [
+        "hi",
+        "https://paohuzi.example/room/0123456789abcdef0123456789abcdef?token=AbCdEfGhIjKlMnOpQrStUv",
+        "x" * 200,
+        "汉字 ünïcode",
+    ]
+    page = browser.new_page()
+    page.goto(site.url + "/")
+    found = page.evaluate(
+        """async texts => { const qr = await import('/static/qr.js');
+        return texts.map(x => { const r = qr.encode(x);
+          return {version: r.version, mask: r.mask, rows: r.modules.map(row => row.map(d => d ? 1 : 0))}; }); }""",
+        texts,
+    )
+    page.close()
+    for text, symbol in zip(texts, found, strict=True):
+        version, mask, rows = symbol["version"], symbol["mask"], symbol["rows"]
+        size = 4 * version + 17
+        data = text.encode()
+        reference = segno.make(
+            text, error="m", mode="byte", version=version, mask=mask, boost_error=False
+        )
+        assert [list(r) for r in reference.matrix] and len(rows) == size
+        fixed = _function_modules(version)
+        for i, j in fixed:
+            assert rows[i][j] == reference.matrix[i][j], (text, i, j)
+        bits: list[int] = []
+        right = size - 1
+        while right >= 1:
+            if right == 6:
+                right = 5
+            for vertical in range(size):
+                for k in range(2):
+                    j = right - k
+                    i = size - 1 - vertical if ((right + 1) & 2) == 0 else vertical
+                    if (i, j) not in fixed:
+                        bits.append(rows[i][j] ^ int(MASKS[mask](i, j)))
+            right -= 2
+        words = [int("".join(map(str, bits[k : k + 8])), 2) for k in range(0, len(bits) - 7, 8)]
+        blocks = [
+            (total, count)
+            for n, total, count in consts.ECC[version][consts.ERROR_LEVEL_M]  # type: ignore[index]
+            for _ in range(n)
+        ]
+        data_words: list[list[int]] = [[] for _ in blocks]
+        at = 0
+        for k in range(max(c for _, c in blocks)):
+            for b, (_, count) in enumerate(blocks):
+                if k < count:
+                    data_words[b].append(words[at])
+                    at += 1
+        checks: list[list[int]] = [[] for _ in blocks]
+        for _ in range(blocks[0][0] - blocks[0][1]):
+            for b in range(len(blocks)):
+                checks[b].append(words[at])
+                at += 1
+        for block, check in zip(data_words, checks, strict=True):
+            assert _rs_remainder(block, len(check)) == check, text
+        stream = "".join(f"{w:08b}" for block in data_words for w in block)
+        width = 8 if version < 10 else 16
+        assert stream[:4] == "0100" and int(stream[4 : 4 + width], 2) == len(data)
+        body = stream[4 + width : 4 + width + 8 * len(data)]
+        assert bytes(int(body[k : k + 8], 2) for k in range(0, len(body), 8)) == data
+        rest = stream[4 + width + 8 * len(data) :]
+        assert set(rest[:4]) <= {"0"}
+        pads = rest[(len(stream) - len(rest) + 4 + 7) // 8 * 8 - (len(stream) - len(rest)) :]
+        assert all(
+            pads[k : k + 8] == ("11101100" if (k // 8) % 2 == 0 else "00010001")
+            for k in range(0, len(pads), 8)
+        )
