@@ -1235,7 +1235,7 @@ function onLobby(m) {
   $("waiting").hidden = false;
   $("where").textContent = t("waiting_title");
   const rules = typeof m.rules === "string" && m.rules.startsWith("{") ? JSON.parse(m.rules).preset : m.rules;
-  $("waiting-rules").textContent = t("waiting_rules", {rules: t("preset_" + rules), hands: m.match.length ? t("hands_n", {n: m.match.length}) : t("match_open"),
+  $("waiting-rules").textContent = t("waiting_rules", {rules: t("preset_" + rules), players: m.seats.length, hands: m.match.length ? t("hands_n", {n: m.match.length}) : t("match_open"),
     timer: m.timer ? t("timer_n", {n: m.timer}) : t("timer_none")});
   const invites = JSON.parse(localStorage.getItem("paohuzi.invites." + m.room) || "null");
   $("waiting-seats").replaceChildren(...m.seats.map((s, seat) => {
