@@ -228,3 +228,29 @@ def test_the_analysis_board_answers_what_paohuzi_analyze_does(
     assert main(["analyze", "--hand", hand, "--table", table, "--win", "d10", "--json"]) == 0
     printed = json.loads(capsys.readouterr().out)
     assert {k: won[k] for k in printed} == printed
+
+
+def test_bad_records_and_holdings_get_one_line_answers(tmp_path: Path) -> None:
+    record = json.loads((Path(__file__).parents[1] / "golden" / "bi.phz.json").read_text())
+    records: list[Any] = [
+        record | {"actions": [1]},
+        record | {"dealer": 9},
+        record | {"deck": "x1"},
+        record | {"actions": ["9 peng"]},
+        {"rules": {"a": 1}},
+        [],
+        5,
+    ]
+    holdings: list[dict[str, Any]] = [
+        {"hand": "x1 " * 30},
+        {"hand": "zz"},
+        {"hand": "x1", "table": "foo:x1"},
+        {"hand": "x1", "rules": "mars"},
+        {"hand": "x1 x2", "win": "x3"},
+    ]
+    with app_client(tmp_path / "db", **FAST) as client:
+        answers = [client.post("/api/replay", content=json.dumps(r)) for r in records]
+        answers += [client.post("/api/analyze", json=h) for h in holdings]
+        for response in answers:
+            assert response.status_code == 422, response.text
+            assert "\n" not in response.json()["detail"]
