@@ -23,10 +23,11 @@ const SECTIONS = [
   {id: "R3", zh: "门子和胡息", en: "Groups and 胡息", body: {
     zh: ["三张成一方门子；胡牌要七方门子（带一对将）。每方门子有胡息：", "坎在手里是锁住的：不能拆开吃、比，也不能打出。"],
     en: ["Three cards make a group (门子); a winning hand is seven groups (with one pair). Each group is worth 胡息:", "A 坎 in hand is locked: it cannot be split to 吃 or 比 nor discarded."],
-  }, groups: [
-    ["run", "x4x5x6", "0"], ["run", "x1x2x3", "3 / 6"], ["run", "x2x7x10", "3 / 6"], ["jiao", "x5x5d5", "0"],
-    ["kan", "d8d8d8", "3 / 6"], ["peng", "x9x9x9", "1 / 3"], ["wei", "d3d3d3", "3 / 6"],
-    ["pao", "x6x6x6x6", "6 / 9"], ["ti", "d10d10d10d10", "9 / 12"], ["pair", "d2d2", "0"],
+  }, groups: [  // a small example and a big one, as 胡息 are counted small / big
+    ["run", "x4x5x6 d4d5d6", "0"], ["run", "x1x2x3 d1d2d3", "3 / 6"], ["run", "x2x7x10 d2d7d10", "3 / 6"],
+    ["jiao", "x5x5d5 x5d5d5", "0"], ["kan", "x8x8x8 d8d8d8", "3 / 6"], ["peng", "x9x9x9 d9d9d9", "1 / 3"],
+    ["wei", "x3x3x3 d3d3d3", "3 / 6"], ["pao", "x6x6x6x6 d6d6d6d6", "6 / 9"], ["ti", "x10x10x10x10 d10d10d10d10", "9 / 12"],
+    ["pair", "x2x2 d2d2", "0"],
   ]},
   {id: "R4", zh: "摸牌和打牌", en: "Drawing and discarding", body: {
     zh: ["轮到的人从墩上摸一张亮出来。能提、偎的自动提、偎；能跑的自动跑。", "大家可以胡这张牌，别人可以碰，摸牌的人和他的下家可以吃（胡先，跑和碰其次，吃最后，摸牌的人比下家先）。没人要就放到摸牌人面前，下家摸牌。", "吃或碰之后要打出一张；打出的牌别人可以碰，下家可以吃（默认不能胡打出的牌）。"],
@@ -116,9 +117,16 @@ function groupTable(groups) {
   [t("rg_group"), t("rg_cards"), t("rg_huxi")].forEach(h => head.appendChild(el("th", "", h)));
   groups.forEach(([type, body, huxi]) => {
     const row = table.insertRow();
-    row.insertCell().textContent = t("g_" + type) + (type === "run" && huxi !== "0" ? " " + cardsOf(body).map(k => k.slice(1)).join("-") : "");
-    const cell = row.insertCell();
-    cell.appendChild(cardsRow(cardsOf(body).join(" ")));
+    const first = body.split(" ")[0];
+    row.insertCell().textContent = t("g_" + type) + (type === "run" && huxi !== "0" ? " " + cardsOf(first).map(k => k.slice(1)).join("-") : "");
+    const examples = el("div", "examples");
+    body.split(" ").forEach(example => {  // each a column, as at the table
+      const group = el("div", "group g-" + type), stack = el("div", "stack");
+      cardsOf(example).forEach(k => stack.appendChild(cardEl(k, t, "mini")));
+      group.appendChild(stack);
+      examples.appendChild(group);
+    });
+    row.insertCell().appendChild(examples);
     row.insertCell().textContent = huxi;
   });
   return table;
