@@ -272,7 +272,7 @@ def test_fuzzed_room_creation(tmp_path: Path) -> None:
             response = client.post("/api/rooms", content=body, headers=headers)
             check_json(response, repr(body[:100]))
             if response.status_code == 200:
-                assert set(response.json()) == {"room", "seats", "watch"}
+                assert set(response.json()) == {"room", "seats", "watch", "host", "hands"}
 
         fuzz()
 

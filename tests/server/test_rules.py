@@ -4,6 +4,7 @@ every record, and the four-seat table (R12) plays through the server."""
 from __future__ import annotations
 
 import asyncio
+import json
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -25,7 +26,7 @@ def test_a_four_seat_room_plays_a_hand_with_one_seat_sitting_out(tmp_path: Path)
         data = new_room(client, [None, "greedy", "greedy", "greedy"], rules=FOUR)
         assert len(data["seats"]) == 4 and "url" in data["seats"][0]
         info = client.get(f"/api/rooms/{data['room']}").json()
-        assert info["rules"]["players"] == 4 and len(info["totals"]) == 4
+        assert json.loads(info["rules"])["players"] == 4 and len(info["totals"]) == 4
         with client.websocket_connect(seat_url(data, 0)) as ws:
             state = receive(ws)
             assert len(state["seats"]) == 4 and len(state["hand_sizes"]) == 4
@@ -105,4 +106,4 @@ def test_a_room_stored_by_preset_name_still_restores(tmp_path: Path) -> None:
         return room
 
     room = asyncio.run(restore())
-    assert room is not None and room.rules == HUNAN
+    assert room is not None and room.rules == "hunan" and room.ruleset == HUNAN

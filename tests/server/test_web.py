@@ -8,11 +8,9 @@ to ``$PAOHUZI_SCREENSHOTS`` or a folder of the pytest temporary directory.
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -24,21 +22,10 @@ from playwright.sync_api import (
     Page,
     ViewportSize,
     WebSocketRoute,
-    sync_playwright,
 )
 
 from tests.server.conftest import Server
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-FLAGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 DESKTOP: ViewportSize = {"width": 1280, "height": 800}
 PHONE: ViewportSize = {"width": 390, "height": 844}
 WIN_SEED = 6
@@ -49,31 +36,6 @@ HAIDI_SEED = 38
 pytestmark = pytest.mark.xdist_group("browser")
 """One Chromium at a time (``--dist loadgroup``): the other workers keep a core for the
 timing-sensitive tests (startup, the terminal client)."""
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        found = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
-        yield found
-        found.close()
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """One server for the tests that only read or create rooms (each its own)."""
-    found = Server(tmp_path_factory.mktemp("site") / "server.db")
-    found.start()
-    yield found
-    found.stop()
-
-
-@pytest.fixture(scope="module")
-def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = os.environ.get("PAOHUZI_SCREENSHOTS")
-    path = Path(folder) if folder else tmp_path_factory.mktemp("screenshots")
-    path.mkdir(parents=True, exist_ok=True)
-    return path
 
 
 class Table:
@@ -90,9 +52,9 @@ class Table:
         self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
 
-    def shot(self, name: str) -> None:
+    def shot(self, name: str, *, full: bool = False) -> None:
         self.page.wait_for_timeout(450)  # let the cards land
-        self.page.screenshot(path=str(self.shots / f"{self.size}-{name}.png"))
+        self.page.screenshot(path=str(self.shots / f"{self.size}-{name}.png"), full_page=full)
 
     def close(self) -> None:
         self.context.close()
@@ -315,9 +277,11 @@ def test_a_whole_hand_by_clicking_cards_and_prompt_buttons(
     page.click("#ready-bar")
     wait_js(page, "document.getElementById('where').textContent.includes('第2局')")
     page.wait_for_selector("#hand .card")
-    page.click("#history-box summary")
-    page.click("#history button")
-    page.wait_for_selector("#replay-view .seat")
+    page.wait_for_selector("#history a.replay-link")  # listed during the next hand
+    href = page.get_attribute("#history a.replay-link", "href")
+    assert href == f"/room/{room['room']}/hand/0"
+    page.goto(site.url + href)
+    page.wait_for_selector("#replay-bar:not([hidden])")
     page.click("#replay-next")
     assert "第1/" in page.inner_text("#replay-step")
     table.close()
@@ -368,10 +332,10 @@ def test_the_next_hand_waits_until_everyone_is_ready(
     first, second = host.page, guest.page
     first.goto(site.url + "/")
     first.click("#with-friends")
+    first.wait_for_selector("#invite-list a.invite")  # the waiting room: nothing dealt yet
     link = first.get_attribute("#invite-list a.invite", "href")
     assert link and "token=" in link
     host.shot("invites")
-    first.click("#enter")
     second.goto(link)
     first.wait_for_selector("#hand .card")
     second.wait_for_selector("#hand .card")
@@ -586,6 +550,7 @@ def test_four_seats_sit_round_you(
         ws.send(json.dumps(four_seat_state(0)))
 
     page.route_web_socket(re.compile(r"/ws/"), fake)
+    page.route("**/api/rooms/*/hands", lambda r: r.fulfill(json=[]))  # the fake room's history
     page.goto(site.url + "/room/" + "f" * 32 + "?token=t")
     page.wait_for_selector("#hand .card")
     box = {p: page.locator(f".seat.pos-{p}").bounding_box() for p in ("left", "top", "right")}
@@ -685,6 +650,7 @@ def fake_table(page: Page, state: dict[str, Any], hint: dict[str, Any] | None = 
         ws.send(json.dumps(state))
 
     page.route_web_socket(re.compile(r"/ws/"), fake)
+    page.route("**/api/rooms/*/hands", lambda r: r.fulfill(json=[]))  # the fake room's history
     return sent
 
 

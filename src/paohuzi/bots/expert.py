@@ -143,16 +143,22 @@ class ExpertBot:
         return found
 
     def evaluate(
-        self, observation: Observation, candidates: Sequence[Action] | None = None
+        self,
+        observation: Observation,
+        candidates: Sequence[Action] | None = None,
+        *,
+        seed: int | None = None,
     ) -> list[Estimate]:
-        """Estimated points of each candidate (by default the shortlist)."""
+        """Estimated points of each candidate (by default the shortlist); ``seed`` the samples'
+        (by default the next of the bot's own generator)."""
         chosen = tuple(candidates if candidates is not None else self.shortlist(observation))
         now = time.monotonic()
         deadline = None if self.samples is not None else now + self.budget
         if self.time_limit is not None:
             deadline = min(deadline or math.inf, now + self.time_limit)
         wanted = self.samples if self.samples is not None else 1_000_000
-        seed = self._rng.randrange(2**32)
+        if seed is None:
+            seed = self._rng.randrange(2**32)
         values: list[list[float]]
         if self.workers <= 1:
             values = rollout_values(observation, chosen, wanted, seed, deadline)

@@ -12,11 +12,9 @@ from rich.progress import Progress
 from rich.table import Table
 
 from paohuzi.bots.expert import DEFAULT_BUDGET, ExpertBot
-from paohuzi.cards import NotationError
 from paohuzi.cli.replay import read_record
-from paohuzi.game import IllegalAction
-from paohuzi.observation import observe
 from paohuzi.record import RecordError
+from paohuzi.review import decisions, judge, mistakes, seeds
 
 
 def add_parser(commands: Any) -> None:
@@ -37,45 +35,22 @@ def add_parser(commands: Any) -> None:
 
 
 def review(
-    record_name: str, seat: int, expert: ExpertBot, progress: Progress | None = None
+    record_name: str,
+    seat: int,
+    expert: ExpertBot,
+    seed: int = 0,
+    progress: Progress | None = None,
 ) -> list[dict[str, Any]]:
     """Every decision of ``seat`` with more than one choice: what was played, what the expert
-    prefers, and the estimated loss in points."""
-    record = read_record(record_name)
-    if seat not in record.rule_set.seating(record.dealer).playing:
-        raise RecordError(f"seat {seat} does not play this hand")
-    game = record.new_game()
-    decisions: list[dict[str, Any]] = []
-    task = progress.add_task("reviewing", total=len(record.actions)) if progress else None
-    for index, text in enumerate(record.actions):
-        if game.to_act == seat and len(game.legal_actions()) > 1:
-            obs = observe(game, seat)
-            chosen = next((a for a in obs.legal if f"{seat} {a}" == text), None)
-            if chosen is None:
-                raise RecordError(f"action {index} {text!r} is illegal")
-            candidates = expert.shortlist(obs)
-            if chosen not in candidates:
-                candidates.append(chosen)
-            estimates = {e.action: e for e in expert.evaluate(obs, candidates)}
-            best = max(estimates.values(), key=lambda e: e.mean)
-            decisions.append(
-                {
-                    "index": index,
-                    "offer": obs.offer,
-                    "played": str(chosen),
-                    "best": str(best.action),
-                    "loss": round(best.mean - estimates[chosen].mean, 3),
-                    "estimates": {str(a): round(e.mean, 3) for a, e in estimates.items()},
-                    "samples": best.samples,
-                }
-            )
-        try:
-            game.apply_text(text)
-        except (IllegalAction, NotationError) as error:
-            raise RecordError(f"action {index} {text!r}: {error}") from None
+    prefers, and the estimated loss in points (samples drawn from ``seed``)."""
+    found = list(decisions(read_record(record_name), seat))
+    task = progress.add_task("reviewing", total=len(found)) if progress else None
+    judged = []
+    for decision, drawn in zip(found, seeds(seed, len(found)), strict=True):
+        judged.append(judge(decision, expert, drawn))
         if progress is not None and task is not None:
             progress.advance(task)
-    return decisions
+    return judged
 
 
 def run(args: argparse.Namespace) -> int:
@@ -83,32 +58,33 @@ def run(args: argparse.Namespace) -> int:
     console = Console(stderr=True)
     try:
         with Progress(console=console, disable=args.json or not console.is_terminal) as progress:
-            decisions = review(args.file, args.seat, expert, progress)
+            judged = review(args.file, args.seat, expert, args.seed, progress)
     except RecordError as error:
         print(f"paohuzi review: error: {error}", file=sys.stderr)
         return 2
     finally:
         expert.close()
-    mistakes = sorted((d for d in decisions if d["loss"] > 0), key=lambda d: -d["loss"])[: args.top]
+    worst = mistakes(judged, args.top)
+    by_index = {d["index"]: d for d in judged}
     if args.json:
         print(
             json.dumps(
                 {
                     "seat": args.seat,
-                    "decisions": decisions,
-                    "mistakes": [d["index"] for d in mistakes],
+                    "decisions": judged,
+                    "mistakes": worst,
                 }
             )
         )
         return 0
     out = Console(highlight=False)
     table = Table("#", "played", "expert", "loss (points)", box=None, padding=(0, 2))
-    for d in decisions:
+    for d in judged:
         table.add_row(str(d["index"]), d["played"], d["best"], f"{d['loss']:.2f}")
     out.print(table)
-    if mistakes:
+    if worst:
         out.print("[bold]biggest mistakes[/bold]")
-        for d in mistakes:
+        for d in (by_index[i] for i in worst):
             gain = f"+{d['loss']:.2f}"
             out.print(f"  action {d['index']}: played {d['played']}, better {d['best']} ({gain})")
     else:

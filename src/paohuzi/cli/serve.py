@@ -52,6 +52,19 @@ def add_parser(commands: Any) -> None:
         "--bot-workers", type=int, default=1, help="processes for searching bots (1)"
     )
     parser.add_argument(
+        "--review-workers",
+        type=int,
+        default=1,
+        help="reviews run at once, each in a process at the lowest priority (1)",
+    )
+    parser.add_argument(
+        "--review-limit",
+        type=float,
+        default=120.0,
+        metavar="SECONDS",
+        help="time one hand's review may take; it stops there with what it found (120)",
+    )
+    parser.add_argument(
         "--room-ttl",
         type=float,
         default=24.0,
@@ -150,6 +163,8 @@ def run(args: argparse.Namespace) -> int:
         room_ttl=args.room_ttl * 3600,
         max_rooms=args.max_rooms,
         rooms_per_minute=args.rooms_per_minute,
+        review_workers=max(1, args.review_workers),
+        review_limit=args.review_limit,
     )
     app = create_app(config)
     if args.dev_seeded_deals:

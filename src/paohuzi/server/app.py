@@ -18,19 +18,25 @@ from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager, suppress
 from dataclasses import replace
 from importlib import resources
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 from urllib.parse import urlsplit
 
 from fastapi import FastAPI, HTTPException, Path, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
+from paohuzi.cards import parse_kind
+from paohuzi.cli.analyze import answer, parse_query
+from paohuzi.evaluator import best_win, current_huxi
+from paohuzi.record import Record, RecordError
+from paohuzi.rules import PRESETS
 from paohuzi.server.config import Config
 from paohuzi.server.limits import Bucket, RateLimiter
-from paohuzi.server.replays import Replays
+from paohuzi.server.replays import Replays, frames_of
+from paohuzi.server.reviews import Busy, Reviews
 from paohuzi.server.rooms import Full, Listener, Room, RoomError, Rooms
 from paohuzi.server.store import Store, StoreError
 
@@ -77,12 +83,35 @@ class NewRoom(BaseModel):
     timer: StrictInt = Field(
         default=30, description="seconds a person has to decide: 0 (none) or 5–300"
     )
-    rules: Annotated[StrictStr, Field(max_length=32)] | dict[str, Any] = Field(
-        default="hunan",
-        description="a preset's name, or a rule set as JSON (RuleSet.to_json: 'preset' and "
-        "the fields that differ, e.g. {'preset': 'hunan', 'players': 4})",
-    )
+    rules: (
+        Annotated[StrictStr, Field(max_length=32)] | Annotated[dict[str, Any], Field(max_length=32)]
+    ) = "hunan"
+    """A preset's name, or a rule-set object: ``{"preset": "hunan", "players": 3, …}``."""
+    hands: Annotated[StrictInt, Field(ge=0, le=99)] = 0
+    """Hands in a match: 0 for no end."""
+    wait: StrictBool = False
+    """Deal when every person has come (the lobby's tables of friends), not at once."""
     seed: Annotated[StrictInt, Field(ge=0, lt=2**63)] | None = None
+
+
+class NewReview(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    seat: Annotated[StrictInt, Field(ge=0, le=3)]
+    samples: Annotated[StrictInt, Field(ge=1, le=200)] = 20
+
+
+class Analysis(BaseModel):
+    """A holding for the analysis board (FORMATS F6): cards in hand, table groups, and
+    optionally the winning card."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    hand: Annotated[StrictStr, Field(max_length=120)]
+    table: Annotated[StrictStr, Field(max_length=200)] = ""
+    win: Annotated[StrictStr, Field(max_length=4)] | None = None
+    self_drawn: bool = False
+    rules: Annotated[StrictStr, Field(max_length=32)] = "hunan"
 
 
 class BodyLimit:
@@ -199,6 +228,33 @@ class Cache:
             self._items.popitem(last=False)
 
 
+def analysis(query: Analysis) -> dict[str, Any]:
+    """The analysis board's answer: F6 (``paohuzi analyze --json``), with, for a holding that
+    waits, each winning card's best arrangement, and the holding's 胡息 now. Raises ValueError."""
+    rules = PRESETS.get(query.rules)
+    if rules is None:
+        raise ValueError(f"unknown rules {query.rules!r}")
+    parsed = parse_query(query.hand, query.table, query.win, query.self_drawn)
+    found = answer(parsed, rules)
+    found["huxi_now"] = current_huxi(parsed.hand, parsed.table, rules)
+    if parsed.win is None:
+        for wait in found["waits"]:
+            win = parse_kind(wait["win"])
+            best = best_win(parsed.hand, parsed.table, win, self_drawn=False, rules=rules)
+            if best is not None:
+                wait["groups"] = [str(g) for g in best.groups]
+                wait["group_huxi"] = list(best.group_huxi)
+                wait["mingtang"] = [{"name": n, "fan": f} for n, f in best.score.mingtang]
+                wait["deng"], wait["fan"] = best.score.deng, best.score.fan
+    elif found.get("hu"):
+        best = best_win(
+            parsed.hand, parsed.table, parsed.win, self_drawn=parsed.self_drawn, rules=rules
+        )
+        assert best is not None
+        found["group_huxi"] = list(best.group_huxi)
+    return found
+
+
 def _origin(url: str) -> str:
     """A URL's web origin as a browser sends it: no path, and no default port."""
     parts = urlsplit(url)
@@ -252,6 +308,10 @@ def create_app(config: Config | str = "paohuzi.db", **settings: Any) -> FastAPI:
     page = (STATIC / "index.html").read_bytes()
     trouble = OnceALine()
     creations = RateLimiter(config.rooms_per_minute)
+    review_starts = RateLimiter(config.reviews_per_minute)
+    analyses = RateLimiter(config.analyses_per_minute)
+    thinking = asyncio.Semaphore(2)
+    """Analyses and record replays worked out at once (in threads)."""
     cache = Cache(256)
     replays = Replays()
 
@@ -260,11 +320,13 @@ def create_app(config: Config | str = "paohuzi.db", **settings: Any) -> FastAPI:
         store = Store(config.db)
         rooms = Rooms(store, config)
         app.state.rooms = rooms
+        app.state.reviews = Reviews(config.review_workers, config.review_queue, config.review_limit)
         rooms.load()
         tasks = [asyncio.create_task(rooms.restore_all()), asyncio.create_task(rooms.expire())]
         yield
         for task in tasks:
             task.cancel()
+        app.state.reviews.close()
         rooms.close()
         store.close()
         replays.close()
@@ -327,6 +389,16 @@ def create_app(config: Config | str = "paohuzi.db", **settings: Any) -> FastAPI:
     async def room_page(room_id: str) -> Response:
         return Response(page, media_type="text/html; charset=utf-8")
 
+    @app.get("/room/{room_id}/hand/{n}", response_class=HTMLResponse)
+    async def replay_page(room_id: str, n: str) -> Response:
+        return Response(page, media_type="text/html; charset=utf-8")
+
+    @app.get("/rules", response_class=HTMLResponse)
+    @app.get("/analysis", response_class=HTMLResponse)
+    @app.get("/replay", response_class=HTMLResponse)
+    async def other_page() -> Response:
+        return Response(page, media_type="text/html; charset=utf-8")
+
     @app.get("/static/{name}")
     async def static(name: str) -> Response:
         found = static_files.get(name)
@@ -353,7 +425,13 @@ def create_app(config: Config | str = "paohuzi.db", **settings: Any) -> FastAPI:
             raise HTTPException(429, "your address has as many open rooms as it may")
         try:
             room = await rooms_of(request).create(
-                body.bots, rules=body.rules, timer=body.timer, seed=body.seed, creator=address
+                body.bots,
+                rules=body.rules,
+                timer=body.timer,
+                seed=body.seed,
+                creator=address,
+                hands=body.hands,
+                wait=body.wait,
             )
         except Full as error:
             raise HTTPException(503, str(error)) from None
@@ -368,18 +446,27 @@ def create_app(config: Config | str = "paohuzi.db", **settings: Any) -> FastAPI:
             | ({} if s.bot else {"token": s.token, "url": f"{base}/room/{room.id}?token={s.token}"})
             for i, s in enumerate(room.seats)
         ]
-        return JSONResponse({"room": room.id, "seats": seats, "watch": f"{base}/room/{room.id}"})
+        return JSONResponse(
+            {
+                "room": room.id,
+                "seats": seats,
+                "watch": f"{base}/room/{room.id}",
+                "host": room.host,
+                "hands": room.length,
+            }
+        )
 
     @app.get("/api/rooms/{room_id}")
     async def room_info(request: Request, room_id: str) -> dict[str, Any]:
         room = open_room(request, room_id)
         return {
             "room": room.id,
-            "seats": [{"seat": i, "bot": s.bot} for i, s in enumerate(room.seats)],
+            "seats": [{"seat": i} | s.public() for i, s in enumerate(room.seats)],
             "hands": room.match.hands,
             "totals": room.match.totals,
             "timer": room.timer,
-            "rules": room.rules.to_json(),
+            "rules": room.rules,
+            "match": room.match_info(),
         }
 
     @app.get("/api/rooms/{room_id}/hands")
@@ -421,6 +508,76 @@ def create_app(config: Config | str = "paohuzi.db", **settings: Any) -> FastAPI:
             found = await replays.frames(data)
             cache.put((room_id, n, "frames"), found)
         return Response(found, media_type="application/json")
+
+    def reviews_of(request: Request) -> Reviews:
+        found: Reviews = request.app.state.reviews
+        return found
+
+    @app.post("/api/rooms/{room_id}/hands/{n}/review")
+    async def start_review(
+        request: Request, room_id: str, n: Annotated[int, Path(ge=0, lt=2**31)], body: NewReview
+    ) -> JSONResponse:
+        """The expert's review of a finished hand for one seat, started in the background if
+        it is not known yet: its progress (poll GET) and, once done, its findings."""
+        key = (room_id, n, body.seat, body.samples)
+        found = reviews_of(request).get(key)
+        if found is None:
+            data = await finished(request, room_id, n)
+            if body.seat >= Record.from_json(data).rule_set.players:
+                raise HTTPException(422, "seat: no such seat at this table")
+            address = client_key(request.client.host if request.client else None)
+            if not review_starts.allow(address):
+                raise HTTPException(429, "too many reviews asked from your address; wait a minute")
+            try:
+                found = reviews_of(request).start(key, data)
+            except Busy as error:
+                raise HTTPException(503, str(error)) from None
+        return JSONResponse(found.to_json(), 202 if found.state in ("queued", "running") else 200)
+
+    @app.get("/api/rooms/{room_id}/hands/{n}/review")
+    async def review_status(
+        request: Request,
+        room_id: str,
+        n: Annotated[int, Path(ge=0, lt=2**31)],
+        seat: Annotated[int, Query(ge=0, le=3)],
+        samples: Annotated[int, Query(ge=1, le=200)] = 20,
+    ) -> dict[str, Any]:
+        found = reviews_of(request).get((room_id, n, seat, samples))
+        if found is None:
+            raise HTTPException(404, "no such review: start it with POST")
+        return found.to_json()
+
+    async def worked_out(request: Request, work: Callable[[], Any]) -> Any:
+        """Run a bounded computation for a client in a thread, a few at a time, rate-limited
+        per address; its ValueError is the client's 422."""
+        address = client_key(request.client.host if request.client else None)
+        if not analyses.allow(address):
+            raise HTTPException(429, "too many requests from your address; wait a minute")
+        async with thinking:
+            try:
+                return await asyncio.wait_for(asyncio.to_thread(work), 10)
+            except (ValueError, RecordError) as error:
+                raise HTTPException(422, str(error).splitlines()[0][:200]) from None
+            except TimeoutError:
+                raise HTTPException(503, "that took too long; try a smaller question") from None
+
+    @app.post("/api/analyze")
+    async def analyze(request: Request, body: Analysis) -> dict[str, Any]:
+        """What ``paohuzi analyze --json`` answers (F6), for the analysis board."""
+        found: dict[str, Any] = await worked_out(request, lambda: analysis(body))
+        return found
+
+    @app.post("/api/replay")
+    async def replay_record(request: Request) -> list[dict[str, Any]]:
+        """A record from the client's disk (F4), step by step as the replay board shows it."""
+        try:
+            data = json.loads(await request.body())
+        except (ValueError, RecursionError):
+            raise HTTPException(422, "a record is an F4 JSON object") from None
+        if not isinstance(data, dict):
+            raise HTTPException(422, "a record is an F4 JSON object")
+        found: list[dict[str, Any]] = await worked_out(request, lambda: frames_of(data))
+        return found
 
     @app.get("/api/metrics")
     async def metrics(request: Request) -> dict[str, Any]:
@@ -474,7 +631,9 @@ def create_app(config: Config | str = "paohuzi.db", **settings: Any) -> FastAPI:
         bucket = Bucket(config.messages_per_second, 2 * config.messages_per_second)
         refused_in_a_row = 0
         try:
-            if first is not None:
+            # A person's arrival may deal the first hand or change the waiting room: then the
+            # room shows it to everyone, this connection with them.
+            if not await room.arrive(seat) and first is not None:
                 listener.push(first)
             while listener.alive:
                 message = await websocket.receive()
@@ -497,7 +656,7 @@ def create_app(config: Config | str = "paohuzi.db", **settings: Any) -> FastAPI:
                 else:
                     refused_in_a_row = 0
                     try:
-                        reply = await handle(room, seat, text)
+                        reply = await handle(room, listener, text)
                     except Exception as error:  # a bug: answer, log a line, keep serving
                         trouble.warn(type(error).__name__, f"websocket: {error!r}")
                         reply = {"type": "error", "message": "internal error"}
@@ -511,33 +670,42 @@ def create_app(config: Config | str = "paohuzi.db", **settings: Any) -> FastAPI:
     return app
 
 
-async def handle(room: Room, seat: int | None, text: str) -> dict[str, Any] | None:
+async def handle(room: Room, listener: Listener, text: str) -> dict[str, Any] | None:
     """One message from a seat; returns the reply to send it (an error, a hint) or None."""
-    error = await _handle(room, seat, text)
+    error = await _handle(room, listener, text)
     if isinstance(error, dict):
         return error
     return None if error is None else {"type": "error", "message": error}
 
 
-async def _handle(room: Room, seat: int | None, text: str) -> str | dict[str, Any] | None:
+async def _handle(room: Room, listener: Listener, text: str) -> str | dict[str, Any] | None:
+    seat = listener.seat
     try:
         message = json.loads(text)
     except (ValueError, RecursionError):  # bad JSON, an integer of thousands of digits, nesting
         return "malformed JSON"
     if not isinstance(message, dict):
         return "a message is a JSON object"
-    kind: Literal["act", "ready", "next", "auto", "hint"] | Any = message.get("type")
+    kind: Any = message.get("type")  # act, ready (next, rematch), auto, hint, name, start, say
     if "seat" in message and message["seat"] != seat:
         return "you can only act for your own seat"
     if kind == "act":
         return await room.act(seat, message.get("action"), message.get("seq"))
-    if kind in ("ready", "next"):  # "next": the older name of "ready"
+    if kind in ("ready", "next", "rematch"):  # "next": the older name of "ready"
         return await room.next_hand(seat)
+    if kind == "name":
+        return await room.rename(seat, message.get("name"))
+    if kind == "start":
+        return await room.start(seat, message.get("bot", "greedy"))
+    if kind == "say":
+        return room.say(listener, message.get("what"))
     if kind == "auto":
         return await room.set_auto(seat, message.get("on"))
     if kind == "hint":
         if seat is None:
             return "spectators have no hand"
+        if room.game is None:
+            return "nothing is dealt yet"
         return room.hint(seat)
     shown = kind if isinstance(kind, str) and len(kind) <= 20 else "?"
-    return f"unknown message type {shown!r} (act, ready, auto, hint)"
+    return f"unknown message type {shown!r} (act, ready, auto, hint, name, start, say)"

@@ -48,3 +48,13 @@ class Config:
     """Connections watching or playing one room at once."""
     history_page: int = 100
     """Most finished hands listed in one page of a room's history."""
+    review_workers: int = 1
+    """Reviews run at once, each in a worker process of its own at the lowest priority."""
+    review_queue: int = 8
+    """Reviews waiting or running at once; past it a new one is refused (503)."""
+    review_limit: float = 120.0
+    """Seconds one hand's review may take; it stops there with what it found."""
+    reviews_per_minute: int = 10
+    """Reviews started per client address per minute."""
+    analyses_per_minute: int = 120
+    """Analyses (the analysis board) and record replays per client address per minute."""

@@ -31,6 +31,7 @@ import logging
 import random
 import secrets
 import time
+import unicodedata
 from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
@@ -48,10 +49,11 @@ from paohuzi.match import Match
 from paohuzi.observation import observe
 from paohuzi.position import Discarding
 from paohuzi.record import record_of, result_json
-from paohuzi.rules import PRESETS, RuleSet
+from paohuzi.rules import RuleSet
 from paohuzi.server.botrunner import BotRunner, searches
 from paohuzi.server.config import Config
-from paohuzi.server.limits import Histogram
+from paohuzi.server.limits import Bucket, Histogram
+from paohuzi.server.roomrules import room_rules
 from paohuzi.server.store import (
     CLOSED,
     QUARANTINED,
@@ -88,6 +90,21 @@ class Full(RoomError):
     """The server holds as many rooms (or a room as many connections) as it may."""
 
 
+def reveal_of(game: Game) -> JSON:
+    """The end of a hand opens everything (the record shows the deck): every hand, every table
+    face up, the wall left, and the winner's hu-xi group by group (R10.6)."""
+    hu = game.result.hu if game.result is not None else None
+    rules = game.rules
+    return {
+        "hands": [format_cards(game.hand_cards(s)) for s in range(len(game.hands))],
+        "tables": [[str(g) for g in t] for t in game.tables],
+        "wall": format_cards(game.position().wall, sort=False),
+        "group_huxi": list(hu.group_huxi) if hu is not None else [],
+        "self_draw_deng": rules.self_draw_bonus if hu and hu.score.self_drawn else 0,
+        "haidi_fan": rules.haidi_fan if hu and hu.score.haidi else 0,
+    }
+
+
 @dataclass
 class SeatInfo:
     """Who sits in a seat: a person (with a secret token) or a bot of a level."""
@@ -95,9 +112,44 @@ class SeatInfo:
     token: str
     bot: str | None = None
     name: str = ""
+    joined: bool = False
+    """A person who has opened the seat's link at least once: dealing waits for every one."""
 
     def to_json(self) -> JSON:
-        return {"token": self.token, "bot": self.bot, "name": self.name}
+        return {"token": self.token, "bot": self.bot, "name": self.name, "joined": self.joined}
+
+    def public(self) -> JSON:
+        """What everyone may know of the seat."""
+        return {"name": self.name, "bot": self.bot, "joined": self.joined or self.bot is not None}
+
+
+NAME_LENGTH = 16
+"""Longest nickname, in characters."""
+PHRASES = ("hello", "hurry", "nice", "luck", "sorry", "again", "thanks", "bye")
+"""Quick phrases (常用语) a seat may say: the page holds their words in each language."""
+EMOJI = ("like", "laugh", "wow", "cry", "angry", "flower")
+"""Reactions a seat may show: the page draws each."""
+SAYINGS = frozenset(PHRASES + EMOJI)
+MATCH_LENGTHS = range(0, 100)
+"""Hands in a match: 0 for no end, else 1–99."""
+
+
+def clean_name(value: Any) -> str:
+    """A nickname as shown to everyone: printable characters only (no control, format or
+    direction marks), spaces collapsed, at most :data:`NAME_LENGTH`; raises ValueError."""
+    if not isinstance(value, str):
+        raise ValueError("a name is a string")
+    kept = "".join(
+        " " if ch.isspace() else ch
+        for ch in unicodedata.normalize("NFC", value[: 4 * NAME_LENGTH])
+        if ch.isspace() or unicodedata.category(ch)[0] not in "CZ"
+    )
+    name = " ".join(kept.split())
+    if not name:
+        raise ValueError("a name needs at least one visible character")
+    if len(name) > NAME_LENGTH:
+        raise ValueError(f"a name has at most {NAME_LENGTH} characters")
+    return name
 
 
 class Listener:
@@ -114,6 +166,8 @@ class Listener:
         self._queue: asyncio.Queue[str] = asyncio.Queue(limit)
         self._writer: asyncio.Task[None] | None = None
         self._last: str | None = None
+        self.sayings = Bucket(0.5, 3)
+        """Quick phrases and reactions: one every two seconds, bursts of three."""
 
     def push(self, text: str, *, state: bool = True) -> None:
         """Queue a message; the same state twice in a row is sent once."""
@@ -165,7 +219,8 @@ class Room:
     """One table: its seats, its match and the hand in play."""
 
     id: str
-    rules: RuleSet
+    rules: str
+    """The rules as stored: a preset's name, or a rule set's JSON (:mod:`roomrules`)."""
     seats: list[SeatInfo]
     match: Match
     timer: float
@@ -174,6 +229,14 @@ class Room:
     runner: BotRunner
     metrics: Histogram
     seeded: bool = False
+    length: int = 0
+    """Hands in a match (0: no end)."""
+    match_start: int = 0
+    """Number of the first hand of the match in play (hands before it belong to earlier
+    matches of the room)."""
+    match_no: int = 1
+    waits: bool = False
+    """Created to deal only when its people have come."""
     creator: str = ""
     """Who created the room (a client address), for the per-address limit; not stored."""
     created: float = field(default_factory=time.time)
@@ -212,6 +275,7 @@ class Room:
 
     def __post_init__(self) -> None:
         self.own_actions = [0] * len(self.seats)
+        self.ruleset: RuleSet = room_rules(self.rules)[1]
         self.auto = [False] * len(self.seats)
         self.auto_shown = [False] * len(self.seats)
         self.timed_out = [None] * len(self.seats)
@@ -255,7 +319,9 @@ class Room:
             hand_no=self.hand_no + 1,
             seq=self.seq(seat, game),
             events=[event_json(e) for e in obs.events],
-            seats=[{"name": s.name or (s.bot or "player"), "bot": s.bot} for s in self.seats],
+            seats=[s.public() for s in self.seats],
+            host=self.host,
+            match=self.match_info(game),
             totals=list(self.match.totals),
             over=game.is_over,
             result=result_json(game.result),
@@ -269,9 +335,154 @@ class Room:
             auto=[self.auto[s] if s == seat else self.auto_shown[s] for s in seats],
             timed_out=[self._timed_out_for(seat, s) for s in seats],
             ready=[s in self.ready or self.seats[s].bot is not None for s in seats],
-            reveal=self._reveal(game) if game.is_over else None,
+            reveal=reveal_of(game) if game.is_over else None,
         )
         return data
+
+    @property
+    def host(self) -> int | None:
+        """The seat that may start the hand before everyone has come: the first person's."""
+        return next((s for s, info in enumerate(self.seats) if info.bot is None), None)
+
+    def match_info(self, game: Game | None = None) -> JSON:
+        """The match in play: its length, the hands played in it, and whether it is over."""
+        game = game if game is not None else self.game
+        played = self.match.hands - self.match_start
+        over = (
+            bool(self.length)
+            and played >= self.length
+            and game is not None
+            and game.is_over
+            and not self.finishing
+        )
+        return {"length": self.length, "played": played, "no": self.match_no, "over": over}
+
+    def lobby(self, seat: int | None) -> JSON:
+        """The waiting room, before the first deal: who has come, what will be played."""
+        return {
+            "type": "lobby",
+            "room": self.id,
+            "you": seat,
+            "host": self.host,
+            "seats": [s.public() for s in self.seats],
+            "rules": self.rules,
+            "timer": self.timer,
+            "match": self.match_info(),
+        }
+
+    def _show_lobby(self) -> None:
+        for listener in self.listeners:
+            listener.push(json.dumps(self.lobby(listener.seat), ensure_ascii=False))
+
+    async def arrive(self, seat: int | None) -> bool:
+        """A connection opened: a person's seat has come. The first hand is dealt when every
+        person has come (stored first: a seat that is not stored as come is not counted).
+        Whether the room showed everyone something new (the waiting room, the deal)."""
+        async with self.lock:
+            if seat is None or self.game is not None or self.seats[seat].joined:
+                return False
+            self.seats[seat].joined = True
+            try:
+                self.store.set_seats(self.id, [s.to_json() for s in self.seats])
+            except StoreError as error:
+                self.seats[seat].joined = False
+                log.warning("room %s: could not store a seat's arrival: %s", self.id, error)
+                return False
+            if all(s.joined or s.bot is not None for s in self.seats):
+                self._first_deal()
+                return self.game is not None
+            self._show_lobby()
+            return True
+
+    async def rename(self, seat: int | None, value: Any) -> str | None:
+        """A person's nickname; shown in the waiting room now, at the table from the next
+        moment on (a frame is never made for it: it could run ahead of the table)."""
+        if seat is None:
+            return "spectators have no name at the table"
+        try:
+            name = clean_name(value)
+        except ValueError as error:
+            return str(error)
+        async with self.lock:
+            before = self.seats[seat].name
+            if before == name:
+                return None
+            self.seats[seat].name = name
+            try:
+                self.store.set_seats(self.id, [s.to_json() for s in self.seats])
+            except StoreError as error:
+                self.seats[seat].name = before
+                log.warning("room %s: could not store a name: %s", self.id, error)
+                return SAVE_FAILED
+            if self.game is None:
+                self._show_lobby()
+        return None
+
+    async def start(self, seat: int | None, level: Any) -> str | None:
+        """The host deals now: every person's seat not yet come is played by a bot."""
+        if seat is None or seat != self.host:
+            return "only the host may start before everyone has come"
+        if not isinstance(level, str) or len(level) > 32:
+            return "start takes a bot level for the empty seats"
+        try:
+            make_bot(level)
+        except ValueError as error:
+            return str(error)
+        async with self.lock:
+            if self.game is not None:
+                return "the hand is dealt already"
+            before = [SeatInfo(**vars(s)) for s in self.seats]
+            for info in self.seats:
+                if info.bot is None and not info.joined:
+                    info.bot = level
+            try:
+                self.store.set_seats(self.id, [s.to_json() for s in self.seats])
+            except StoreError as error:
+                self.seats = before
+                log.warning("room %s: could not store the seats: %s", self.id, error)
+                return SAVE_FAILED
+            # Links of seats a bot took now open nothing: those listeners watch instead.
+            for listener in self.listeners:
+                if listener.seat is not None and self.seats[listener.seat].bot is not None:
+                    listener.drop(4403, "a bot took this seat")
+            self._first_deal()
+        return None
+
+    def _first_deal(self) -> None:
+        """Deal the first hand, stored before anyone sees it; a failed write is tried again."""
+        hand = self.deal()
+        try:
+            self.store.start_hand(self.id, hand)
+        except StoreError as error:
+            log.warning("room %s: could not store the first deal: %s", self.id, error)
+            self.game = None
+            self._captured.clear()
+            asyncio.get_running_loop().call_later(RETRY, self._retry_first_deal)
+            return
+        self.shown_deal()
+        if any(s.bot is not None and searches(s.bot) for s in self.seats):
+            self.runner.warm()
+
+    def _retry_first_deal(self) -> None:
+        async def again() -> None:
+            async with self.lock:
+                if self.game is None and all(s.joined or s.bot for s in self.seats):
+                    self._first_deal()
+
+        asyncio.get_running_loop().create_task(again())
+
+    def say(self, listener: Listener, what: Any) -> str | None:
+        """A quick phrase or a reaction from a seat, shown to everyone in the room."""
+        if listener.seat is None:
+            return "spectators watch in silence"
+        if not isinstance(what, str) or what not in SAYINGS:
+            return "say one of the phrases or reactions the table offers"
+        if not listener.sayings.take():
+            return "too many reactions: wait a moment"
+        text = json.dumps({"type": "said", "seat": listener.seat, "what": what})
+        for other in self.listeners:
+            other.push(text, state=False)
+        return None
 
     def _timed_out_for(self, viewer: int | None, seat: int) -> JSON | None:
         """What the timer played for ``seat``, if ``viewer`` may know: its own, or a discard
@@ -280,21 +491,6 @@ class Room:
         if found is None or (viewer != seat and not found[1].startswith("discard")):
             return None
         return {"n": found[0], "action": found[1]}
-
-    @staticmethod
-    def _reveal(game: Game) -> JSON:
-        """The end of a hand opens everything (the record shows the deck): every hand, every
-        table face up, the wall left, and the winner's hu-xi group by group (R10.6)."""
-        hu = game.result.hu if game.result is not None else None
-        rules = game.rules
-        return {
-            "hands": [format_cards(game.hand_cards(s)) for s in range(len(game.hands))],
-            "tables": [[str(g) for g in t] for t in game.tables],
-            "wall": format_cards(game.position().wall, sort=False),
-            "group_huxi": list(hu.group_huxi) if hu is not None else [],
-            "self_draw_deng": rules.self_draw_bonus if hu and hu.score.self_drawn else 0,
-            "haidi_fan": rules.haidi_fan if hu and hu.score.haidi else 0,
-        }
 
     def _remaining(self) -> float:
         if self.deadline is None:
@@ -335,7 +531,7 @@ class Room:
             raise Full("this seat has as many connections open as it may; close one")
         self.listeners.append(listener)
         if self.game is None:
-            return None
+            return json.dumps(self.lobby(listener.seat), ensure_ascii=False)
         # While frames wait to be shown, a newcomer starts from the last one shown, as everyone
         # else does: the state now may be ahead of what the table has seen.
         shown = self._shown.get(listener.seat) if self._frames else None
@@ -486,7 +682,7 @@ class Room:
         self.own_actions = [0] * len(self.seats)
         self.ready = set()
         self._captured.clear()
-        self.game = Game(self.rules, dealer=self.match.dealer, deck=deck, on_offer=self._capture)
+        self.game = Game(self.ruleset, dealer=self.match.dealer, deck=deck, on_offer=self._capture)
         return StoredHand(
             self.hand_no,
             self.match.dealer,
@@ -507,11 +703,14 @@ class Room:
 
     async def next_hand(self, seat: int | None) -> str | None:
         """The seat is ready for the next hand, which is dealt once every person at the table
-        is (bots always are)."""
+        is (bots always are). At the end of a match, ready is for a rematch: a new match of
+        the same length, the same seats and the same links, its score from zero."""
         async with self.lock:
             if seat is None:
                 return "spectators cannot deal"
-            if self.game is not None and not self.game.is_over:
+            if self.game is None:
+                return "the first hand waits for everyone to come"
+            if not self.game.is_over:
                 return "the hand is not over"
             self.ready.add(seat)
             waiting = [s for s, info in enumerate(self.seats) if info.bot is None]
@@ -523,6 +722,7 @@ class Room:
                 self._finish()
                 if self.finishing:
                     return SAVE_FAILED
+            rematch = self.match_info()["over"]
             previous = (
                 self.game,
                 self.salt,
@@ -530,10 +730,17 @@ class Room:
                 self.hand_no,
                 self.own_actions,
                 self.ready,
+                self.match.totals,
+                self.match_start,
+                self.match_no,
             )
+            if rematch:
+                self.match.totals = [0] * len(self.seats)
+                self.match_start = self.match.hands
+                self.match_no += 1
             hand = self.deal()
             try:
-                self.store.start_hand(self.id, hand)
+                self.store.start_hand(self.id, hand, self.stored() if rematch else None)
             except StoreError as error:
                 log.warning("room %s: could not store a deal: %s", self.id, error)
                 (
@@ -543,6 +750,9 @@ class Room:
                     self.hand_no,
                     self.own_actions,
                     self.ready,
+                    self.match.totals,
+                    self.match_start,
+                    self.match_no,
                 ) = previous
                 self._captured.clear()
                 return SAVE_FAILED
@@ -711,7 +921,7 @@ class Room:
         return StoredRoom(
             self.id,
             self.created,
-            json.dumps(self.rules.to_json()),
+            self.rules,
             m.seed if self.seeded else None,
             self.timer,
             [s.to_json() for s in self.seats],
@@ -720,22 +930,11 @@ class Room:
             m.hands,
             m.huangzhuang_streak,
             self.active,
+            length=self.length,
+            match_start=self.match_start,
+            match_no=self.match_no,
+            waits=self.waits,
         )
-
-
-def rule_set(value: RuleSet | str | dict[str, Any]) -> RuleSet:
-    """A room's rules: a rule set, a preset's name, or a rule set's JSON (``RuleSet.to_json``:
-    a ``preset`` and the fields that differ from it). Raises RoomError."""
-    if isinstance(value, RuleSet):
-        return value
-    if isinstance(value, str):
-        if value not in PRESETS:
-            raise RoomError(f"unknown rules {value!r} (known: {', '.join(sorted(PRESETS))})")
-        return PRESETS[value]
-    try:
-        return RuleSet.from_json(value)
-    except (ValueError, TypeError) as error:
-        raise RoomError(f"rules: {error}"[:300]) from None
 
 
 class Rooms:
@@ -758,19 +957,28 @@ class Rooms:
         self,
         bots: list[str | None],
         *,
-        rules: RuleSet | str | dict[str, Any] = "hunan",
+        rules: Any = "hunan",
         timer: float = 30,
         seed: int | None = None,
         creator: str = "",
+        hands: int = 0,
+        wait: bool = False,
     ) -> Room:
-        """A new room, stored with its first deal before anyone sees it. Raises RoomError
-        (the request is wrong) or StoreError (the server could not store it)."""
-        rules = rule_set(rules)
-        if len(bots) != rules.players:
-            raise RoomError(f"a table of these rules has {rules.players} seats, not {len(bots)}")
+        """A new room, stored with its first deal before anyone sees it; with ``wait`` (the
+        lobby's tables of friends) a room with people is stored without one and deals when
+        they have all come (:meth:`Room.arrive`). Raises RoomError (the request is wrong) or
+        StoreError (the server could not store it)."""
+        try:
+            text, ruleset = room_rules(rules)
+        except ValueError as error:
+            raise RoomError(str(error)) from None
+        if len(bots) != ruleset.players:
+            raise RoomError(f"a table of these rules has {ruleset.players} seats, not {len(bots)}")
         for level in bots:
             if level is not None:
                 make_bot(level)  # raises ValueError for an unknown level or a bad setting
+        if hands not in MATCH_LENGTHS:
+            raise RoomError("hands: 0 (no end) or a match of 1–99 hands")
         if seed is not None and not self.config.dev_seeded_deals:
             raise RoomError("seeded deals are for development servers only")
         if self.count() >= self.config.max_rooms:
@@ -779,21 +987,23 @@ class Rooms:
         for _ in range(5):
             room = self._room(
                 secrets.token_hex(16),
-                rules,
+                text,
                 seats,
-                Match(rules, seed=seed),
+                Match(ruleset, seed=seed),
                 timer,
                 seeded=seed is not None,
             )
-            hand = room.deal()
+            room.length, room.waits = hands, wait
+            hand = None if wait and any(s.bot is None for s in seats) else room.deal()
             if self.store.create_room(room.stored(), hand):
                 break
         else:  # pragma: no cover - five collisions of 128 random bits
             raise StoreError("no free room id")
         room.creator = creator
         self.rooms[room.id] = room
-        room.shown_deal()
-        self._warm(room)
+        if hand is not None:
+            room.shown_deal()
+            self._warm(room)
         return room
 
     def created_by(self, creator: str) -> int:
@@ -807,7 +1017,7 @@ class Rooms:
     def _room(
         self,
         room_id: str,
-        rules: RuleSet,
+        rules: str,
         seats: list[SeatInfo],
         match: Match,
         timer: float,
@@ -865,15 +1075,18 @@ class Rooms:
 
     def _restore(self, stored: StoredRoom) -> Room:
         """Replay the room's hand in progress from its stored actions (no bot is asked)."""
-        rules = rule_set(stored.rules if stored.rules in PRESETS else json.loads(stored.rules))
-        match = Match(rules, seed=stored.seed or 0, dealer=stored.dealer)
+        ruleset = room_rules(stored.rules)[1]
+        match = Match(ruleset, seed=stored.seed or 0, dealer=stored.dealer)
         match.totals = list(stored.totals)
         match.hands = stored.hands
         match.huangzhuang_streak = stored.streak
-        seats = [SeatInfo(s["token"], s.get("bot"), s.get("name", "")) for s in stored.seats]
+        seats = [
+            SeatInfo(s["token"], s.get("bot"), s.get("name", ""), bool(s.get("joined", True)))
+            for s in stored.seats
+        ]
         room = self._room(
             stored.id,
-            rules,
+            stored.rules,
             seats,
             match,
             stored.timer,
@@ -881,10 +1094,21 @@ class Rooms:
             created=stored.created,
         )
         room.active = stored.active or time.time()
+        room.length, room.match_start, room.match_no, room.waits = (
+            stored.length,
+            stored.match_start,
+            stored.match_no,
+            stored.waits,
+        )
         hand = self.store.last_hand(stored.id)
-        if hand is None:
+        if hand is None and not room.waits:
             raise ValueError("the room has no hand")
-        game = Game(rules, dealer=hand.dealer, deck=parse_cards(hand.deck))
+        if hand is None:  # still waiting for its people
+            self.rooms[room.id] = room
+            if all(s.joined or s.bot is not None for s in room.seats):
+                room._retry_first_deal()  # killed between the last arrival and the deal
+            return room
+        game = Game(ruleset, dealer=hand.dealer, deck=parse_cards(hand.deck))
         for text in hand.actions:
             game.apply_text(text)
         room.game = game

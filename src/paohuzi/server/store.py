@@ -65,6 +65,14 @@ MIGRATIONS: tuple[str, ...] = (
     UPDATE rooms SET active = created;
     CREATE INDEX IF NOT EXISTS rooms_state ON rooms (state, active);
     """,
+    # 3: tables of friends (issue 13): a match's length, where the match in play started and
+    # its number (a rematch starts a new one in the same room).
+    """
+    ALTER TABLE rooms ADD COLUMN length INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE rooms ADD COLUMN match_start INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE rooms ADD COLUMN match_no INTEGER NOT NULL DEFAULT 1;
+    ALTER TABLE rooms ADD COLUMN waits INTEGER NOT NULL DEFAULT 0;
+    """,
 )
 
 log = logging.getLogger("paohuzi.server")
@@ -92,6 +100,13 @@ class StoredRoom:
     streak: int
     active: float = 0.0
     state: str = OPEN
+    length: int = 0
+    """Hands in a match; 0: no end."""
+    match_start: int = 0
+    match_no: int = 1
+    waits: bool = False
+    """Created to wait for its people before the first deal: without a hand it is waiting,
+    not broken."""
 
 
 @dataclass
@@ -162,17 +177,28 @@ class Store:
 
     # ------------------------------------------------------------------ writes
 
-    def create_room(self, room: StoredRoom, hand: StoredHand) -> bool:
-        """Insert a new room with its first hand; False when the id is taken already."""
+    def create_room(self, room: StoredRoom, hand: StoredHand | None) -> bool:
+        """Insert a new room with its first hand (None: it waits for its people); False when
+        the id is taken already."""
         try:
             with self._transaction():
                 self._db.execute(
                     "INSERT INTO rooms (id, created, rules, seed, timer, seats, dealer, totals,"
-                    " hands, streak, seeded, active, state) VALUES"
-                    " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (*self._room_values(room), room.seed is not None, room.active, OPEN),
+                    " hands, streak, seeded, active, state, length, match_start, match_no, waits)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        *self._room_values(room),
+                        room.seed is not None,
+                        room.active,
+                        OPEN,
+                        room.length,
+                        room.match_start,
+                        room.match_no,
+                        room.waits,
+                    ),
                 )
-                self._insert_hand(room.id, hand)
+                if hand is not None:
+                    self._insert_hand(room.id, hand)
         except StoreError as error:
             if isinstance(error.__cause__, sqlite3.IntegrityError):
                 return False
@@ -200,9 +226,21 @@ class Store:
             (room, hand.n, hand.dealer, hand.deck, hand.salt, hand.commitment),
         )
 
-    def start_hand(self, room: str, hand: StoredHand) -> None:
+    def start_hand(self, room: str, hand: StoredHand, match: StoredRoom | None = None) -> None:
+        """A new deal; with ``match``, the first of a new match (its score and start)."""
         with self._transaction():
             self._insert_hand(room, hand)
+            self._touch(room)
+            if match is not None:
+                self._db.execute(
+                    "UPDATE rooms SET totals = ?, match_start = ?, match_no = ? WHERE id = ?",
+                    (json.dumps(match.totals), match.match_start, match.match_no, room),
+                )
+
+    def set_seats(self, room: str, seats: list[dict[str, Any]]) -> None:
+        """Who sits where: names, arrivals, bots that took empty seats."""
+        with self._transaction():
+            self._db.execute("UPDATE rooms SET seats = ? WHERE id = ?", (json.dumps(seats), room))
             self._touch(room)
 
     def add_action(self, room: str, n: int, i: int, action: str) -> None:
@@ -246,7 +284,9 @@ class Store:
         """The open rooms; one whose row does not read is quarantined, not fatal to the rest."""
         rows = self._db.execute(
             "SELECT id, created, rules, seed, timer, seats, dealer, totals, hands, streak,"
-            " seeded, active, state FROM rooms WHERE state = ? ORDER BY active",
+            " seeded, active, state, length, match_start, match_no, waits FROM rooms"
+            " WHERE state = ?"
+            " ORDER BY active",
             (OPEN,),
         ).fetchall()
         found = []
@@ -340,6 +380,10 @@ def _stored_room(row: tuple[Any, ...]) -> StoredRoom:
         seeded,
         active,
         state,
+        length,
+        match_start,
+        match_no,
+        waits,
     ) = row
     return StoredRoom(
         id_,
@@ -354,4 +398,8 @@ def _stored_room(row: tuple[Any, ...]) -> StoredRoom:
         streak,
         active,
         state,
+        length,
+        match_start,
+        match_no,
+        bool(waits),
     )

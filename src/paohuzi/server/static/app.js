@@ -4,6 +4,9 @@
 import {t, lang, setLang, translatePage} from "./i18n.js";
 import {cardEl, cardsOf, glyph, spoken, arrange, reconcile} from "./cards.js";
 import * as sound from "./sound.js";
+import {qrSvg} from "./qr.js";
+import {renderRules} from "./rules.js";
+import {renderAnalysis} from "./analysis.js";
 
 const $ = id => document.getElementById(id);
 const el = (tag, className = "", text = "") => {
@@ -36,7 +39,7 @@ const isPerson = seat => !state.seats[seat].bot;
 
 /** How the page names a seat: 你 / 下家 / 上家 / 对家 (R2), or its number for a spectator. */
 function who(seat) {
-  if (state.you === null || state.you === undefined) return t("seat_n", {n: seat + 1});
+  if (state.you === null || state.you === undefined || replaying) return t("seat_n", {n: seat + 1});
   const r = relative(seat), n = seatCount();
   if (r === 0) return t("you");
   if (r === 1) return t("next");
@@ -44,9 +47,10 @@ function who(seat) {
   return t("across");
 }
 
+/** A seat's nickname, or its bot level, or "player". Names are text, never markup. */
 function identity(seat) {
-  const bot = state.seats[seat].bot;
-  if (!bot) return t("player") + " · " + t("seat_n", {n: seat + 1});
+  const info = state.seats[seat], bot = info.bot;
+  if (!bot) return info.name || t("player") + " · " + t("seat_n", {n: seat + 1});
   const level = bot.split("@")[0];
   const key = "bot_" + level;
   return t(key) === key ? t("bot") + " · " + bot : t(key);
@@ -137,14 +141,24 @@ function seatPanel(seat) {
     [t("huxi"), shown.reduce((a, b) => a + b, 0) + (hiddenGroups ? "+?" : "")],
   ];
   stats.forEach(([k, v]) => { const st = el("span", "stat"); st.append(el("small", "", k), el("b", "", v)); info.appendChild(st); });
-  if (seat !== s.you) {  // a hidden hand: its backs, fanned, and how many
+  if (seat !== s.you && s.open_hands) {  // the replay board: every hand face up
+    const open = el("div", "open-hand");
+    open.setAttribute("aria-label", t("a_hand_of", {who: who(seat)}));
+    arrange(cardsOf(s.open_hands[seat])).forEach(col => {
+      const column = el("span", "rgroup hand");
+      col.cards.forEach(k => column.appendChild(mini(k)));
+      open.appendChild(column);
+    });
+    panel.appendChild(info);
+    panel.appendChild(open);
+  } else if (seat !== s.you) {  // a hidden hand: its backs, fanned, and how many
     const count = el("span", "count");
     for (let i = 0; i < Math.min(s.hand_sizes[seat], 8); i++) count.appendChild(mini(null));
     count.appendChild(el("span", "", t("cards_n", {n: s.hand_sizes[seat]})));
     count.setAttribute("aria-label", t("cards_n", {n: s.hand_sizes[seat]}));
     info.appendChild(count);
   }
-  panel.appendChild(info);
+  if (!panel.contains(info)) panel.appendChild(info);
   if (seat === s.you && s.chou) {  // kinds you may no longer 吃 or 碰 this hand (R7.1)
     const chou = el("p", "chou");
     chou.appendChild(el("small", "", t("chou")));
@@ -157,7 +171,7 @@ function seatPanel(seat) {
   }
   const groups = el("div", "groups");
   groups.setAttribute("aria-label", t("a_groups", {who: who(seat)}));
-  s.tables[seat].forEach((g, i) => groups.appendChild(groupEl(g, s.table_huxi[seat][i], seat)));
+  s.tables[seat].forEach((g, i) => groups.appendChild(groupEl(g, s.table_huxi[seat][i], seat, !!s.open_hands)));
   panel.appendChild(groups);
   const discards = rowOf(s.discards[seat]);
   discards.classList.add("discards");
@@ -197,7 +211,7 @@ function renderCentre() {
   $("how").textContent = myDecision() && legalDiscards().size ? t("how_discard") : "";
   $("centre").classList.toggle("mine", myDecision());
   const end = $("end-bar");
-  end.hidden = !s.over;
+  end.hidden = !s.over || replaying;
   if (s.over) renderReady($("ready-bar"), $("ready-note"));
 }
 
@@ -208,6 +222,11 @@ const legalDiscards = () => new Set(state.legal.filter(a => a.startsWith("discar
 function statusText() {
   const s = state;
   if (s.over) return t("st_over");
+  if (replaying) {
+    const f = frames[frameAt];
+    if (f.to_act === null) return "";
+    return f.choices > 1 ? t("st_replay_decides", {who: nameOf(f.to_act), n: f.choices}) : t("st_replay_moves", {who: nameOf(f.to_act)});
+  }
   if (s.you !== null && s.auto[s.you]) return t("st_auto");
   if (myDecision()) {
     if (legalDiscards().size) return t("st_discard");
@@ -467,7 +486,7 @@ function renderTing() {
 }
 
 function askHint() {
-  if (state.you === null || state.over) { hint = null; return; }
+  if (state.you === null || state.over || replaying) { hint = null; return; }
   const key = state.room + state.hand_no + state.hand + state.tables[state.you].join() + state.discards.join() + state.tables.flat().join();
   if (key === hintKey) return;
   hintKey = key;
@@ -477,7 +496,7 @@ function askHint() {
 function renderAuto() {
   const s = state, mine = s.you !== null;
   $("auto-bar").hidden = !(mine && s.auto[s.you]);
-  $("auto-on").hidden = !mine || s.auto[s.you] || s.over;
+  $("auto-on").hidden = !mine || s.auto[s.you] || s.over || replaying;
   $("auto-on").title = t("tuoguan_title");
 }
 
@@ -610,10 +629,12 @@ function animate(before, fresh) {
 
 function renderReady(button, note) {
   const s = state;
-  const mine = s.you !== null;
+  const mine = s.you !== null && !replaying;
+  const rematch = !!(s.match && s.match.over);
   button.hidden = !mine;
   button.disabled = !mine || s.ready[s.you];
-  button.textContent = mine && s.ready[s.you] ? t("ready_badge") : t("ready");
+  button.textContent = mine && s.ready[s.you] ? t("ready_badge") : t(rematch ? "rematch" : "ready");
+  if (replaying) { note.textContent = ""; return; }
   const missing = s.seats.map((_, seat) => seat).filter(seat => isPerson(seat) && !s.ready[seat]);
   note.textContent = !missing.length ? t("ready_all") :
     mine && s.ready[s.you] ? t("ready_done") + " " + t("ready_wait", {who: missing.map(who).join("、")}) :
@@ -678,7 +699,7 @@ function renderSettlement() {
   r.payments.forEach((p, seat) => {
     const tr = pay.insertRow();
     if (seat === s.you) tr.className = "you";
-    tr.insertCell().textContent = who(seat) + (seat === s.dealer ? " · " + t("dealer") : "");
+    tr.insertCell().textContent = who(seat) + (s.seats[seat].name ? " " + s.seats[seat].name : "") + (seat === s.dealer ? " · " + t("dealer") : "");
     const cell = tr.insertCell();
     cell.textContent = (p > 0 ? "+" : "") + p;
     cell.className = p > 0 ? "plus" : p < 0 ? "minus" : "";
@@ -715,6 +736,20 @@ function renderSettlement() {
   $("settle-wall-title").textContent = wall.length ? t("wall_left", {n: wall.length}) : t("wall_empty");
   $("settle-wall").replaceChildren(...wall.map(k => mini(k)));
   renderReady($("ready"), $("settle-ready-note"));
+  renderStandings();
+}
+
+/** At the end of a match: everyone's total, the best first, and the rematch (same seats). */
+function renderStandings() {
+  const s = state, over = !replaying && !!(s.match && s.match.over);
+  $("match-end").hidden = !over;
+  if (!over) return;
+  const order = s.seats.map((_, seat) => seat).sort((a, b) => s.totals[b] - s.totals[a]);
+  $("standings").replaceChildren(...order.map(seat => {
+    const li = el("li", seat === s.you ? "you" : "");
+    li.append(el("b", "", who(seat)), " " + identity(seat) + " ", el("span", "total", (s.totals[seat] > 0 ? "+" : "") + s.totals[seat]));
+    return li;
+  }));
 }
 
 function openSettlement() {
@@ -762,17 +797,22 @@ function render() {
   const s = state;
   $("table").hidden = false;
   $("lobby").hidden = true;
+  $("waiting").hidden = true;
   $("problem").hidden = true;
   $("table").dataset.n = seatCount();
   $("table").classList.toggle("watching", s.you === null);
-  $("where").textContent = t("hand_no", {n: s.hand_no}) + (s.you === null ? " · " + t("st_watch") : "");
+  const m = s.match, round = m && m.no > 1 ? t("match_no", {n: m.no}) + " · " : "";
+  const which = m && m.length ? t("match_of", {i: Math.min(m.played + (s.over ? 0 : 1), m.length), n: m.length}) : t("hand_no", {n: s.hand_no});
+  $("where").textContent = replaying ? t("replay_title", {n: s.hand_no}) : round + which + (s.you === null ? " · " + t("st_watch") : "");
   renderSeats();
   renderCentre();
   renderHand();
   renderPrompt();
   renderTing();
   renderAuto();
+  renderSayings();
   renderLog();
+  loadHistory();
   tick();
   if (s.over && !$("settlement").hidden) renderSettlement();
   if (!s.over) $("settlement").hidden = true;
@@ -785,6 +825,8 @@ function renderLog() {
 }
 
 function onState(m) {
+  if (!state && m.you !== null && m.seats[m.you] && !m.seats[m.you].name && nickname()) sendName(nickname());
+  waiting = null;
   const before = {offer: rectOf($("offer-slot").querySelector(".card"))};
   const old = state;
   const key = m.room + ":" + m.hand_no;
@@ -831,6 +873,7 @@ function problem(kind) {
   showConn(null);
   $("table").hidden = true;
   $("lobby").hidden = true;
+  $("waiting").hidden = true;
   $("settlement").hidden = true;
   $("problem").hidden = false;
   $("problem").dataset.kind = kind;
@@ -863,6 +906,11 @@ function connect() {
   socket.onmessage = ev => {
     const m = JSON.parse(ev.data);
     if (m.type === "state") onState(m);
+    else if (m.type === "lobby") {
+      if (m.you !== null && !m.seats[m.you].name && nickname()) sendName(nickname());
+      onLobby(m);
+    }
+    else if (m.type === "said") said(m);
     else if (m.type === "hint") { hint = m; renderTing(); }
     else if (m.type === "error") toast("⚠ " + serverSays(m.message));
   };
@@ -895,50 +943,374 @@ function toast(text, ms = 3500) {
   toastTimer = setTimeout(() => { box.hidden = true; }, ms);
 }
 
-// ------------------------------------------------------------------ history and replay
+// ------------------------------------------------------------------ history
 
-let frames = null, frameAt = 0;
+let historyKey = "";
 
+/** Every finished hand of the room, whenever the table changes hand (and after a reload). */
 async function loadHistory() {
-  if (!state) return;
+  if (!state || replaying || !roomId) return;
+  const key = state.room + ":" + state.hand_no + ":" + state.over;
+  if (key === historyKey) return;
+  historyKey = key;
   try {
     const list = await (await fetch("/api/rooms/" + state.room + "/hands")).json();
-    const ul = $("history");
-    ul.replaceChildren();
-    list.forEach(h => {
+    const ol = $("history");
+    if (!list.length) { ol.replaceChildren(el("li", "empty", t("history_empty"))); return; }
+    ol.replaceChildren(...list.map(h => {
       const li = el("li");
-      const b = el("button", "", t("replay_hand", {n: h.n + 1}));
-      b.type = "button";
-      b.onclick = () => openReplay(h.n);
-      li.append(b, " " + (h.winner === null ? t("replay_draw") : t("replay_winner", {who: who(h.winner)})) + (h.score ? " · " + t("score_n", {n: h.score}) : ""));
-      ul.appendChild(li);
-    });
-  } catch (e) { /* the list comes back with the next settlement */ }
+      const a = el("a", "replay-link", t("replay_hand", {n: h.n + 1}));
+      a.href = "/room/" + state.room + "/hand/" + h.n;
+      a.target = "_blank";
+      const winner = h.winner === null ? t("replay_draw") : t("replay_winner", {who: nameOf(h.winner)});
+      li.append(a, " " + winner + (h.winner === null ? "" : " · " + t("huxi_n", {n: h.huxi}) + " · " + t("score_n", {n: h.score})));
+      return li;
+    }));
+  } catch (e) { historyKey = ""; }
 }
 
-async function openReplay(n) {
-  frames = await (await fetch("/api/rooms/" + state.room + "/hands/" + n + "/frames")).json();
-  frameAt = 0;
-  $("replay").hidden = false;
-  showFrame();
+/** A seat as everyone knows it: its relative place, and its nickname if it has one. */
+function nameOf(seat) {
+  const info = state.seats[seat];
+  return who(seat) + (info && info.name ? " " + info.name : "");
 }
 
-function showFrame() {
-  const f = frames[frameAt], view = $("replay-view");
-  view.replaceChildren();
-  $("replay-step").textContent = " " + t("replay_step", {i: frameAt, n: frames.length - 1}) + " ";
-  f.events.forEach(e => view.appendChild(el("p", "event", describe(e))));
-  f.position.hands.forEach((hand, seat) => {
-    const box = el("div", "seat replay-seat");
-    box.appendChild(el("h3", "", who(seat)));
-    const groups = el("div", "groups");
-    f.position.tables[seat].forEach(g => groups.appendChild(groupEl(g, undefined, seat, true)));
-    box.append(rowOf(hand), groups);
-    view.appendChild(box);
+// ------------------------------------------------------------------ the replay board
+
+let replaying = false, frames = null, frameAt = 0, replayInfo = null, viewSeat = 0, review = null, reviewTimer = null;
+
+/** The state the live table would show at a step of a finished hand, every hand face up. */
+function replayState(i) {
+  const f = frames[i], end = frames[frames.length - 1], last = i === frames.length - 1;
+  const n = f.position.hands.length;
+  const events = frames.slice(0, i + 1).flatMap(x => x.events);
+  return {
+    type: "state", room: replayInfo.room, you: viewSeat, seats: replayInfo.seats, host: null,
+    dealer: f.dealer, liang: f.liang, hand: f.position.hands[viewSeat], hand_sizes: f.hand_sizes,
+    open_hands: f.position.hands, tables: f.position.tables, table_huxi: f.table_huxi,
+    discards: f.discards, chou: f.position.chou[viewSeat], wall: f.wall, turn: last ? null : f.turn,
+    offer: last ? null : f.offer, offer_source: f.offer_source, legal: [], events, seq: i,
+    hand_no: replayInfo.n + 1, totals: last ? end.result.payments : new Array(n).fill(0),
+    over: last, result: last ? end.result : null, reveal: last ? end.reveal : null, commitment: "",
+    deadline: null, timer: 0, auto: new Array(n).fill(false), timed_out: new Array(n).fill(null),
+    ready: new Array(n).fill(true), match: null,
+  };
+}
+
+async function openReplay(room, n) {
+  replaying = true;
+  const base = "/api/rooms/" + encodeURIComponent(room) + "/hands/" + n;
+  const [response, info] = await Promise.all([fetch(base + "/frames"), fetch("/api/rooms/" + encodeURIComponent(room)).catch(() => null)]);
+  if (!response.ok) { problem("hand"); return; }
+  const known = info && info.ok ? await info.json() : null;
+  startReplay(await response.json(), {room, n, base, seats: known ? known.seats : null});
+}
+
+function startReplay(list, info) {
+  replaying = true;
+  frames = list;
+  const n = frames[0].position.hands.length;
+  info.seats = info.seats || Array.from({length: n}, () => ({name: "", bot: null}));
+  replayInfo = info;
+  const shared = new URLSearchParams(location.search);
+  viewSeat = Math.min(n - 1, +(shared.get("seat") || 0));
+  $("replay-bar").hidden = false;
+  $("history-box").hidden = true;
+  $("table").classList.add("replaying");
+  $("replay-slider").max = String(frames.length - 1);
+  const pick = $("replay-seat");
+  pick.replaceChildren(...Array.from({length: n}, (_, seat) => {
+    const o = el("option", "", t("seat_n", {n: seat + 1}) + (info.seats[seat].name ? " " + info.seats[seat].name : info.seats[seat].bot ? " " + info.seats[seat].bot : ""));
+    o.value = String(seat);
+    return o;
+  }));
+  pick.value = String(viewSeat);
+  $("replay-download").hidden = !info.base;
+  $("replay-share").hidden = !info.base;
+  $("review-start").hidden = !info.base;
+  if (info.base) {
+    $("replay-download").href = info.base + "/record";
+    $("replay-download").download = "paohuzi-" + info.room.slice(0, 8) + "-" + (info.n + 1) + ".json";
+  }
+  $("replay-title").textContent = info.base ? t("replay_title", {n: info.n + 1}) : t("replay_file");
+  goTo(Math.max(0, Math.min(frames.length - 1, +(shared.get("step") || 0))));
+}
+
+function goTo(i) {
+  frameAt = Math.max(0, Math.min(frames.length - 1, i));
+  state = replayState(frameAt);
+  layoutKey = null;
+  render();
+  const f = frames[frameAt], next = frames[frameAt + 1];
+  $("replay-slider").value = String(frameAt);
+  $("replay-step").textContent = t("replay_step", {i: frameAt, n: frames.length - 1});
+  $("replay-action").textContent = next ? t("replay_next", {who: nameOf(+next.action.split(" ")[0]), action: actionWords(next.action)}) :
+    t("replay_end");
+  if (frameAt === frames.length - 1) openSettlement(); else $("settlement").hidden = true;
+  renderReviewHere();
+}
+
+/** An action of the record in a player's words: "碰", "打出九", "吃 一二三". */
+function actionWords(text) {
+  const [, type, rest] = text.match(/^\d+ (\w+)\s*(.*)$/) || [];
+  if (type === "discard") return t("played_discard", {card: glyph(rest)});
+  if (type === "chi") return t("act_chi") + " " + rest.split(" ").map(g => cardsOf(g).map(glyph).join("")).join(" " + t("bi") + " ");
+  const words = {hu: "act_hu", peng: "act_peng", pass: "act_pass"};
+  return words[type] ? t(words[type]) : type || text;
+}
+
+/** The steps where ``seat`` decided among several choices (forced moves are not decisions). */
+const decisionSteps = seat => frames.map((f, i) => (f.to_act === seat && f.choices > 1 ? i : -1)).filter(i => i >= 0);
+
+function jumpDecision(forward) {
+  const steps = decisionSteps(viewSeat);
+  const found = forward ? steps.find(i => i > frameAt) : steps.reverse().find(i => i < frameAt);
+  if (found !== undefined) goTo(found);
+}
+
+function shareLink() {
+  return location.origin + "/room/" + replayInfo.room + "/hand/" + replayInfo.n + "?seat=" + viewSeat + "&step=" + frameAt;
+}
+
+function replayKeys(e) {
+  if (!replaying || e.target.matches?.("input[type=number], select, textarea")) return false;
+  const moves = {ArrowLeft: -1, ArrowRight: 1, PageUp: -10, PageDown: 10};
+  if (e.key in moves) { e.preventDefault(); goTo(frameAt + moves[e.key]); return true; }
+  if (e.key === "Home") { e.preventDefault(); goTo(0); return true; }
+  if (e.key === "End") { e.preventDefault(); goTo(frames.length - 1); return true; }
+  if (e.key === "[" || e.key === "]") { jumpDecision(e.key === "]"); return true; }
+  return false;
+}
+
+// ------------------------------------------------------------------ the expert's review
+
+const REVIEW_SAMPLES = 20;
+
+async function startReview() {
+  clearTimeout(reviewTimer);
+  const samples = +(new URLSearchParams(location.search).get("samples") || REVIEW_SAMPLES);
+  const seat = viewSeat;
+  review = {seat, samples, state: "queued", done: 0, total: 0};
+  $("review").hidden = false;
+  renderReview();
+  const url = replayInfo.base + "/review";
+  let response = await fetch(url, {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify({seat, samples})});
+  while (response.ok) {
+    const found = await response.json();
+    if (seat !== viewSeat && found.seat !== seat) return;
+    review = found;
+    renderReview();
+    if (found.state !== "queued" && found.state !== "running") return;
+    await new Promise(done => { reviewTimer = setTimeout(done, 500); });
+    response = await fetch(url + "?seat=" + seat + "&samples=" + samples);
+  }
+  const body = await response.json().catch(() => ({}));
+  review = {seat, samples, state: "failed", done: 0, total: 0, error: response.status === 503 ? t("review_busy") : String(body.detail || response.status)};
+  renderReview();
+}
+
+function renderReview() {
+  const r = review, bar = $("review-progress");
+  const share = r.total ? r.done / r.total : 0;
+  bar.querySelector("i").style.width = (100 * share) + "%";
+  bar.querySelector("span").textContent = r.state === "failed" ? t("review_failed", {why: r.error || ""}) :
+    r.state === "queued" ? t("review_queued") :
+    r.state === "running" ? t("review_running", {i: r.done, n: r.total}) :
+    t(r.state === "timeout" ? "review_timeout" : "review_done", {n: (r.decisions || []).length, who: t("seat_n", {n: r.seat + 1})});
+  bar.setAttribute("role", "progressbar");
+  bar.setAttribute("aria-valuenow", String(Math.round(100 * share)));
+  const list = $("review-list");
+  list.replaceChildren();
+  if (!r.decisions) return;
+  const byIndex = new Map(r.decisions.map(d => [d.index, d]));
+  const worst = r.mistakes.map(i => byIndex.get(i));
+  if (!worst.length) list.appendChild(el("li", "empty", t("review_clean")));
+  worst.forEach(d => {
+    const li = el("li", "mistake");
+    Object.assign(li.dataset, {index: d.index, played: d.played, best: d.best, loss: d.loss});
+    const b = el("button", "tool", t("review_step", {i: d.index}));
+    b.type = "button";
+    b.dataset.index = String(d.index);
+    b.onclick = () => goTo(d.index);
+    li.append(b, " " + reviewWords(d));
+    list.appendChild(li);
   });
+  renderReviewHere();
+}
+
+function reviewWords(d) {
+  return t("review_line", {played: actionWords(r2(d.played)), best: actionWords(r2(d.best)), loss: d.loss.toFixed(2)});
+}
+const r2 = action => viewSeat + " " + action;
+
+/** At a reviewed decision, the review's verdict on the board. */
+function renderReviewHere() {
+  const here = $("review-here");
+  here.textContent = "";
+  here.className = "";
+  if (!review || !review.decisions || review.seat !== viewSeat) return;
+  const d = review.decisions.find(x => x.index === frameAt);
+  if (!d) return;
+  here.textContent = d.played === d.best ? t("review_good", {played: actionWords(r2(d.played))}) : reviewWords(d);
+  here.className = d.loss > 0 ? "loss" : "good";
+  here.dataset.index = String(d.index);
+}
+
+// ------------------------------------------------------------------ quick phrases and reactions
+
+const PHRASES = ["hello", "hurry", "nice", "luck", "sorry", "again", "thanks", "bye"];
+const FACES = ["like", "laugh", "wow", "cry", "angry", "flower"];
+
+/** A reaction drawn as a small picture (no emoji font is needed). */
+function faceEl(what) {
+  const ns = "http://www.w3.org/2000/svg", svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("viewBox", "0 0 32 32");
+  svg.setAttribute("class", "face face-" + what);
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", t("say_" + what));
+  const add = (tag, attrs) => { const n = document.createElementNS(ns, tag); Object.entries(attrs).forEach(([k, v]) => n.setAttribute(k, v)); svg.appendChild(n); };
+  if (what === "flower") {
+    [0, 72, 144, 216, 288].forEach(a => add("circle", {cx: 16 + 8 * Math.cos(a * Math.PI / 180), cy: 16 + 8 * Math.sin(a * Math.PI / 180), r: 6, fill: "#e8587a"}));
+    add("circle", {cx: 16, cy: 16, r: 5, fill: "#f6c945"});
+    return svg;
+  }
+  if (what === "like") {
+    add("path", {d: "M6 14h5v13H6z M12 14l5-9c2 0 3 1 3 3l-1 5h7c2 0 3 2 2 4l-3 8c-1 2-2 2-4 2h-9z", fill: "#f6c945", stroke: "#8a5a00", "stroke-width": 1.2});
+    return svg;
+  }
+  add("circle", {cx: 16, cy: 16, r: 14, fill: what === "angry" ? "#f08a4b" : "#f6c945", stroke: "#8a5a00", "stroke-width": 1.2});
+  const eyes = {laugh: "M9 13q2-3 4 0 M19 13q2-3 4 0", cry: "M9 12l4 2 M23 12l-4 2", angry: "M8 10l5 3 M24 10l-5 3"}[what];
+  if (eyes) add("path", {d: eyes, stroke: "#5a3a00", "stroke-width": 1.6, fill: "none"});
+  else { add("circle", {cx: 11, cy: 12, r: 2, fill: "#5a3a00"}); add("circle", {cx: 21, cy: 12, r: 2, fill: "#5a3a00"}); }
+  const mouth = {laugh: "M9 18q7 9 14 0z", wow: "", cry: "M10 24q6-5 12 0", angry: "M10 23q6-4 12 0"}[what];
+  if (what === "wow") add("ellipse", {cx: 16, cy: 21, rx: 3, ry: 4, fill: "#5a3a00"});
+  else add("path", {d: mouth, stroke: "#5a3a00", "stroke-width": 1.6, fill: what === "laugh" ? "#fff" : "none"});
+  if (what === "cry") add("path", {d: "M10 15q-1 4 0 6 M22 15q1 4 0 6", stroke: "#3b8fd9", "stroke-width": 2, fill: "none"});
+  return svg;
+}
+
+function renderSayings() {
+  const box = $("sayings"), mine = state && state.you !== null && !replaying;
+  box.hidden = !mine;
+  const menu = $("say-menu");
+  if (menu.childElementCount) return;
+  PHRASES.forEach(p => {
+    const b = el("button", "phrase", t("say_" + p));
+    b.type = "button"; b.dataset.say = p; b.setAttribute("role", "menuitem");
+    menu.appendChild(b);
+  });
+  const faces = el("div", "faces");
+  FACES.forEach(f => {
+    const b = el("button", "react");
+    b.type = "button"; b.dataset.say = f; b.setAttribute("role", "menuitem"); b.setAttribute("aria-label", t("say_" + f));
+    b.appendChild(faceEl(f));
+    faces.appendChild(b);
+  });
+  menu.appendChild(faces);
+}
+
+function said(m) {
+  if (!state || !state.seats || !state.seats[m.seat]) return;
+  const panel = document.querySelector(`.seat[data-seat="${m.seat}"]`);
+  if (!panel) return;
+  const bubble = el("div", "bubble");
+  bubble.setAttribute("role", "status");
+  if (FACES.includes(m.what)) bubble.appendChild(faceEl(m.what));
+  else bubble.textContent = t("say_" + m.what);
+  panel.querySelector(".bubble")?.remove();
+  panel.appendChild(bubble);
+  setTimeout(() => bubble.remove(), 3500);
+}
+
+// ------------------------------------------------------------------ the waiting room
+
+let waiting = null;
+
+function onLobby(m) {
+  waiting = m;
+  state = null;
+  $("table").hidden = true;
+  $("lobby").hidden = true;
+  $("problem").hidden = true;
+  $("waiting").hidden = false;
+  $("where").textContent = t("waiting_title");
+  const rules = typeof m.rules === "string" && m.rules.startsWith("{") ? JSON.parse(m.rules).preset : m.rules;
+  $("waiting-rules").textContent = t("waiting_rules", {rules: t("preset_" + rules), players: m.seats.length, hands: m.match.length ? t("hands_n", {n: m.match.length}) : t("match_open"),
+    timer: m.timer ? t("timer_n", {n: m.timer}) : t("timer_none")});
+  const invites = JSON.parse(localStorage.getItem("paohuzi.invites." + m.room) || "null");
+  $("waiting-seats").replaceChildren(...m.seats.map((s, seat) => {
+    const li = el("li", s.joined ? "joined" : "missing");
+    const label = s.bot ? t("bot_" + s.bot.split("@")[0]) : s.name || t("player");
+    li.append(el("b", "", t("seat_n", {n: seat + 1}) + (seat === m.you ? " · " + t("you") : "") + (seat === m.host ? " · " + t("host") : "")), " " + label + " ",
+      badge(s.joined ? t("arrived") : t("not_arrived"), s.joined ? "ready" : "unready"));
+    return li;
+  }));
+  const missing = m.seats.map((s, seat) => seat).filter(seat => !m.seats[seat].joined);
+  const ul = $("invite-list");
+  ul.replaceChildren();
+  if (invites) invites.seats.filter(s => s.url && missing.includes(s.seat)).forEach(s => ul.appendChild(inviteItem(s)));
+  $("invites").hidden = !ul.childElementCount;
+  $("watch-line").replaceChildren(...linkWithCopy(invites ? invites.watch : location.origin + "/room/" + m.room, "watch"));
+  $("host-start").hidden = m.you !== m.host || !missing.length;
+  if (document.activeElement !== $("my-name")) $("my-name").value = m.you !== null ? (m.seats[m.you].name || nickname()) : "";
+  $("my-name").disabled = $("save-name").disabled = m.you === null;
+}
+
+function linkWithCopy(url, kind) {
+  const a = el("a", kind === "watch" ? "watch" : "invite", url);
+  a.href = url;
+  const copy = el("button", "tool copy", t("copy"));
+  copy.type = "button";
+  copy.dataset.url = url;
+  copy.onclick = async () => {
+    try { await navigator.clipboard.writeText(url); copy.textContent = t("copied"); }
+    catch (e) { getSelection().selectAllChildren(a); copy.textContent = t("copy_select"); }
+  };
+  return [a, copy];
+}
+
+function inviteItem(s) {
+  const li = el("li", "invite-item");
+  const text = el("div", "invite-text");
+  text.append(el("b", "", t("invite_seat", {n: s.seat + 1}) + " "), ...linkWithCopy(s.url, "invite"));
+  li.append(text, qrSvg(s.url, t("qr_label", {n: s.seat + 1})));
+  return li;
+}
+
+const nickname = () => localStorage.getItem("paohuzi.name") || "";
+
+function sendName(value) {
+  const name = value.trim();
+  if (!name) return;
+  localStorage.setItem("paohuzi.name", name);
+  send({type: "name", name});
 }
 
 // ------------------------------------------------------------------ the lobby
+
+const BOT_LEVELS = ["greedy", "expert", "random"];
+
+function renderSeatChoices() {
+  const n = +document.querySelector("input[name=players]:checked").value;
+  const box = $("seat-choices");
+  const before = [...box.querySelectorAll("select")].map(s => s.value);
+  box.replaceChildren(box.querySelector("h3") || el("h3", "", t("seats_title")));
+  for (let seat = 0; seat < n; seat++) {
+    const row = el("div", "field seat-choice");
+    const label = el("label", "", t("seat_n", {n: seat + 1}));
+    label.htmlFor = "seat-" + seat;
+    if (seat === 0) { row.append(label, el("span", "me-seat", t("seat_you"))); box.appendChild(row); continue; }
+    const select = el("select");
+    select.id = "seat-" + seat;
+    const friend = el("option", "", t("seat_friend"));
+    friend.value = "friend";
+    select.appendChild(friend);
+    BOT_LEVELS.forEach(level => { const o = el("option", "", t("lvl_" + level)); o.value = level; select.appendChild(o); });
+    select.value = before[seat - 1] || (seat === 1 ? "friend" : "greedy");
+    row.append(label, select);
+    box.appendChild(row);
+  }
+}
 
 function fieldError(id, text) {
   $(id).textContent = text;
@@ -946,27 +1318,45 @@ function fieldError(id, text) {
   if (input) $(input).setAttribute("aria-invalid", text ? "true" : "false");
 }
 
-async function createRoom(bots) {
-  ["level-error", "timer-error", "form-error"].forEach(id => fieldError(id, ""));
+/** The rules as the server takes them: a preset's name, or an object with the options changed. */
+function chosenRules() {
+  const preset = $("preset").value, players = +document.querySelector("input[name=players]:checked").value;
+  const rules = {preset};
+  if (players !== 3) rules.players = players;
+  if ($("min-huxi").value) rules.min_huxi = +$("min-huxi").value;
+  if ($("hu-on-discard").checked) rules.hu_on_discard = true;
+  if ($("no-self-bonus").checked) rules.self_draw_bonus = 0;
+  return Object.keys(rules).length === 1 ? preset : rules;
+}
+
+async function createRoom(bots, extra = {}) {
+  ["level-error", "timer-error", "form-error", "name-error"].forEach(id => fieldError(id, ""));
   const timer = Number($("timer").value);
   if (!Number.isInteger(timer) || (timer !== 0 && (timer < 5 || timer > 300))) {
     fieldError("timer-error", t("err_timer"));
     $("timer").focus();
     return null;
   }
+  const name = $("nickname").value.trim();
+  if (name) localStorage.setItem("paohuzi.name", name);
   let response;
   try {
     response = await fetch("/api/rooms", {method: "POST", headers: {"Content-Type": "application/json"},
-      body: JSON.stringify({bots, timer})});
+      body: JSON.stringify({bots, timer, ...extra})});
   } catch (e) {
     fieldError("form-error", t("err_network"));
     return null;
   }
   const body = await response.json().catch(() => ({}));
-  if (response.ok) return body;
+  if (response.ok) {
+    localStorage.setItem("paohuzi.invites." + body.room, JSON.stringify({seats: body.seats, watch: body.watch}));
+    return body;
+  }
   const detail = String(body.detail || response.status);
   if (detail.startsWith("timer")) fieldError("timer-error", t("err_timer"));
   else if (response.status === 400 && /bot/i.test(detail)) fieldError("level-error", t("err_level"));
+  else if (response.status === 400 && /players a table/.test(detail)) fieldError("form-error", t("err_four"));
+  else if (response.status === 400 && /house rules/.test(detail)) fieldError("form-error", t("err_house"));
   else if (response.status === 429) fieldError("form-error", t("err_rate"));
   else if (response.status === 503) fieldError("form-error", t("err_full"));
   else fieldError("form-error", t("err_other", {detail}));
@@ -977,30 +1367,23 @@ const localUrl = url => url.replace(/^https?:\/\/[^/]+/, "");
 
 function lobby() {
   $("lobby").hidden = false;
+  $("nickname").value = nickname();
+  renderSeatChoices();
+  document.querySelectorAll("input[name=players]").forEach(r => { r.onchange = renderSeatChoices; });
   $("new-game").onsubmit = async e => {
     e.preventDefault();
     const level = $("level").value, room = await createRoom([null, level, level]);
     if (room) location.href = localUrl(room.seats[0].url);
   };
   $("with-friends").onclick = async () => {
-    const room = await createRoom([null, null, $("level").value]);
-    if (!room) return;
-    const ul = $("invite-list");
-    ul.replaceChildren();
-    room.seats.filter(s => s.url && s.seat !== 0).forEach(s => {
-      const li = el("li"), a = el("a", "invite", s.url), copy = el("button", "tool", t("copy"));
-      a.href = s.url;
-      copy.type = "button";
-      copy.onclick = async () => {
-        try { await navigator.clipboard.writeText(s.url); copy.textContent = t("copied"); }
-        catch (e) { getSelection().selectAllChildren(a); }
-      };
-      li.append(el("b", "", t("invite_seat", {n: s.seat + 1}) + " "), a, copy);
-      ul.appendChild(li);
-    });
-    $("invites").hidden = false;
-    $("enter").onclick = () => { location.href = localUrl(room.seats[0].url); };
-    $("enter").focus();
+    const room = await createRoom([null, null, $("level").value], {wait: true});
+    if (room) location.href = localUrl(room.seats[0].url);
+  };
+  $("create").onclick = async () => {
+    const seats = [null, ...[...$("seat-choices").querySelectorAll("select")].map(s => (s.value === "friend" ? null : s.value))];
+    const people = seats.filter(x => x === null).length;
+    const room = await createRoom(seats, {rules: chosenRules(), hands: +$("match-hands").value, wait: people > 1});
+    if (room) location.href = localUrl(room.seats[0].url);
   };
 }
 
@@ -1019,12 +1402,18 @@ function refreshLanguage() {
     render();
     if (!$("settlement").hidden) renderSettlement();
   }
+  if (waiting && !$("waiting").hidden) onLobby(waiting);
+  if (!$("lobby").hidden) renderSeatChoices();
+  if (!$("rules-page").hidden) renderRules($("rules-page"));
+  if (!$("analysis-page").hidden) renderAnalysis($("analysis-page"));
+  if (replaying && frames) { goTo(frameAt); if (review) renderReview(); }
 }
 
 function keys(e) {
   sound.unlock();
   if (e.target.matches?.("input, select, textarea") || e.ctrlKey || e.metaKey || e.altKey) return;
   if (e.key === "Escape" && !$("settlement").hidden) { closeSettlement(); return; }
+  if (replayKeys(e)) return;
   if (!state || $("prompt").hidden) return;
   const claims = claimsOf(), key = e.key.toLowerCase();
   const chis = claims.filter(a => a.startsWith("chi"));
@@ -1052,18 +1441,65 @@ function wire() {
   $("ready-bar").onclick = () => send({type: "ready"});
   $("settle-close").onclick = closeSettlement;
   $("show-settlement").onclick = openSettlement;
-  $("replay-prev").onclick = () => { if (frameAt > 0) { frameAt--; showFrame(); } };
-  $("replay-next").onclick = () => { if (frameAt < frames.length - 1) { frameAt++; showFrame(); } };
-  $("replay-close").onclick = () => { $("replay").hidden = true; };
+  $("replay-first").onclick = () => goTo(0);
+  $("replay-prev").onclick = () => goTo(frameAt - 1);
+  $("replay-next").onclick = () => goTo(frameAt + 1);
+  $("replay-last").onclick = () => goTo(frames.length - 1);
+  $("replay-slider").oninput = () => goTo(+$("replay-slider").value);
+  $("replay-seat").onchange = () => { viewSeat = +$("replay-seat").value; goTo(frameAt); };
+  $("decision-prev").onclick = () => jumpDecision(false);
+  $("decision-next").onclick = () => jumpDecision(true);
+  $("review-start").onclick = startReview;
+  $("replay-share").onclick = async () => {
+    try { await navigator.clipboard.writeText(shareLink()); toast(t("copied")); } catch (e) { toast(shareLink(), 8000); }
+  };
+  $("say-open").onclick = () => {
+    const menu = $("say-menu");
+    menu.hidden = !menu.hidden;
+    $("say-open").setAttribute("aria-expanded", String(!menu.hidden));
+  };
+  $("say-menu").addEventListener("click", e => {
+    const b = e.target.closest("button[data-say]");
+    if (!b) return;
+    send({type: "say", what: b.dataset.say});
+    $("say-menu").hidden = true;
+    $("say-open").setAttribute("aria-expanded", "false");
+  });
+  $("save-name").onclick = () => sendName($("my-name").value);
+  $("my-name").onkeydown = e => { if (e.key === "Enter") sendName($("my-name").value); };
+  $("start-now").onclick = () => send({type: "start", bot: $("start-level").value});
+  $("record-file").onchange = openFile;
   document.addEventListener("keydown", keys);
   document.addEventListener("pointerdown", sound.unlock);
   setInterval(tick, 200);
 }
 
+/** A record from the disk, replayed by the server into the same board. */
+async function openFile() {
+  const file = $("record-file").files[0];
+  $("open-error").textContent = "";
+  if (!file) return;
+  if (file.size > 16000) { $("open-error").textContent = t("open_big"); return; }
+  const response = await fetch("/api/replay", {method: "POST", headers: {"Content-Type": "application/json"}, body: await file.text()});
+  if (!response.ok) {
+    const body = await response.json().catch(() => ({}));
+    $("open-error").textContent = t("open_bad", {why: String(body.detail || response.status)});
+    return;
+  }
+  $("open-record").hidden = true;
+  startReplay(await response.json(), {room: "", n: 0, base: null, seats: null});
+}
+
 function start() {
   wire();
   refreshLanguage();
-  const path = location.pathname.match(/^\/room\/([\w-]+)/);
+  const page = location.pathname;
+  if (page === "/rules") { $("rules-page").hidden = false; renderRules($("rules-page")); return; }
+  if (page === "/analysis") { $("analysis-page").hidden = false; renderAnalysis($("analysis-page")); return; }
+  if (page === "/replay") { $("open-record").hidden = false; return; }
+  const hand = page.match(/^\/room\/([\w-]+)\/hand\/(\d+)/);
+  if (hand) { openReplay(hand[1], +hand[2]); return; }
+  const path = page.match(/^\/room\/([\w-]+)/);
   if (!path) { lobby(); return; }
   roomId = path[1];
   token = new URLSearchParams(location.search).get("token");
