@@ -10,15 +10,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-import multiprocessing
-import os
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from paohuzi.bots.protocol import event_json
 from paohuzi.record import Record, position_json, result_json
-from paohuzi.server.botrunner import NICE
+from paohuzi.server.botrunner import stop, worker_pool
 
 
 def frames_of(data: dict[str, Any]) -> list[dict[str, Any]]:
@@ -61,12 +59,7 @@ class Replays:
     async def frames(self, data: dict[str, Any]) -> bytes:
         """The frames of a finished hand's record, as JSON text."""
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(
-                1,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=os.nice,
-                initargs=(NICE,),
-            )
+            self._pool = worker_pool(1)
         try:
             return await asyncio.wrap_future(self._pool.submit(frames_json, data))
         except BrokenProcessPool:
@@ -75,5 +68,5 @@ class Replays:
 
     def close(self) -> None:
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            stop(self._pool)
             self._pool = None
