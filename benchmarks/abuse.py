@@ -53,12 +53,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import base64
+import contextlib
 import http.client
 import json
 import multiprocessing
 import os
 import queue
 import random
+import signal
 import socket
 import statistics
 import subprocess
@@ -417,12 +419,16 @@ def run_phase(args: argparse.Namespace, name: str, abusers: bool) -> Phase:
         try:
             return drive(args, name, abusers, server.pid, base, port, log_path)
         finally:
+            workers = descendants(server.pid)
             server.terminate()
             try:
                 server.wait(10)
             except subprocess.TimeoutExpired:
                 server.kill()
                 server.wait()
+            for worker in workers:  # should they outlive the server
+                with contextlib.suppress(OSError):
+                    os.kill(worker, signal.SIGTERM)
 
 
 def drive(
