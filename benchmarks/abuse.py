@@ -26,13 +26,20 @@ The abusers phase adds, for the same time:
 
 The load, the bystanders and the abusers each run in a process of their own, so one client's
 work does not delay another's clock. Timing starts ``--settle`` seconds after the clients
-start (they all connect at once). It prints, per phase: the bystanders' round trip (this
-script's clock), the server-side action latency of every room from ``/api/metrics`` (arrival
-to states queued; the whole run), the server's RSS from ``/proc/PID/status`` (at the start,
-middle and end of the timed window, and its growth: a least-squares slope over the window), the
-CPU seconds of the server and of its worker processes for bots and replays (``/proc/PID/stat``)
-and of this script's processes (``time.process_time``), the seconds the server's event loop
-was ready to run but waited for a CPU (``/proc/PID/schedstat``: how busy the machine was);
+start (they all connect at once). It prints, per phase:
+
+* the bystanders' round trip (this script's clock);
+* the server-side action latency of every room from ``/api/metrics`` (arrival to states
+  queued; the whole run) and its open connections;
+* the server's RSS from ``/proc/PID/status`` at the start, middle and end of the timed window,
+  and its growth (a least-squares slope over the window);
+* the bytes waiting in the kernel's send buffers of the server's connections (``ss``: what
+  clients that do not read cost the machine outside that RSS);
+* the CPU seconds of the server and of its worker processes for bots and replays
+  (``/proc/PID/stat``), of this script's processes (``time.process_time``), and the seconds
+  the server's event loop was ready to run but waited for a CPU (``/proc/PID/schedstat``: how
+  busy the machine was);
+
 then the ratio of the bystanders' p99 with abusers to without (the issue's bar: at most 2) and
 whether memory stayed flat. A fresh server grows for its first minutes whatever the load
 (caches, the allocator), so the abusers' growth is compared with the baseline's: flat when it
@@ -46,12 +53,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import base64
+import contextlib
 import http.client
 import json
 import multiprocessing
 import os
 import queue
 import random
+import signal
 import socket
 import statistics
 import subprocess
@@ -115,6 +124,22 @@ def cpu_wait(pid: int) -> float:
         return int(Path(f"/proc/{pid}/schedstat").read_text().split()[1]) / 1e9
     except (OSError, IndexError, ValueError):
         return 0.0
+
+
+def send_queues_mb(port: int) -> float | None:
+    """Bytes waiting in the kernel's send buffers of the server's TCP connections, in MB: memory
+    that a client which does not read costs the machine, outside the server's RSS."""
+    try:
+        lines = subprocess.run(
+            ["ss", "-tnH", "state", "all", "sport", "=", f":{port}"],
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=10,
+        ).stdout.splitlines()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return sum(int(line.split()[2]) for line in lines if len(line.split()) > 2) / 2**20
 
 
 def descendants(pid: int) -> list[int]:
@@ -351,6 +376,8 @@ class Phase:
     rss: list[tuple[float, float]]
     """(seconds into the timed window, MB) of the server, sampled every second."""
     workers_rss: float
+    send_queues: tuple[float | None, float | None]
+    """Kernel send buffers of the server's connections, MB, in the middle and at the end."""
     server_cpu: float
     server_wait: float
     workers_cpu: float
@@ -392,12 +419,16 @@ def run_phase(args: argparse.Namespace, name: str, abusers: bool) -> Phase:
         try:
             return drive(args, name, abusers, server.pid, base, port, log_path)
         finally:
+            workers = descendants(server.pid)
             server.terminate()
             try:
                 server.wait(10)
             except subprocess.TimeoutExpired:
                 server.kill()
                 server.wait()
+            for worker in workers:  # should they outlive the server
+                with contextlib.suppress(OSError):
+                    os.kill(worker, signal.SIGTERM)
 
 
 def drive(
@@ -473,10 +504,14 @@ def drive(
     workers: list[int] = []
     done: dict[str, dict[str, Any]] = {}
     connections = None
+    queued: list[float | None] = []
     while len(done) < len(jobs) and time.time() < until + 60:
         now = time.time()
         if connections is None and now >= timed_from + args.seconds / 2:
             connections = get(base + "/api/metrics").get("connections")
+            queued.append(send_queues_mb(port))
+        if len(queued) == 1 and now >= until - 1:
+            queued.append(send_queues_mb(port))
         if now >= timed_from and not rss:
             server_cpu = cpu_seconds(pid)
             server_wait = cpu_wait(pid)
@@ -511,6 +546,7 @@ def drive(
         metrics,
         rss,
         workers_rss,
+        (queued[0] if queued else None, queued[1] if len(queued) > 1 else None),
         server_cpu,
         server_wait,
         workers_cpu,
@@ -567,6 +603,11 @@ def report(args: argparse.Namespace, phases: list[Phase]) -> None:
     row("bystander round trip p99 ms  [client]", lambda p: ms(quantile(p.trips, 0.99)))
     row("bystander round trip max ms  [client]", lambda p: ms(max(p.trips, default=0.0)))
     row("open connections, middle  [/api/metrics]", lambda p: p.metrics.get("connections"))
+    for i, when in enumerate(("middle", "end")):
+        row(
+            f"socket send queues {when} MB  [ss Send-Q]",
+            lambda p, i=i: "-" if p.send_queues[i] is None else f"{p.send_queues[i]:.1f}",
+        )
     row("actions, every room  [/api/metrics]", lambda p: p.metrics.get("actions"))
     row("action p50 ms, every room  [/api/metrics]", lambda p: p.metrics.get("p50_ms"))
     row("action p99 ms, every room  [/api/metrics]", lambda p: p.metrics.get("p99_ms"))

@@ -33,6 +33,26 @@ NICE = 10
 the kernel runs the event loop first, and a search gets the CPU time left over."""
 
 
+def worker_pool(workers: int) -> ProcessPoolExecutor:
+    """Worker processes at a lower priority than the server's. Spawned, not forked: the server
+    process has threads and an event loop."""
+    return ProcessPoolExecutor(
+        workers,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=os.nice,
+        initargs=(NICE,),
+    )
+
+
+def stop(pool: ProcessPoolExecutor) -> None:
+    """Stop a pool's workers now, whatever they are doing. Its own shutdown only asks them to
+    stop when they are free, from a thread that a server exiting on a signal never runs: they
+    outlived the server, one set for every start."""
+    for process in list(pool._processes.values()):
+        process.terminate()
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
 def searches(name: str) -> bool:
     """Whether the bot of this name searches (and so runs in a worker process)."""
     return name.partition("@")[0] == "expert"
@@ -52,17 +72,11 @@ class BotRunner:
     def __init__(self, workers: int, deadline: float) -> None:
         self.workers = workers
         self.deadline = deadline
-        self._pool: Executor | None = None
+        self._pool: ProcessPoolExecutor | None = None
 
     def _executor(self) -> Executor:
         if self._pool is None:
-            # Spawned, not forked: the server process has threads and an event loop.
-            self._pool = ProcessPoolExecutor(
-                self.workers,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=os.nice,
-                initargs=(NICE,),
-            )
+            self._pool = worker_pool(self.workers)
         return self._pool
 
     async def decide(
@@ -112,5 +126,5 @@ class BotRunner:
 
     def close(self) -> None:
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            stop(self._pool)
             self._pool = None

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import multiprocessing
-import os
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -19,7 +17,7 @@ from typing import Any
 from paohuzi.bots.protocol import event_json, observation_json
 from paohuzi.observation import observe
 from paohuzi.record import Record, position_json, result_json
-from paohuzi.server.botrunner import NICE
+from paohuzi.server.botrunner import stop, worker_pool
 from paohuzi.server.rooms import reveal_of
 
 
@@ -72,12 +70,7 @@ class Replays:
     async def frames(self, data: dict[str, Any]) -> bytes:
         """The frames of a finished hand's record, as JSON text."""
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(
-                1,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=os.nice,
-                initargs=(NICE,),
-            )
+            self._pool = worker_pool(1)
         try:
             return await asyncio.wrap_future(self._pool.submit(frames_json, data))
         except BrokenProcessPool:
@@ -86,5 +79,5 @@ class Replays:
 
     def close(self) -> None:
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            stop(self._pool)
             self._pool = None
