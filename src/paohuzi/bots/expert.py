@@ -23,8 +23,8 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
 
 from paohuzi.actions import HU, Action
-from paohuzi.bots.base import play_hand
 from paohuzi.bots.greedy import GreedyBot
+from paohuzi.bots.rollout import rollout_payments
 from paohuzi.bots.sampler import sample
 from paohuzi.observation import Observation
 
@@ -56,8 +56,6 @@ def rollout_values(
     (columns), stopping at ``deadline`` after at least one sample."""
     assert obs.seat is not None
     rng = random.Random(seed)
-    policy = GreedyBot(waits=False)
-    players = [policy] * obs.rules.players
     values: list[list[float]] = [[] for _ in candidates]
     done = 0
     started = time.monotonic()
@@ -67,10 +65,10 @@ def rollout_values(
         if deadline is not None and done and now + (now - started) / done > deadline:
             break
         position = sample(obs, rng)
-        for i, action in enumerate(candidates):
-            game = position.clone()
-            game.apply(action)
-            values[i].append(play_hand(game, players).payments[obs.seat])
+        for row, payment in zip(
+            values, rollout_payments(position, candidates, obs.seat), strict=True
+        ):
+            row.append(payment)
         done += 1
     return values
 

@@ -1,0 +1,31 @@
+"""Rollouts: a complete (determinized) position played to the end by fast greedy players.
+
+This is the reference the expert's search is built on (:mod:`paohuzi.bots.expert`), and the
+seam a native core serves at compiled speed (issue 14): the same inputs must give the same
+payments, whichever implementation runs them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from paohuzi.actions import Action
+from paohuzi.bots.base import play_hand
+from paohuzi.bots.greedy import GreedyBot
+from paohuzi.game import Game
+
+ROLLOUT_POLICY = GreedyBot(waits=False)
+"""Every seat's player in a rollout: the greedy bot without its (costly) count of waits."""
+
+
+def rollout_payments(game: Game, candidates: Sequence[Action], seat: int) -> list[int]:
+    """For each candidate (legal now in ``game``, which is not changed): ``seat``'s payment
+    (R10) when the candidate is played and then every seat plays the rollout policy to the
+    end of the hand."""
+    players = [ROLLOUT_POLICY] * game.rules.players
+    found = []
+    for action in candidates:
+        copy = game.clone()
+        copy.apply(action)
+        found.append(play_hand(copy, players).payments[seat])
+    return found
