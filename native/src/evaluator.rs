@@ -298,6 +298,16 @@ impl TableInput {
     pub fn cards(&self) -> &[Kind] {
         &self.cards[..usize::from(self.len)]
     }
+
+    /// A table group the game made (its cards are valid by construction).
+    pub fn of_code(code: GroupCode) -> TableInput {
+        let mut input = TableInput { gtype: code.gtype, cards: [0; 4], len: 0 };
+        for (slot, k) in input.cards.iter_mut().zip(code.cards()) {
+            *slot = k;
+            input.len += 1;
+        }
+        input
+    }
 }
 
 /// A table group as the evaluator needs it.

@@ -12,9 +12,12 @@
 
 pub mod cards;
 pub mod evaluator;
+pub mod game;
 pub mod groups;
 pub mod rules;
 pub mod suit;
 
 #[cfg(feature = "python")]
 mod python;
+#[cfg(feature = "python")]
+mod python_game;

@@ -1,0 +1,460 @@
+//! The PyO3 binding of the hand state machine ([`crate::game`]): `paohuzi._native.Game`, which
+//! `paohuzi.native_game.NativeGame` wraps with `paohuzi.game.Game`'s API.
+//!
+//! Actions cross as the Python engine's own `Action` objects ([`Kit`] holds them, one object
+//! per distinct action); positions cross as plain tuples that `paohuzi.native_game` turns into
+//! `Position`, `SeatState` and the phases; a win as the evaluator's `HuResult`.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use pyo3::exceptions::PyValueError;
+use pyo3::intern;
+use pyo3::prelude::*;
+use pyo3::types::{PyList, PyTuple};
+
+use crate::cards::{Kind, NUM_KINDS};
+use crate::game::{self as core, Act, Chi, GameError, GameRules, Phase, Seat, Source, Window};
+use crate::groups::{GroupCode, GTYPES, THREES};
+use crate::python::{counts_of, invalid, Evaluator};
+
+/// The Python objects of actions: `Action`, the `ActionType` members, the constant actions,
+/// and each 吃 made so far.
+#[pyclass(frozen, module = "paohuzi._native")]
+pub struct Kit {
+    action: Py<PyAny>,
+    /// DISCARD, CHI, PENG, HU, PASS.
+    types: Vec<Py<PyAny>>,
+    pass: Py<PyAny>,
+    peng: Py<PyAny>,
+    hu: Py<PyAny>,
+    discards: Vec<Py<PyAny>>,
+    chis: Mutex<HashMap<Chi, Py<PyAny>>>,
+}
+
+#[pymethods]
+impl Kit {
+    #[new]
+    fn new(
+        action: Py<PyAny>,
+        types: Vec<Py<PyAny>>,
+        pass: Py<PyAny>,
+        peng: Py<PyAny>,
+        hu: Py<PyAny>,
+        discards: Vec<Py<PyAny>>,
+    ) -> PyResult<Self> {
+        if types.len() != 5 || discards.len() != NUM_KINDS {
+            return Err(PyValueError::new_err("five action types and twenty discards"));
+        }
+        Ok(Kit { action, types, pass, peng, hu, discards, chis: Mutex::new(HashMap::new()) })
+    }
+}
+
+impl Kit {
+    fn object(&self, py: Python<'_>, act: Act) -> PyResult<Py<PyAny>> {
+        Ok(match act {
+            Act::Discard(k) => self.discards[usize::from(k)].clone_ref(py),
+            Act::Peng => self.peng.clone_ref(py),
+            Act::Hu => self.hu.clone_ref(py),
+            Act::Pass => self.pass.clone_ref(py),
+            Act::Chi(chi) => {
+                if let Some(found) = self.chis.lock().unwrap_or_else(|e| e.into_inner()).get(&chi) {
+                    return Ok(found.clone_ref(py));
+                }
+                let groups = chi
+                    .shapes()
+                    .iter()
+                    .map(|&s| PyTuple::new(py, THREES[usize::from(s)]))
+                    .collect::<PyResult<Vec<_>>>()?;
+                let made = self
+                    .action
+                    .call1(py, (self.types[1].clone_ref(py), py.None(), PyTuple::new(py, groups)?))?;
+                self.chis.lock().unwrap_or_else(|e| e.into_inner()).insert(chi, made.clone_ref(py));
+                made
+            }
+        })
+    }
+
+    /// The action of a Python `Action`; None for one no game offers (a 吃 of no shape).
+    fn act(&self, action: &Bound<'_, PyAny>) -> PyResult<Option<Act>> {
+        let py = action.py();
+        let atype = action.getattr(intern!(py, "type"))?;
+        let Some(index) = self.types.iter().position(|t| atype.is(t)) else {
+            return Ok(None);
+        };
+        Ok(match index {
+            0 => {
+                let card: i64 = action.getattr(intern!(py, "card"))?.extract()?;
+                (0..NUM_KINDS as i64).contains(&card).then_some(Act::Discard(card as Kind))
+            }
+            1 => {
+                let mut chi = Chi { groups: [0; 3], n: 0 };
+                for group in action.getattr(intern!(py, "groups"))?.try_iter()? {
+                    let cards: Vec<i64> = group?.extract()?;
+                    if chi.n == 3
+                        || cards.len() != 3
+                        || cards.iter().any(|&k| !(0..NUM_KINDS as i64).contains(&k))
+                    {
+                        return Ok(None);
+                    }
+                    let Some(shape) =
+                        core::three_shape([cards[0] as Kind, cards[1] as Kind, cards[2] as Kind])
+                    else {
+                        return Ok(None);
+                    };
+                    chi.groups[usize::from(chi.n)] = shape;
+                    chi.n += 1;
+                }
+                (chi.n > 0).then_some(Act::Chi(chi))
+            }
+            2 => Some(Act::Peng),
+            3 => Some(Act::Hu),
+            _ => Some(Act::Pass),
+        })
+    }
+}
+
+/// A hand of Paohuzi played natively: [`crate::game::Game`].
+#[pyclass(module = "paohuzi._native")]
+pub struct Game {
+    pub(crate) core: core::Game,
+    pub(crate) ev: Py<Evaluator>,
+    pub(crate) kit: Py<Kit>,
+}
+
+fn rules_of(
+    ev: &Bound<'_, Evaluator>,
+    players: u8,
+    hu_on_discard: bool,
+    take_needs_discard: bool,
+    break_kan_when_stuck: bool,
+) -> PyResult<Arc<GameRules>> {
+    if players != 3 && players != 4 {
+        return Err(PyValueError::new_err("a table has 3 or 4 seats"));
+    }
+    Ok(Arc::new(GameRules {
+        ev: ev.get().core.clone(),
+        players,
+        hu_on_discard,
+        take_needs_discard,
+        break_kan_when_stuck,
+    }))
+}
+
+fn source_of(n: u8) -> PyResult<Source> {
+    match n {
+        0 => Ok(Source::Liang),
+        1 => Ok(Source::Drawn),
+        2 => Ok(Source::Discarded),
+        _ => Err(PyValueError::new_err("a source is 0 (liang), 1 (drawn) or 2 (discarded)")),
+    }
+}
+
+fn kind_of(k: i64) -> PyResult<Kind> {
+    if (0..NUM_KINDS as i64).contains(&k) {
+        Ok(k as Kind)
+    } else {
+        Err(PyValueError::new_err(format!("{k} is not a kind (0-19)")))
+    }
+}
+
+fn mask(kinds: &[i64]) -> PyResult<u32> {
+    kinds.iter().try_fold(0u32, |m, &k| Ok(m | 1 << kind_of(k)?))
+}
+
+fn kinds_of(mask: u32) -> Vec<Kind> {
+    (0..NUM_KINDS as Kind).filter(|&k| mask & (1 << k) != 0).collect()
+}
+
+fn error(py: Python<'_>, e: GameError) -> PyResult<u8> {
+    let _ = py;
+    match e {
+        GameError::Illegal => Ok(1),
+        GameError::NoWin(_) => Ok(2),
+        GameError::Position(message) => Err(PyValueError::new_err(message)),
+    }
+}
+
+type SeatTuple<'py> = (Vec<i64>, Vec<(usize, Vec<i64>)>, Vec<i64>, Vec<i64>, Vec<i64>, Vec<(i64, i64)>);
+
+impl Game {
+    fn group_code(gtype: usize, cards: &[i64]) -> PyResult<GroupCode> {
+        let gtype = *GTYPES.get(gtype).ok_or_else(|| PyValueError::new_err("a group type index 0-9"))?;
+        let kinds = cards.iter().map(|&k| kind_of(k)).collect::<PyResult<Vec<Kind>>>()?;
+        let shape = if cards.len() == 3 && !gtype.is_same_kind() {
+            core::three_shape([kinds[0], kinds[1], kinds[2]])
+                .ok_or_else(|| PyValueError::new_err("a table group that is no sequence or 绞"))?
+        } else {
+            *kinds.first().ok_or_else(|| PyValueError::new_err("a table group of no cards"))?
+        };
+        Ok(GroupCode::new(gtype, shape))
+    }
+
+    fn actions(&self, py: Python<'_>, acts: &[Act]) -> PyResult<Vec<Py<PyAny>>> {
+        let kit = self.kit.get();
+        acts.iter().map(|&a| kit.object(py, a)).collect()
+    }
+
+    fn group_object(&self, py: Python<'_>, code: GroupCode) -> Py<PyAny> {
+        self.ev.get().groups[usize::from(code.code())].as_ref().expect("a Group for every code").clone_ref(py)
+    }
+
+    fn groups(&self, py: Python<'_>, codes: &[GroupCode]) -> Vec<Py<PyAny>> {
+        codes.iter().map(|&c| self.group_object(py, c)).collect()
+    }
+}
+
+#[pymethods]
+impl Game {
+    /// A hand dealt from `deck` (R2).
+    #[staticmethod]
+    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (ev, kit, players, hu_on_discard, take_needs_discard, break_kan_when_stuck, dealer, deck, keep_log = true))]
+    fn deal(
+        ev: &Bound<'_, Evaluator>,
+        kit: Py<Kit>,
+        players: u8,
+        hu_on_discard: bool,
+        take_needs_discard: bool,
+        break_kan_when_stuck: bool,
+        dealer: u8,
+        deck: Vec<i64>,
+        keep_log: bool,
+    ) -> PyResult<Game> {
+        let rules = rules_of(ev, players, hu_on_discard, take_needs_discard, break_kan_when_stuck)?;
+        if dealer >= players {
+            return Err(PyValueError::new_err("no such dealer"));
+        }
+        let deck = core::check_deck(&deck).map_err(PyValueError::new_err)?;
+        let core = core::Game::new(rules, dealer, &deck, keep_log).map_err(invalid)?;
+        Ok(Game { core, ev: ev.clone().unbind(), kit })
+    }
+
+    /// A game at a position whose shape Python has checked: `seats` as
+    /// `(hand counts, [(group type index, cards)], row, discarded, chou, [(kind, hu-xi)])`, the
+    /// phase as `("claim", card, owner, source, asking, offered, claims)`, `("discard", seat)`,
+    /// `("self_hu", seat, card)` or `("over",)`.
+    #[staticmethod]
+    #[allow(clippy::too_many_arguments)]
+    fn at(
+        ev: &Bound<'_, Evaluator>,
+        kit: Py<Kit>,
+        players: u8,
+        hu_on_discard: bool,
+        take_needs_discard: bool,
+        break_kan_when_stuck: bool,
+        dealer: u8,
+        liang: i64,
+        wall: Vec<i64>,
+        seats: Vec<Bound<'_, PyAny>>,
+        phase: &Bound<'_, PyTuple>,
+        check: bool,
+    ) -> PyResult<Game> {
+        let py = ev.py();
+        let rules = rules_of(ev, players, hu_on_discard, take_needs_discard, break_kan_when_stuck)?;
+        let mut states = Vec::new();
+        for seat in seats {
+            let (hand, table, row, discarded, chou, chou_hu): SeatTuple<'_> = seat.extract()?;
+            let hand = counts_of(&PyList::new(py, hand)?.into_any())?;
+            let table =
+                table.iter().map(|(t, cards)| Game::group_code(*t, cards)).collect::<PyResult<Vec<_>>>()?;
+            states.push(Seat {
+                hand,
+                table,
+                row: row.iter().map(|&k| kind_of(k)).collect::<PyResult<Vec<_>>>()?,
+                discarded: mask(&discarded)?,
+                chou: mask(&chou)?,
+                chou_hu: chou_hu.iter().map(|&(k, h)| Ok((kind_of(k)?, h))).collect::<PyResult<Vec<_>>>()?,
+            });
+        }
+        let kitref = kit.get();
+        let acts = |items: &Bound<'_, PyAny>| -> PyResult<Vec<Act>> {
+            let mut found = Vec::new();
+            for item in items.try_iter()? {
+                found.push(
+                    kitref.act(&item?)?.ok_or_else(|| PyValueError::new_err("an action no game offers"))?,
+                );
+            }
+            Ok(found)
+        };
+        let tag: String = phase.get_item(0)?.extract()?;
+        let phase = match tag.as_str() {
+            "claim" => {
+                let mut claims = Vec::new();
+                for item in phase.get_item(6)?.try_iter()? {
+                    let (seat, action): (u8, Bound<'_, PyAny>) = item?.extract()?;
+                    claims.push((
+                        seat,
+                        kitref
+                            .act(&action)?
+                            .ok_or_else(|| PyValueError::new_err("an action no game offers"))?,
+                    ));
+                }
+                let asking: Vec<u8> = phase.get_item(4)?.extract()?;
+                if asking.is_empty() {
+                    return Err(PyValueError::new_err("a claim window asks somebody"));
+                }
+                Phase::Claim(Window {
+                    card: kind_of(phase.get_item(1)?.extract()?)?,
+                    owner: phase.get_item(2)?.extract()?,
+                    source: source_of(phase.get_item(3)?.extract()?)?,
+                    asking,
+                    offered: acts(&phase.get_item(5)?)?,
+                    claims,
+                })
+            }
+            "discard" => Phase::Discarding(phase.get_item(1)?.extract()?),
+            "self_hu" => {
+                Phase::SelfHu(phase.get_item(1)?.extract()?, kind_of(phase.get_item(2)?.extract()?)?)
+            }
+            _ => Phase::Over(None),
+        };
+        let core = core::Game::from_position(
+            rules,
+            dealer,
+            kind_of(liang)?,
+            wall.iter().map(|&k| kind_of(k)).collect::<PyResult<_>>()?,
+            states,
+            phase,
+            check,
+        )
+        .map_err(|e| match e {
+            GameError::Position(m) => PyValueError::new_err(m),
+            other => PyValueError::new_err(format!("{other:?}")),
+        })?;
+        Ok(Game { core, ev: ev.clone().unbind(), kit })
+    }
+
+    fn clone(&self, py: Python<'_>) -> Game {
+        Game { core: self.core.clone(), ev: self.ev.clone_ref(py), kit: self.kit.clone_ref(py) }
+    }
+
+    fn to_act(&self) -> Option<u8> {
+        self.core.to_act()
+    }
+
+    fn is_over(&self) -> bool {
+        self.core.is_over()
+    }
+
+    fn wall_left(&self) -> usize {
+        self.core.wall_left()
+    }
+
+    fn liang(&self) -> Kind {
+        self.core.liang
+    }
+
+    fn deck(&self) -> Option<Vec<Kind>> {
+        self.core.deck.clone()
+    }
+
+    /// The choices of the seat to act, sorted by their F3 text.
+    fn legal(&mut self, py: Python<'_>) -> PyResult<Vec<Py<PyAny>>> {
+        let acts = self.core.legal_actions();
+        self.actions(py, &acts)
+    }
+
+    /// Carries out an action: 0 done, 1 illegal, 2 a 胡 with no winning hand.
+    fn apply(&mut self, py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<u8> {
+        let Some(act) = self.kit.get().act(action)? else { return Ok(1) };
+        match self.core.apply(act) {
+            Ok(()) => Ok(0),
+            Err(e) => error(py, e),
+        }
+    }
+
+    /// The seat's current total hu-xi (R10.6).
+    fn huxi(&mut self, seat: u8) -> PyResult<i64> {
+        if usize::from(seat) >= self.core.seats.len() {
+            return Err(PyValueError::new_err("no such seat"));
+        }
+        Ok(self.core.huxi(seat))
+    }
+
+    /// The wall still to draw.
+    fn wall(&self) -> Vec<Kind> {
+        self.core.wall_cards().to_vec()
+    }
+
+    /// Every seat as `(hand counts, table group codes, row, discarded, chou, chou_hu)`.
+    #[allow(clippy::type_complexity)]
+    fn seats(&self) -> Vec<(Vec<u8>, Vec<u16>, Vec<Kind>, Vec<Kind>, Vec<Kind>, Vec<(Kind, i64)>)> {
+        self.core
+            .seats
+            .iter()
+            .map(|s| {
+                (
+                    s.hand.to_vec(),
+                    s.table.iter().map(|g| g.code()).collect(),
+                    s.row.clone(),
+                    kinds_of(s.discarded),
+                    kinds_of(s.chou),
+                    s.chou_hu.clone(),
+                )
+            })
+            .collect()
+    }
+
+    /// The phase as the tuple [`Game::at`] takes.
+    fn phase<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        match &self.core.phase {
+            Phase::Claim(w) => {
+                let offered = self.actions(py, &w.offered)?;
+                let claims = w
+                    .claims
+                    .iter()
+                    .map(|&(s, a)| Ok((s, self.kit.get().object(py, a)?)))
+                    .collect::<PyResult<Vec<_>>>()?;
+                ("claim", w.card, w.owner, w.source as u8, w.asking.clone(), offered, claims)
+                    .into_pyobject(py)
+            }
+            Phase::Discarding(s) => ("discard", *s).into_pyobject(py),
+            Phase::SelfHu(s, c) => ("self_hu", *s, *c).into_pyobject(py),
+            Phase::Over(_) => ("over",).into_pyobject(py),
+        }
+    }
+
+    /// How the hand ended: `(winner, win, HuResult, payments, [(seat, hu-xi)])`, None while it
+    /// goes on (or for a game set up over, whose result Python keeps).
+    #[allow(clippy::type_complexity)]
+    fn outcome(
+        &self,
+        py: Python<'_>,
+    ) -> PyResult<Option<(Option<u8>, Option<Kind>, Py<PyAny>, Vec<i64>, Vec<(u8, i64)>)>> {
+        let Some(o) = self.core.outcome() else { return Ok(None) };
+        let (win, hu) = match &o.hu {
+            None => (None, py.None()),
+            Some(w) => {
+                let table = self.groups(py, &w.table);
+                (w.win, self.ev.get().hu_result(py, w.win, w.context_win, &w.arrangement, &table, w.how)?)
+            }
+        };
+        Ok(Some((o.winner, win, hu, o.payments.clone(), o.other_huxi.clone())))
+    }
+
+    /// The payments (R10.5), None while the hand goes on.
+    fn payments(&self) -> Option<Vec<i64>> {
+        self.core.outcome().map(|o| o.payments.clone())
+    }
+
+    /// Every decision so far, as `(seat, Action)`.
+    fn history(&self, py: Python<'_>) -> PyResult<Vec<(u8, Py<PyAny>)>> {
+        let kit = self.kit.get();
+        self.core.history.iter().map(|&(s, a)| Ok((s, kit.object(py, a)?))).collect()
+    }
+
+    /// The log from entry `start`, as `(event type index, seat, card, group codes)`.
+    fn log(&self, start: usize) -> Vec<(u8, u8, Option<Kind>, Vec<u16>)> {
+        self.core
+            .log
+            .iter()
+            .skip(start)
+            .map(|e| (e.etype as u8, e.seat, e.card, e.groups.iter().map(|g| g.code()).collect()))
+            .collect()
+    }
+
+    fn log_len(&self) -> usize {
+        self.core.log.len()
+    }
+}

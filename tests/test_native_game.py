@@ -1,0 +1,254 @@
+"""The native game agrees with the Python engine (issue 14): R2–R11, whole hands.
+
+Differential: the same deal played by :class:`paohuzi.game.Game` and
+:class:`paohuzi.native_game.NativeGame` with the same choices; after **every** action both give
+the same legal actions (in the same order) and the same :class:`~paohuzi.position.Position`
+(hands, tables, rows, 臭 and 臭胡 marks, the wall, the phase with its offers and hidden claims,
+and once over the :class:`~paohuzi.position.GameResult` with its ``HuResult`` and ``Score``);
+at the end the same log and history. 10,000 seeded games over Hunan, Luzhou, a house rule and
+four seats, half of the choices biased towards taking (so that 吃, 碰, 跑 and wins are frequent),
+every golden record, games from positions (``from_position``), Hypothesis over positions whose
+hidden cards are dealt anew (as the sampler makes them), and illegal actions refused alike.
+
+The Python game here evaluates hands with the native evaluator when it is built (its agreement
+with the Python evaluator is tests/test_native.py's); one shard runs the reference in pure
+Python throughout. Skipped when the native core is not built, unless ``PAOHUZI_NATIVE=1`` (CI).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from paohuzi import native
+from paohuzi.actions import PASS, Action, discard, parse_action
+from paohuzi.game import Game, IllegalAction
+from paohuzi.native_game import NativeGame, game_at, new_game, serves
+from paohuzi.position import Over, Position
+from paohuzi.record import Record
+from paohuzi.rules import HUNAN, LUZHOU, FanCombine, RuleSet
+
+pytestmark = pytest.mark.skipif(not native.available, reason="the native core is not built")
+
+GOLDEN = Path(__file__).parent / "golden"
+HOUSE = replace(
+    HUNAN,
+    min_huxi=10,
+    hu_on_discard=True,
+    fan_combine=FanCombine.PRODUCT,
+    take_needs_discard=False,
+    break_kan_when_stuck=False,
+)
+"""A house rule changing every option the game (not only the evaluator) reads."""
+FOUR = replace(HUNAN, players=4)
+FOUR_LUZHOU = replace(LUZHOU, players=4)
+RULE_SETS = {"hunan": HUNAN, "luzhou": LUZHOU, "house": HOUSE, "four": FOUR}
+SHARDS = 4
+PER_SHARD = 625
+"""10,000 games in all: 2,500 per rule set."""
+
+
+def _choose(rng: random.Random, legal: list[Action]) -> Action:
+    """Uniform half the time; else anything but pass when there is something to take."""
+    if rng.random() < 0.5:
+        taking = [a for a in legal if a != PASS]
+        if taking:
+            return rng.choice(taking)
+    return rng.choice(legal)
+
+
+def _same(slow: Game, fast: NativeGame, where: str) -> None:
+    assert fast.legal_actions() == slow.legal_actions(), where
+    assert fast.position() == slow.position(), where
+    assert fast.to_act == slow.to_act, where
+    assert fast.result == slow.result, where
+
+
+def _play_both(slow: Game, fast: NativeGame, rng: random.Random, where: str) -> None:
+    """Play both to the end with the same choices, comparing after every action."""
+    _same(slow, fast, where)
+    while not slow.is_over:
+        action = _choose(rng, slow.legal_actions())
+        slow.apply(action)
+        fast.apply(action)
+        _same(slow, fast, f"{where}, after {len(slow.history)} actions")
+    assert fast.is_over
+    assert fast.log == slow.log, where
+    assert fast.history == slow.history, where
+
+
+def _games(rules: RuleSet, seeds: range) -> dict[str, int]:
+    """Seeded games in both engines; how many ended how (the test's own coverage)."""
+    ends = {"win": 0, "draw": 0}
+    for seed in seeds:
+        dealer = seed % rules.players
+        slow = Game(rules, dealer=dealer, seed=seed)
+        fast = NativeGame(rules, dealer=dealer, seed=seed)
+        _play_both(slow, fast, random.Random(seed), f"{rules.name}/{rules.players} seed {seed}")
+        result = slow.result
+        assert result is not None
+        ends["win" if result.winner is not None else "draw"] += 1
+    return ends
+
+
+@pytest.mark.xdist_group("native_game")
+@pytest.mark.parametrize("shard", range(SHARDS))
+@pytest.mark.parametrize("name", sorted(RULE_SETS))
+def test_random_games_agree_after_every_action(name: str, shard: int) -> None:
+    rules = RULE_SETS[name]
+    ends = _games(rules, range(shard * PER_SHARD, (shard + 1) * PER_SHARD))
+    assert ends["win"] > PER_SHARD // 10, ends  # the games do reach wins
+
+
+def test_random_games_agree_with_the_pure_python_engine() -> None:
+    with native.disabled():
+        games = [
+            (Game(r, dealer=s % r.players, seed=s), s, r)
+            for r in (HUNAN, LUZHOU, HOUSE, FOUR_LUZHOU)
+            for s in range(50_000, 50_060)
+        ]
+    for slow, seed, rules in games:
+        fast = NativeGame(rules, dealer=seed % rules.players, seed=seed)
+        rng = random.Random(seed)
+        where = f"{rules.name} seed {seed}"
+        while True:
+            with native.disabled():
+                legal = slow.legal_actions()
+                position = slow.position()
+            assert fast.legal_actions() == legal, where
+            assert fast.position() == position, where
+            if slow.is_over:
+                break
+            action = _choose(rng, legal)
+            with native.disabled():
+                slow.apply(action)
+            fast.apply(action)
+
+
+@pytest.mark.parametrize("path", sorted(GOLDEN.glob("*.phz.json")), ids=lambda p: p.name)
+def test_golden_records_agree_after_every_action(path: Path) -> None:
+    record = Record.from_json(json.loads(path.read_text(encoding="utf-8")))
+    slow = record.new_game()
+    fast = NativeGame(record.rule_set, dealer=record.dealer, deck=record.deck)
+    _same(slow, fast, path.name)
+    for text in record.actions:
+        slow.apply_text(text)
+        fast.apply_text(text)
+        _same(slow, fast, f"{path.name}: {text}")
+    assert slow.is_over and fast.log == slow.log and fast.history == slow.history
+
+
+def _position_after(rules: RuleSet, seed: int, steps: int) -> Position:
+    game = Game(rules, dealer=seed % rules.players, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if game.is_over:
+            break
+        game.apply(_choose(rng, game.legal_actions()))
+    return game.position()
+
+
+def _redealt(position: Position, rng: random.Random) -> Position:
+    """The position with the wall and the other seats' hands dealt anew from their cards (as a
+    sampler's determinization is), the seat to act keeping its own."""
+    me = position.to_act
+    pool = list(position.wall)
+    for seat, state in enumerate(position.seats):
+        if seat != me:
+            pool += state.hand_cards()
+    rng.shuffle(pool)
+    seats = []
+    for seat, state in enumerate(position.seats):
+        if seat == me:
+            seats.append(state)
+            continue
+        n = sum(state.hand)
+        hand = [0] * len(state.hand)
+        for k in pool[:n]:
+            hand[k] += 1
+        del pool[:n]
+        seats.append(replace(state, hand=tuple(hand)))
+    return replace(position, wall=tuple(pool), seats=tuple(seats))
+
+
+@pytest.mark.xdist_group("native_game")
+def test_games_from_positions_agree() -> None:
+    for i in range(400):
+        rules = list(RULE_SETS.values())[i % len(RULE_SETS)]
+        position = _position_after(rules, 70_000 + i, i % 60)
+        if isinstance(position.phase, Over):
+            continue
+        slow = Game.from_position(position, rules)
+        fast = NativeGame.from_position(position, rules)
+        _play_both(slow, fast, random.Random(i), f"position {i}")
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    name=st.sampled_from(sorted(RULE_SETS)),
+    seed=st.integers(0, 10**6),
+    steps=st.integers(0, 80),
+    redeal=st.integers(0, 10**6),
+)
+def test_hypothesis_positions_agree(name: str, seed: int, steps: int, redeal: int) -> None:
+    rules = RULE_SETS[name]
+    position = _position_after(rules, seed, steps)
+    if not isinstance(position.phase, Over):
+        position = _redealt(position, random.Random(redeal))
+    try:
+        slow = Game.from_position(position, rules)
+    except ValueError as error:
+        # A redealt hand may not face the phase (the offered claim, the pending win): the
+        # native game refuses it alike, with the same words.
+        with pytest.raises(ValueError) as refused:
+            NativeGame.from_position(position, rules)
+        assert str(refused.value) == str(error)
+        return
+    fast = NativeGame.from_position(position, rules)
+    _play_both(slow, fast, random.Random(seed), f"{name} seed {seed} step {steps}")
+
+
+def test_illegal_actions_are_refused_alike() -> None:
+    slow = Game(HUNAN, seed=3)
+    fast = NativeGame(HUNAN, seed=3)
+    rng = random.Random(3)
+    tries = [discard(k) for k in range(20)] + [parse_action(a) for a in ("peng", "hu", "pass")]
+    tries.append(parse_action("chi x1x2x3"))
+    while not slow.is_over:
+        for action in tries:
+            if action in slow.legal_actions():
+                continue
+            with pytest.raises(IllegalAction) as a:
+                slow.apply(action)
+            with pytest.raises(IllegalAction) as b:
+                fast.apply(action)
+            assert str(a.value) == str(b.value)
+        action = _choose(rng, slow.legal_actions())
+        slow.apply(action)
+        fast.apply(action)
+    with pytest.raises(IllegalAction, match="over"):
+        fast.apply(PASS)
+
+
+def test_clone_is_independent() -> None:
+    game = NativeGame(LUZHOU, seed=11)
+    copy = game.clone()
+    copy.apply(copy.legal_actions()[0])
+    assert game.position() == NativeGame(LUZHOU, seed=11).position()
+    assert copy.position() != game.position()
+
+
+def test_the_seam_picks_the_native_game_where_it_serves() -> None:
+    assert serves(HUNAN) and serves(FOUR)
+    assert type(new_game(HOUSE, seed=1)) is NativeGame
+    position = Game(HUNAN, seed=1).position()
+    assert type(game_at(position, HUNAN)) is NativeGame
+    with native.disabled():
+        assert type(new_game(HUNAN, seed=1)) is Game
+        assert type(game_at(position, HUNAN)) is Game
