@@ -9,6 +9,9 @@ at the end the same log and history. 10,000 seeded games over Hunan, Luzhou, a h
 four seats, half of the choices biased towards taking (so that 吃, 碰, 跑 and wins are frequent),
 every golden record, games from positions (``from_position``), Hypothesis over positions whose
 hidden cards are dealt anew (as the sampler makes them), and illegal actions refused alike.
+Then the greedy bot (both ``waits`` settings: the Python bot, the native bot on the same
+observation and the native game's own greedy choose alike at every decision) and the rollouts
+of ``rollout_payments`` (the same payments as the Python rollout).
 
 The Python game here evaluates hands with the native evaluator when it is built (its agreement
 with the Python evaluator is tests/test_native.py's); one shard runs the reference in pure
@@ -28,8 +31,11 @@ from hypothesis import strategies as st
 
 from paohuzi import native
 from paohuzi.actions import PASS, Action, discard, parse_action
+from paohuzi.bots.greedy import GreedyBot
+from paohuzi.bots.rollout import rollout_payments
 from paohuzi.game import Game, IllegalAction
 from paohuzi.native_game import NativeGame, game_at, new_game, serves
+from paohuzi.observation import observe
 from paohuzi.position import Over, Position
 from paohuzi.record import Record
 from paohuzi.rules import HUNAN, LUZHOU, FanCombine, RuleSet
@@ -252,3 +258,90 @@ def test_the_seam_picks_the_native_game_where_it_serves() -> None:
     with native.disabled():
         assert type(new_game(HUNAN, seed=1)) is Game
         assert type(game_at(position, HUNAN)) is Game
+
+
+# ----------------------------------------------------------------------------- greedy, rollouts
+
+
+def _greedy_reference(game: Game, waits: bool) -> Action:
+    """The Python greedy bot's choice for the seat to act (the native evaluator aside)."""
+    seat = game.to_act
+    assert seat is not None
+    return GreedyBot(waits=waits).python_choice(observe(game, seat))
+
+
+@pytest.mark.xdist_group("native_game")
+@pytest.mark.parametrize("waits", [False, True])
+@pytest.mark.parametrize("name", sorted(RULE_SETS))
+def test_greedy_choices_agree(name: str, waits: bool) -> None:
+    """Greedy play at every seat: at each decision the Python bot, the native bot on the same
+    observation and the native game's own greedy choose the same action."""
+    rules = RULE_SETS[name]
+    bot = GreedyBot(waits=waits)
+    decisions = 0
+    for seed in range(60 if waits else 120):
+        slow = Game(rules, dealer=seed % rules.players, seed=seed)
+        fast = NativeGame(rules, dealer=seed % rules.players, seed=seed)
+        rng = random.Random(seed)
+        while not slow.is_over:
+            seat = slow.to_act
+            assert seat is not None
+            expected = _greedy_reference(slow, waits)
+            assert bot.act(observe(slow, seat)) == expected, (name, seed, len(slow.history))
+            assert fast.greedy(waits=waits) == expected, (name, seed, len(slow.history))
+            decisions += 1
+            # Now and then another choice, to reach positions greedy play alone does not.
+            action = expected if rng.random() < 0.8 else rng.choice(slow.legal_actions())
+            slow.apply(action)
+            fast.apply(action)
+    assert decisions > 1000
+
+
+def _rollout_reference(game: Game, candidates: list[Action], seat: int) -> list[int]:
+    found = []
+    for action in candidates:
+        copy = game.clone()
+        copy.apply(action)
+        while not copy.is_over:
+            copy.apply(_greedy_reference(copy, False))
+        result = copy.result
+        assert result is not None
+        found.append(result.payments[seat])
+    return found
+
+
+@pytest.mark.xdist_group("native_game")
+def test_rollouts_agree() -> None:
+    """``rollout_payments`` served natively gives the payments of the Python rollout, from a
+    Python game and from a native one."""
+    compared = 0
+    for i in range(240):
+        rules = list(RULE_SETS.values())[i % len(RULE_SETS)]
+        game = Game.from_position(_position_after(rules, 90_000 + i, i % 50), rules)
+        if game.is_over:
+            continue
+        seat = game.to_act
+        assert seat is not None
+        candidates = game.legal_actions()[:4]
+        expected = _rollout_reference(game, candidates, seat)
+        assert rollout_payments(game, candidates, seat) == expected, i
+        native_game = NativeGame.from_position(game.position(), rules)
+        assert rollout_payments(native_game, candidates, seat) == expected, i
+        assert native_game.position() == game.position()  # neither game is changed
+        compared += len(candidates)
+    assert compared > 300
+
+
+def test_rollouts_agree_with_the_pure_python_engine() -> None:
+    for i in range(6):
+        rules = (HUNAN, LUZHOU, HOUSE)[i % 3]
+        position = _position_after(rules, 95_000 + i, 10 + i)
+        if isinstance(position.phase, Over):
+            continue
+        seat = position.to_act
+        assert seat is not None
+        with native.disabled():
+            game = Game.from_position(position, rules)
+            candidates = game.legal_actions()[:3]
+            expected = rollout_payments(game, candidates, seat)
+        assert rollout_payments(game, candidates, seat) == expected

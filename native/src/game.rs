@@ -434,6 +434,11 @@ impl Game {
         }
     }
 
+    /// The seat's 下家 (R2).
+    pub fn next_seat(&self, seat: u8) -> u8 {
+        self.next(seat)
+    }
+
     fn next(&self, seat: u8) -> u8 {
         let i = self.playing.iter().position(|&s| s == seat).expect("a playing seat");
         self.playing[(i + 1) % self.playing.len()]

@@ -13,6 +13,7 @@
 pub mod cards;
 pub mod evaluator;
 pub mod game;
+pub mod greedy;
 pub mod groups;
 pub mod rules;
 pub mod suit;

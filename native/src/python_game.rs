@@ -15,7 +15,7 @@ use pyo3::types::{PyList, PyTuple};
 
 use crate::cards::{Kind, NUM_KINDS};
 use crate::game::{self as core, Act, Chi, GameError, GameRules, Phase, Seat, Source, Window};
-use crate::groups::{GroupCode, GTYPES, THREES};
+use crate::groups::{GroupCode, GTYPES, SHAPES, THREES};
 use crate::python::{counts_of, invalid, Evaluator};
 
 /// The Python objects of actions: `Action`, the `ActionType` members, the constant actions,
@@ -457,4 +457,119 @@ impl Game {
     fn log_len(&self) -> usize {
         self.core.log.len()
     }
+
+    /// The greedy bot's choice for the seat to act (`GreedyBot(waits=waits)`), None once over.
+    fn greedy(&mut self, py: Python<'_>, waits: bool) -> PyResult<Option<Py<PyAny>>> {
+        self.core.greedy(waits).map(|a| self.kit.get().object(py, a)).transpose()
+    }
+
+    /// Plays the hand to its end with the greedy bot at every seat; the payments.
+    fn play_greedy(&mut self, waits: bool) -> Vec<i64> {
+        self.core.play_greedy(waits)
+    }
+
+    /// `rollout_payments(game, candidates, seat)`: ValueError for a candidate that is not legal.
+    fn rollout(&self, candidates: Vec<Bound<'_, PyAny>>, seat: u8) -> PyResult<Vec<i64>> {
+        let kit = self.kit.get();
+        let mut acts = Vec::new();
+        for c in &candidates {
+            acts.push(kit.act(c)?.ok_or_else(|| PyValueError::new_err("a candidate no game offers"))?);
+        }
+        if usize::from(seat) >= self.core.seats.len() {
+            return Err(PyValueError::new_err("no such seat"));
+        }
+        self.core
+            .rollout(&acts, seat)
+            .into_iter()
+            .map(|p| p.ok_or_else(|| PyValueError::new_err("a candidate that is not legal now")))
+            .collect()
+    }
+
+    /// Random hands played natively, for the benchmark: `hands` deals (dealer `i % players`)
+    /// from decks shuffled by a seeded generator, uniformly random choices to the end, no log.
+    /// Seconds taken, and the hands won.
+    #[staticmethod]
+    #[allow(clippy::too_many_arguments)]
+    fn bench_random(
+        ev: &Bound<'_, Evaluator>,
+        players: u8,
+        hu_on_discard: bool,
+        take_needs_discard: bool,
+        break_kan_when_stuck: bool,
+        hands: usize,
+        seed: u64,
+    ) -> PyResult<(f64, usize)> {
+        let rules = rules_of(ev, players, hu_on_discard, take_needs_discard, break_kan_when_stuck)?;
+        let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+        let mut deck: Vec<Kind> = (0..80).map(|i| (i / 4) as Kind).collect();
+        let mut wins = 0;
+        let start = std::time::Instant::now();
+        for i in 0..hands {
+            for j in (1..deck.len()).rev() {
+                deck.swap(j, rng.below(j + 1));
+            }
+            let mut game = core::Game::new(rules.clone(), (i % usize::from(players)) as u8, &deck, false)
+                .map_err(invalid)?;
+            while !game.is_over() {
+                let legal = game.legal_actions();
+                game.apply(legal[rng.below(legal.len())]).expect("a legal action");
+            }
+            wins += usize::from(game.outcome().is_some_and(|o| o.winner.is_some()));
+        }
+        Ok((start.elapsed().as_secs_f64(), wins))
+    }
+}
+
+/// A small seeded generator (xorshift64*) for the benchmark's deals and choices.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        ((self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 32) as usize) % n
+    }
+}
+
+/// The greedy bot's choice from one seat's observation (`GreedyBot.act`): its hand (counts),
+/// its own table groups (as group codes), the copies it has not seen per kind, its legal actions, the card on
+/// offer, the kinds its 下家 discarded; `waits` as `GreedyBot(waits=…)`.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+pub fn greedy_choice(
+    py: Python<'_>,
+    ev: &Bound<'_, Evaluator>,
+    kit: &Bound<'_, Kit>,
+    hand: &Bound<'_, PyAny>,
+    table: Vec<u16>,
+    unseen: [i64; NUM_KINDS],
+    legal: Vec<Bound<'_, PyAny>>,
+    offer: Option<i64>,
+    next_discarded: Vec<i64>,
+    waits: bool,
+) -> PyResult<Py<PyAny>> {
+    let kit = kit.get();
+    let mut acts = Vec::with_capacity(legal.len());
+    for a in &legal {
+        acts.push(kit.act(a)?.ok_or_else(|| PyValueError::new_err("an action no game offers"))?);
+    }
+    if acts.is_empty() {
+        return Err(PyValueError::new_err("no legal action to choose from"));
+    }
+    let mut codes = Vec::with_capacity(table.len());
+    for code in table {
+        let gtype =
+            *GTYPES.get(usize::from(code) / SHAPES).ok_or_else(|| PyValueError::new_err("a group code"))?;
+        codes.push(GroupCode::new(gtype, (usize::from(code) % SHAPES) as u8));
+    }
+    let view = crate::greedy::View {
+        hand: counts_of(hand)?,
+        table: codes,
+        unseen,
+        legal: &acts,
+        offer: offer.map(kind_of).transpose()?,
+        next_discarded: mask(&next_discarded)?,
+    };
+    kit.object(py, crate::greedy::choose(&ev.get().core, &view, waits))
 }

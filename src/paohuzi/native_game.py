@@ -22,6 +22,7 @@ from paohuzi.actions import HU, PASS, PENG, Action, ActionType, discard, parse_s
 from paohuzi.cards import NUM_KINDS, Kind, full_deck
 from paohuzi.game import Event, EventType, Game, IllegalAction, check_deck, check_position
 from paohuzi.groups import Group, GroupType
+from paohuzi.observation import Observation
 from paohuzi.position import (
     ClaimWindow,
     Discarding,
@@ -35,9 +36,11 @@ from paohuzi.position import (
 )
 from paohuzi.rules import HUNAN, RuleSet, Seating, holding_limit
 
-__all__ = ["NativeGame", "game_at", "new_game", "serves"]
+__all__ = ["GROUP_CODES", "NativeGame", "game_at", "greedy_choice", "new_game", "serves"]
 
 _GROUPS = native.group_table()
+GROUP_CODES = {g: code for code, g in enumerate(_GROUPS) if g is not None}
+"""The native core's code of every group (``type * 40 + shape``)."""
 _GROUP_TYPES = list(GroupType)
 _EVENT_TYPES = list(EventType)
 _SOURCES = (Source.LIANG, Source.DRAWN, Source.DISCARDED)
@@ -68,6 +71,27 @@ def _evaluator(rules: RuleSet) -> Any:
     if core is None or not native.active or type(rules) is not RuleSet:
         return None
     return core.evaluator_for(rules)
+
+
+def greedy_choice(observation: Observation, *, waits: bool) -> Action | None:
+    """``GreedyBot(waits=waits).act(observation)`` computed by the native core
+    (``native/src/greedy.rs``), or None when it does not serve the rule set."""
+    ev = _evaluator(observation.rules)
+    if ev is None or observation.seat is None or not observation.legal:
+        return None
+    nxt = observation.seating.next(observation.seat)
+    choice: Action = native.extension().greedy_choice(
+        ev,
+        _kit(),
+        observation.hand,
+        [GROUP_CODES[g] for g in observation.own_table()],
+        observation.unseen(),
+        list(observation.legal),
+        observation.offer,
+        list(observation.discarded[nxt]),
+        waits,
+    )
+    return choice
 
 
 def serves(rules: RuleSet) -> bool:
@@ -364,6 +388,25 @@ class NativeGame:
         # The reference words why (a rare path: a bot or a client made a mistake).
         reference = Game.from_position(self.position(), self.rules, check=False)
         raise IllegalAction(reference.why_illegal(action))
+
+    def rollout(self, candidates: Sequence[Action], seat: int) -> list[int]:
+        """``rollout_payments`` inside the native core: for each candidate, ``seat``'s payment
+        when it is played and then every seat plays ``GreedyBot(waits=False)`` to the end."""
+        return list(self._core.rollout(list(candidates), seat))
+
+    def greedy(self, *, waits: bool = False) -> Action | None:
+        """``GreedyBot(waits=waits)``'s choice for the seat to act, None once over."""
+        choice: Action | None = self._core.greedy(waits)
+        return choice
+
+    def play_greedy(self, *, waits: bool = False) -> GameResult:
+        """Play the hand to its end with ``GreedyBot(waits=waits)`` at every seat, inside the
+        native core; how it ended."""
+        self._core.play_greedy(waits)
+        self._forget()
+        result = self.result
+        assert result is not None  # played to the end
+        return result
 
     def apply_text(self, text: str) -> None:
         """Apply an F3 line ``SEAT ACTION``; the seat must be the one to act."""
