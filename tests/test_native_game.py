@@ -39,6 +39,8 @@ from paohuzi.observation import observe
 from paohuzi.position import Over, Position
 from paohuzi.record import Record
 from paohuzi.rules import HUNAN, LUZHOU, FanCombine, RuleSet
+from paohuzi.simulation import simulate_hand
+from paohuzi.tournament import play_deal
 
 pytestmark = pytest.mark.skipif(not native.available, reason="the native core is not built")
 
@@ -345,3 +347,23 @@ def test_rollouts_agree_with_the_pure_python_engine() -> None:
             candidates = game.legal_actions()[:3]
             expected = rollout_payments(game, candidates, seat)
         assert rollout_payments(game, candidates, seat) == expected
+
+
+# ----------------------------------------------------------------------------- where it is used
+
+
+def test_simulate_plays_the_same_hands_natively() -> None:
+    for rules in (HUNAN, FOUR_LUZHOU):
+        fast = [simulate_hand(5, i, rules, keep_record=True) for i in range(40)]
+        with native.disabled():
+            slow = [simulate_hand(5, i, rules, keep_record=True) for i in range(40)]
+        assert fast == slow
+
+
+def test_tournament_deals_are_the_same_natively() -> None:
+    """Built-in bots choosing through ``native_act`` in ``play_hand`` (D37): the same hands."""
+    for rules, names in ((HUNAN, ["greedy", "random", "greedy"]), (FOUR, ["random"] * 4)):
+        fast = [play_deal(names, 3, deal, rules, keep_records=True) for deal in range(3)]
+        with native.disabled():
+            slow = [play_deal(names, 3, deal, rules, keep_records=True) for deal in range(3)]
+        assert fast == slow

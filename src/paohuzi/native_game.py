@@ -188,6 +188,7 @@ class NativeGame:
         )
         self._seen_result: GameResult | None = None
         self._given_log: tuple[Event, ...] = ()
+        self._seen_log: list[Event] = []
         self._forget()
 
     @classmethod
@@ -224,6 +225,7 @@ class NativeGame:
         )
         game._seen_result = position.phase.result if isinstance(position.phase, Over) else None
         game._given_log = tuple(log)
+        game._seen_log = list(game._given_log)
         game._forget()
         return game
 
@@ -333,10 +335,11 @@ class NativeGame:
     @property
     def log(self) -> list[Event]:
         """The events so far (after those given to :meth:`from_position`)."""
-        events = list(self._given_log)
-        for etype, seat, card, groups in self._core.log(0):
-            events.append(Event(_EVENT_TYPES[etype], seat, card, tuple(_GROUPS[c] for c in groups)))
-        return events
+        read = self._seen_log
+        for etype, seat, card, groups in self._core.log(len(read) - len(self._given_log)):
+            cards = tuple(_GROUPS[c] for c in groups)
+            read.append(Event(_EVENT_TYPES[etype], seat, card, cards))
+        return list(read)
 
     def position(self) -> Position:
         """The position now: everything that decides how the hand goes on."""
@@ -370,6 +373,7 @@ class NativeGame:
         other = NativeGame.__new__(NativeGame)
         other.__dict__.update(self.__dict__)
         other._core = self._core.clone()
+        other._seen_log = list(self._seen_log)
         return other
 
     # ----------------------------------------------------------------------------- actions

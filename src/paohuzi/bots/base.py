@@ -11,8 +11,9 @@ from typing import Protocol
 
 from paohuzi.actions import Action
 from paohuzi.game import Game
+from paohuzi.native_game import NativeGame
 from paohuzi.observation import Observation, observe
-from paohuzi.position import GameResult, Over
+from paohuzi.position import GameResult
 
 
 class Bot(Protocol):
@@ -25,14 +26,25 @@ class Bot(Protocol):
         ...
 
 
-def play_hand(game: Game, bots: Sequence[Bot]) -> GameResult:
+def play_hand(game: Game | NativeGame, bots: Sequence[Bot]) -> GameResult:
     """Play ``game`` to its end, seat ``s`` choosing with ``bots[s]``, and return how it
-    ended. A bot with an ``end`` method is shown its final observation."""
-    while not isinstance(phase := game.phase, Over):
-        seat = phase.to_act
-        game.apply(bots[seat].act(observe(game, seat)))
+    ended. A bot with an ``end`` method is shown its final observation.
+
+    On a native game, a bot with a ``native_act`` method (the built-in random and greedy bots)
+    chooses through it: the same choice as ``act`` on the seat's observation, computed by the
+    native core from what the seat sees (D37)."""
+    native = isinstance(game, NativeGame)
+    fast = [getattr(bot, "native_act", None) if native else None for bot in bots]
+    while (seat := game.to_act) is not None:
+        choose = fast[seat]
+        if choose is not None:
+            game.apply(choose(game))
+        else:
+            game.apply(bots[seat].act(observe(game, seat)))
     for seat, bot in enumerate(bots):
         end = getattr(bot, "end", None)
         if end is not None:
             end(observe(game, seat))
-    return phase.result
+    result = game.result
+    assert result is not None  # played to the end
+    return result

@@ -17,7 +17,7 @@ from paohuzi.actions import HU, PASS, Action, ActionType
 from paohuzi.cards import NUM_KINDS
 from paohuzi.evaluator import PreparedHand
 from paohuzi.groups import PARTNERS, Group, GroupType
-from paohuzi.native_game import greedy_choice
+from paohuzi.native_game import NativeGame, greedy_choice
 from paohuzi.observation import Observation
 from paohuzi.rules import RuleSet, holding_limit
 
@@ -72,6 +72,13 @@ class GreedyBot:
             return HU
         found = greedy_choice(observation, waits=self.waits)
         return self.python_choice(observation) if found is None else found
+
+    def native_act(self, game: NativeGame) -> Action:
+        """:meth:`act` for the seat to act in a native game, computed inside it from what the
+        seat sees (:func:`paohuzi.bots.base.play_hand`)."""
+        found = game.greedy(waits=self.waits)
+        assert found is not None  # called for the seat to act
+        return found
 
     def python_choice(self, observation: Observation) -> Action:
         """The choice as this module computes it (the reference of the native one)."""
