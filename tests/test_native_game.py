@@ -11,7 +11,8 @@ every golden record, games from positions (``from_position``), Hypothesis over p
 hidden cards are dealt anew (as the sampler makes them), and illegal actions refused alike.
 Then the greedy bot (both ``waits`` settings: the Python bot, the native bot on the same
 observation and the native game's own greedy choose alike at every decision) and the rollouts
-of ``rollout_payments`` (the same payments as the Python rollout).
+of ``rollout_payments`` (the same payments as the Python rollout); last the places the native
+game is used (D37–D39): simulation, tournaments, the environments and their arrays.
 
 The Python game here evaluates hands with the native evaluator when it is built (its agreement
 with the Python evaluator is tests/test_native.py's); one shard runs the reference in pure
@@ -25,6 +26,7 @@ import random
 from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -33,6 +35,8 @@ from paohuzi import native
 from paohuzi.actions import PASS, Action, discard, parse_action
 from paohuzi.bots.greedy import GreedyBot
 from paohuzi.bots.rollout import rollout_payments
+from paohuzi.env import SingleSeatEnv, raw_env
+from paohuzi.env.encoding import observation_arrays
 from paohuzi.game import Game, IllegalAction
 from paohuzi.native_game import NativeGame, game_at, new_game, serves
 from paohuzi.observation import observe
@@ -366,4 +370,54 @@ def test_tournament_deals_are_the_same_natively() -> None:
         fast = [play_deal(names, 3, deal, rules, keep_records=True) for deal in range(3)]
         with native.disabled():
             slow = [play_deal(names, 3, deal, rules, keep_records=True) for deal in range(3)]
+        assert fast == slow
+
+
+@pytest.mark.xdist_group("native_game")
+@pytest.mark.parametrize("name", sorted(RULE_SETS))
+def test_native_encoding_is_the_identical_array(name: str) -> None:
+    """Every seat's observation array and action mask, after every action (D39)."""
+    rules = RULE_SETS[name]
+    for seed in range(40):
+        slow = Game(rules, dealer=seed % rules.players, seed=seed)
+        fast = NativeGame(rules, dealer=seed % rules.players, seed=seed)
+        rng = random.Random(seed)
+        while True:
+            for seat in slow.seating.playing:
+                expected = observation_arrays(slow, seat)
+                found = observation_arrays(fast, seat)
+                assert found["observation"].dtype == np.float32
+                assert np.array_equal(found["observation"], expected["observation"]), (seed, seat)
+                assert np.array_equal(found["action_mask"], expected["action_mask"]), (seed, seat)
+            if slow.is_over:
+                break
+            action = _choose(rng, slow.legal_actions())
+            slow.apply(action)
+            fast.apply(action)
+
+
+def test_environments_play_the_same_hands_natively() -> None:
+    def rewards(seed: int) -> list[float]:
+        aec = raw_env(rules=FOUR if seed % 2 else HUNAN)
+        aec.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        found = []
+        for _ in aec.agent_iter():
+            observation, reward, termination, truncation, _ = aec.last()
+            found.append(reward)
+            mask = observation["action_mask"]
+            aec.step(None if termination or truncation else int(rng.choice(np.flatnonzero(mask))))
+        single = SingleSeatEnv(seat=1, opponents=("greedy", "random"))
+        obs, _ = single.reset(seed=seed)
+        done = False
+        while not done:
+            action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+            obs, reward, done, _, _ = single.step(action)
+            found.append(reward)
+        return found
+
+    for seed in range(12):
+        fast = rewards(seed)
+        with native.disabled():
+            slow = rewards(seed)
         assert fast == slow

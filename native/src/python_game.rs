@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex};
 use pyo3::exceptions::PyValueError;
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyTuple};
+use pyo3::types::{PyByteArray, PyList, PyTuple};
 
 use crate::cards::{Kind, NUM_KINDS};
 use crate::game::{self as core, Act, Chi, GameError, GameRules, Phase, Seat, Source, Window};
@@ -456,6 +456,17 @@ impl Game {
 
     fn log_len(&self) -> usize {
         self.core.log.len()
+    }
+
+    /// One seat's observation array (`paohuzi.env.encoding.encode`), as the bytes of its
+    /// float32 values row by row, in a bytearray (NumPy reads it without a copy).
+    fn encode<'py>(&mut self, py: Python<'py>, seat: u8) -> PyResult<Bound<'py, PyByteArray>> {
+        if !self.core.playing.contains(&seat) {
+            return Err(PyValueError::new_err("a seat that plays the hand"));
+        }
+        let values = self.core.encode(seat);
+        let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_ne_bytes()).collect();
+        Ok(PyByteArray::new(py, &bytes))
     }
 
     /// The greedy bot's choice for the seat to act (`GreedyBot(waits=waits)`), None once over.

@@ -398,6 +398,12 @@ class NativeGame:
         when it is played and then every seat plays ``GreedyBot(waits=False)`` to the end."""
         return list(self._core.rollout(list(candidates), seat))
 
+    def encoded(self, seat: int) -> bytearray:
+        """``seat``'s observation array (:func:`paohuzi.env.encoding.encode`) as the bytes of
+        its float32 values, row by row."""
+        found: bytearray = self._core.encode(seat)
+        return found
+
     def greedy(self, *, waits: bool = False) -> Action | None:
         """``GreedyBot(waits=waits)``'s choice for the seat to act, None once over."""
         choice: Action | None = self._core.greedy(waits)

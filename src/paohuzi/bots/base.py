@@ -26,21 +26,25 @@ class Bot(Protocol):
         ...
 
 
+def bot_choice(bot: Bot, game: Game | NativeGame, seat: int) -> Action:
+    """The bot's action for ``seat`` (to act in ``game``): ``bot.act`` on the seat's
+    observation, or on a native game the bot's ``native_act`` when it has one (the built-in
+    random and greedy bots: the same choice, computed by the native core from what the seat
+    sees, D37)."""
+    if isinstance(game, NativeGame):
+        choose = getattr(bot, "native_act", None)
+        if choose is not None:
+            found: Action = choose(game)
+            return found
+    return bot.act(observe(game, seat))
+
+
 def play_hand(game: Game | NativeGame, bots: Sequence[Bot]) -> GameResult:
     """Play ``game`` to its end, seat ``s`` choosing with ``bots[s]``, and return how it
-    ended. A bot with an ``end`` method is shown its final observation.
-
-    On a native game, a bot with a ``native_act`` method (the built-in random and greedy bots)
-    chooses through it: the same choice as ``act`` on the seat's observation, computed by the
-    native core from what the seat sees (D37)."""
-    native = isinstance(game, NativeGame)
-    fast = [getattr(bot, "native_act", None) if native else None for bot in bots]
+    ended (each choice by :func:`bot_choice`). A bot with an ``end`` method is shown its final
+    observation."""
     while (seat := game.to_act) is not None:
-        choose = fast[seat]
-        if choose is not None:
-            game.apply(choose(game))
-        else:
-            game.apply(bots[seat].act(observe(game, seat)))
+        game.apply(bot_choice(bots[seat], game, seat))
     for seat, bot in enumerate(bots):
         end = getattr(bot, "end", None)
         if end is not None:
