@@ -48,9 +48,7 @@ pub fn hand_value(
     unseen: &[i64; NUM_KINDS],
     waits: bool,
 ) -> f64 {
-    let inputs: Vec<TableInput> = table.iter().map(|&g| TableInput::of_code(g)).collect();
-    let prepared = Prepared::new(ev.clone(), *hand, &inputs).expect("a hand the game made");
-    let mut value = 1.2 * prepared.current_huxi() as f64;
+    let mut value = 1.2 * ev.current_huxi(hand, table) as f64;
     let mut isolated = 0;
     let present = hand.iter().enumerate().filter(|(_, &n)| n > 0).fold(0u32, |m, (k, _)| m | 1 << k);
     for k in 0..NUM_KINDS {
@@ -71,6 +69,8 @@ pub fn hand_value(
         hand.iter().map(|&n| i32::from(n)).sum::<i32>() + table.iter().map(|&g| group_len(g)).sum::<i32>();
     let fours = table.iter().filter(|g| g.gtype.is_four()).count() as i32;
     if waits && isolated <= 2 && holding == holding_limit(fours) {
+        let inputs: Vec<TableInput> = table.iter().map(|&g| TableInput::of_code(g)).collect();
+        let prepared = Prepared::new(ev.clone(), *hand, &inputs).expect("a hand the game made");
         let live: i64 = prepared.waits().iter().map(|(w, _)| unseen[usize::from(*w)]).sum();
         if live != 0 {
             value += 6.0 + 2.5 * live as f64;

@@ -387,6 +387,35 @@ impl Evaluator {
         }
     }
 
+    /// `best_win` over many holdings in one call, with no Python object made for a result:
+    /// for each `(hand, table, win, self_drawn)`, the hu-xi and 底数 of the best win, or None.
+    fn best_win_batch(&self, holdings: &Bound<'_, PyAny>) -> PyResult<Vec<Option<(i64, i64)>>> {
+        let mut found = Vec::new();
+        for item in holdings.try_iter()? {
+            let (hand, table, win, self_drawn): (Bound<'_, PyAny>, Bound<'_, PyAny>, i64, bool) =
+                item?.extract()?;
+            let prepared =
+                Prepared::new(self.core.clone(), counts(&hand)?, &self.table(&table)?.0).map_err(invalid)?;
+            found.push(
+                prepared.win_score(kind(win)?, self_drawn, false, false, false).map(|b| (b.huxi, b.points)),
+            );
+        }
+        Ok(found)
+    }
+
+    /// `waits` over many holdings in one call: for each `(hand, table)`, its waits as
+    /// `(kind, hu-xi, 底数)`.
+    fn waits_batch(&self, holdings: &Bound<'_, PyAny>) -> PyResult<Vec<Vec<(Kind, i64, i64)>>> {
+        let mut found = Vec::new();
+        for item in holdings.try_iter()? {
+            let (hand, table): (Bound<'_, PyAny>, Bound<'_, PyAny>) = item?.extract()?;
+            let prepared =
+                Prepared::new(self.core.clone(), counts(&hand)?, &self.table(&table)?.0).map_err(invalid)?;
+            found.push(prepared.waits().into_iter().map(|(k, b)| (k, b.huxi, b.points)).collect());
+        }
+        Ok(found)
+    }
+
     /// Times the evaluator inside Rust, with no Python object made: for each pass, every
     /// holding `(hand, table, win, self_drawn)` prepared and its best win found, then every
     /// holding prepared and its waits found. Seconds per pass of each, and the wins and

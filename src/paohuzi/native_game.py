@@ -14,7 +14,8 @@ keeps the Python game).
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from paohuzi import native
@@ -36,7 +37,15 @@ from paohuzi.position import (
 )
 from paohuzi.rules import HUNAN, RuleSet, Seating, holding_limit
 
-__all__ = ["GROUP_CODES", "NativeGame", "game_at", "greedy_choice", "new_game", "serves"]
+__all__ = [
+    "GROUP_CODES",
+    "NativeGame",
+    "game_at",
+    "greedy_choice",
+    "new_game",
+    "python_games",
+    "serves",
+]
 
 _GROUPS = native.group_table()
 GROUP_CODES = {g: code for code, g in enumerate(_GROUPS) if g is not None}
@@ -76,7 +85,7 @@ def _evaluator(rules: RuleSet) -> Any:
 def greedy_choice(observation: Observation, *, waits: bool) -> Action | None:
     """``GreedyBot(waits=waits).act(observation)`` computed by the native core
     (``native/src/greedy.rs``), or None when it does not serve the rule set."""
-    ev = _evaluator(observation.rules)
+    ev = _evaluator(observation.rules) if _games_on else None
     if ev is None or observation.seat is None or not observation.legal:
         return None
     nxt = observation.seating.next(observation.seat)
@@ -95,8 +104,25 @@ def greedy_choice(observation: Observation, *, waits: bool) -> Action | None:
 
 
 def serves(rules: RuleSet) -> bool:
-    """Whether a native game can play under ``rules`` now."""
-    return _evaluator(rules) is not None
+    """Whether the seam (:func:`new_game`, :func:`game_at`, the rollouts, the greedy bot) plays
+    natively under ``rules`` now."""
+    return _games_on and _evaluator(rules) is not None
+
+
+_games_on = True
+
+
+@contextmanager
+def python_games() -> Iterator[None]:
+    """Inside the block the seam gives Python games and the bots choose in Python, the
+    evaluator staying native if it is: the engine as it was before the native game, for
+    benchmarks and tests."""
+    global _games_on
+    saved, _games_on = _games_on, False
+    try:
+        yield
+    finally:
+        _games_on = saved
 
 
 def new_game(

@@ -24,6 +24,7 @@ from paohuzi.actions import PASS, ActionType
 from paohuzi.cards import NUM_KINDS, Kind
 from paohuzi.game import EventType, Game
 from paohuzi.groups import Group, GroupType
+from paohuzi.native_game import NativeGame, game_at
 from paohuzi.observation import Observation, observe
 from paohuzi.position import ClaimWindow, Discarding, Phase, Position, SeatState, SelfHu, Source
 
@@ -73,8 +74,9 @@ def limits(obs: Observation) -> tuple[dict[int, list[int]], dict[int, set[Kind]]
     return caps, not_wei
 
 
-def sample(obs: Observation, rng: random.Random) -> Game:
-    """A game consistent with ``obs``, at the decision the observing seat faces."""
+def sample(obs: Observation, rng: random.Random) -> Game | NativeGame:
+    """A game consistent with ``obs``, at the decision the observing seat faces (a native
+    game when the native core serves the rule set, :func:`paohuzi.native_game.game_at`)."""
     seat = obs.seat
     if seat is None or not obs.legal:
         raise ValueError("sampling needs the observation of a seat that is to act")
@@ -131,7 +133,7 @@ def sample(obs: Observation, rng: random.Random) -> Game:
         for s in range(len(obs.tables))
     )
     position = Position(obs.dealer, obs.liang, tuple(wall), seats, _phase(obs, seat))
-    return Game.from_position(position, obs.rules)
+    return game_at(position, obs.rules)
 
 
 def _phase(obs: Observation, seat: int) -> Phase:
@@ -193,7 +195,7 @@ def _deal(
     return hands
 
 
-def is_consistent(game: Game, obs: Observation) -> bool:
+def is_consistent(game: Game | NativeGame, obs: Observation) -> bool:
     """Whether a sampled game shows the observing seat what it observed: its hand, every
     table as it sees it, the discards, the wall size, the card on offer and its choices."""
     assert obs.seat is not None
