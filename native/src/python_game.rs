@@ -30,6 +30,8 @@ pub struct Kit {
     hu: Py<PyAny>,
     discards: Vec<Py<PyAny>>,
     chis: Mutex<HashMap<Chi, Py<PyAny>>>,
+    /// The stable action ids (`paohuzi.action_ids`): how many, and each 吃's.
+    ids: Mutex<(usize, HashMap<Chi, usize>)>,
 }
 
 #[pymethods]
@@ -46,7 +48,40 @@ impl Kit {
         if types.len() != 5 || discards.len() != NUM_KINDS {
             return Err(PyValueError::new_err("five action types and twenty discards"));
         }
-        Ok(Kit { action, types, pass, peng, hu, discards, chis: Mutex::new(HashMap::new()) })
+        Ok(Kit {
+            action,
+            types,
+            pass,
+            peng,
+            hu,
+            discards,
+            chis: Mutex::new(HashMap::new()),
+            ids: Mutex::new((0, HashMap::new())),
+        })
+    }
+
+    /// Takes the table of action ids (`paohuzi.action_ids.ACTIONS`): 20 discards, peng, hu,
+    /// pass, then the 吃.
+    fn set_ids(&self, actions: Vec<Bound<'_, PyAny>>) -> PyResult<()> {
+        let mut chis = HashMap::new();
+        for (i, a) in actions.iter().enumerate() {
+            let expected = match i {
+                0..20 => Some(Act::Discard(i as Kind)),
+                20 => Some(Act::Peng),
+                21 => Some(Act::Hu),
+                22 => Some(Act::Pass),
+                _ => None,
+            };
+            match (self.act(a)?, expected) {
+                (Some(found), Some(e)) if found == e => {}
+                (Some(Act::Chi(chi)), None) => {
+                    chis.insert(chi, i);
+                }
+                _ => return Err(PyValueError::new_err(format!("action id {i} is not where expected"))),
+            }
+        }
+        *self.ids.lock().unwrap_or_else(|e| e.into_inner()) = (actions.len(), chis);
+        Ok(())
     }
 }
 
@@ -467,6 +502,32 @@ impl Game {
         let values = self.core.encode(seat);
         let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_ne_bytes()).collect();
         Ok(PyByteArray::new(py, &bytes))
+    }
+
+    /// The action mask of a seat (`paohuzi.env.encoding.action_mask`): one byte per action id,
+    /// 1 for each legal action of the seat (none unless it is to act).
+    fn mask<'py>(&mut self, py: Python<'py>, seat: u8) -> PyResult<Bound<'py, PyByteArray>> {
+        let kit = self.kit.get();
+        let ids = kit.ids.lock().unwrap_or_else(|e| e.into_inner());
+        if ids.0 == 0 {
+            return Err(PyValueError::new_err("the action ids are not set (Kit.set_ids)"));
+        }
+        let mut mask = vec![0u8; ids.0];
+        if self.core.to_act() == Some(seat) {
+            for a in self.core.legal_actions() {
+                let id = match a {
+                    Act::Discard(k) => usize::from(k),
+                    Act::Peng => 20,
+                    Act::Hu => 21,
+                    Act::Pass => 22,
+                    Act::Chi(chi) => {
+                        *ids.1.get(&chi).ok_or_else(|| PyValueError::new_err("a 吃 with no action id"))?
+                    }
+                };
+                mask[id] = 1;
+            }
+        }
+        Ok(PyByteArray::new(py, &mask))
     }
 
     /// The greedy bot's choice for the seat to act (`GreedyBot(waits=waits)`), None once over.

@@ -19,6 +19,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from paohuzi import native
+from paohuzi.action_ids import ACTIONS
 from paohuzi.actions import HU, PASS, PENG, Action, ActionType, discard, parse_seat_action
 from paohuzi.cards import NUM_KINDS, Kind, full_deck
 from paohuzi.game import Event, EventType, Game, IllegalAction, check_deck, check_position
@@ -71,6 +72,7 @@ def _kit() -> Any:
             HU,
             [discard(k) for k in range(NUM_KINDS)],
         )
+        _KIT.set_ids(list(ACTIONS))
     return _KIT
 
 
@@ -428,6 +430,12 @@ class NativeGame:
         """``seat``'s observation array (:func:`paohuzi.env.encoding.encode`) as the bytes of
         its float32 values, row by row."""
         found: bytearray = self._core.encode(seat)
+        return found
+
+    def mask(self, seat: int) -> bytearray:
+        """``seat``'s action mask (:func:`paohuzi.env.encoding.action_mask`) as one byte per
+        action id of :mod:`paohuzi.action_ids`."""
+        found: bytearray = self._core.mask(seat)
         return found
 
     def greedy(self, *, waits: bool = False) -> Action | None:

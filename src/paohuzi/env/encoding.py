@@ -219,10 +219,7 @@ def observation_arrays(game: Game | NativeGame, seat: int) -> dict[str, NDArray[
     if isinstance(game, NativeGame):
         lay = layout(game.rules.players)
         array = np.frombuffer(game.encoded(seat), dtype=np.float32).reshape(lay.planes, NUM_KINDS)
-        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-        if game.to_act == seat:
-            for action in game.legal_actions():
-                mask[action_to_id(action)] = 1
+        mask = np.frombuffer(game.mask(seat), dtype=np.int8)
         return {"observation": array, "action_mask": mask}
     obs = observe(game, seat, events=False)
     return {"observation": encode(obs), "action_mask": action_mask(obs)}
