@@ -35,6 +35,7 @@ from paohuzi import native
 from paohuzi.actions import PASS, Action, discard, parse_action
 from paohuzi.bots.greedy import GreedyBot
 from paohuzi.bots.rollout import rollout_payments
+from paohuzi.bots.sampler import is_consistent, sample
 from paohuzi.env import SingleSeatEnv, raw_env
 from paohuzi.env.encoding import observation_arrays
 from paohuzi.game import Game, IllegalAction
@@ -421,3 +422,33 @@ def test_environments_play_the_same_hands_natively() -> None:
         with native.disabled():
             slow = rewards(seed)
         assert fast == slow
+
+
+@pytest.mark.xdist_group("native_game")
+def test_native_samples_are_consistent_with_the_observation() -> None:
+    """The sampler inside the native core (D41): every sample shows the seat what it observed,
+    places the 80 cards, keeps the constraints the Python sampler keeps (a card shown from
+    another seat's own draw caps that kind in his hand at one) and plays on to an end."""
+    rng = random.Random(2)
+    checked = hidden_wei = 0
+    for i in range(240):
+        rules = list(RULE_SETS.values())[i % len(RULE_SETS)]
+        game = Game.from_position(_position_after(rules, 120_000 + i, 5 + i % 25), rules)
+        if game.is_over:
+            continue
+        seat = game.to_act
+        assert seat is not None
+        obs = observe(game, seat)
+        hidden_wei += sum(g.cards is None for t in obs.tables for g in t)
+        shown = {(e.seat, e.card) for e in obs.events if e.type.value == "show" and e.seat != seat}
+        for _ in range(3):
+            found = sample(obs, rng)
+            assert type(found) is NativeGame
+            assert is_consistent(found, obs), i
+            assert found.position().card_count() == 80
+            for other, kind in shown:
+                assert kind is not None and found.hands[other][kind] <= 1
+            while not found.is_over:
+                found.apply(rng.choice(found.legal_actions()))
+            checked += 1
+    assert checked > 400 and hidden_wei > 20, (checked, hidden_wei)

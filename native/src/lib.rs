@@ -16,6 +16,7 @@ pub mod game;
 pub mod greedy;
 pub mod groups;
 pub mod rules;
+pub mod sampler;
 pub mod suit;
 
 #[cfg(feature = "python")]

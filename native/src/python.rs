@@ -631,5 +631,5 @@ mod _native {
     #[pymodule_export]
     use super::{Core, Evaluator, PreparedHand};
     #[pymodule_export]
-    use crate::python_game::{greedy_choice, Game, Kit};
+    use crate::python_game::{greedy_choice, Game, Kit, Sampler};
 }

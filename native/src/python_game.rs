@@ -210,6 +210,45 @@ fn error(py: Python<'_>, e: GameError) -> PyResult<u8> {
     }
 }
 
+/// A phase given as the tuple [`Game::at`] takes.
+fn phase_of(kitref: &Kit, phase: &Bound<'_, PyTuple>) -> PyResult<Phase> {
+    let acts = |items: &Bound<'_, PyAny>| -> PyResult<Vec<Act>> {
+        let mut found = Vec::new();
+        for item in items.try_iter()? {
+            found.push(kitref.act(&item?)?.ok_or_else(|| PyValueError::new_err("an action no game offers"))?);
+        }
+        Ok(found)
+    };
+    let tag: String = phase.get_item(0)?.extract()?;
+    Ok(match tag.as_str() {
+        "claim" => {
+            let mut claims = Vec::new();
+            for item in phase.get_item(6)?.try_iter()? {
+                let (seat, action): (u8, Bound<'_, PyAny>) = item?.extract()?;
+                claims.push((
+                    seat,
+                    kitref.act(&action)?.ok_or_else(|| PyValueError::new_err("an action no game offers"))?,
+                ));
+            }
+            let asking: Vec<u8> = phase.get_item(4)?.extract()?;
+            if asking.is_empty() {
+                return Err(PyValueError::new_err("a claim window asks somebody"));
+            }
+            Phase::Claim(Window {
+                card: kind_of(phase.get_item(1)?.extract()?)?,
+                owner: phase.get_item(2)?.extract()?,
+                source: source_of(phase.get_item(3)?.extract()?)?,
+                asking,
+                offered: acts(&phase.get_item(5)?)?,
+                claims,
+            })
+        }
+        "discard" => Phase::Discarding(phase.get_item(1)?.extract()?),
+        "self_hu" => Phase::SelfHu(phase.get_item(1)?.extract()?, kind_of(phase.get_item(2)?.extract()?)?),
+        _ => Phase::Over(None),
+    })
+}
+
 type SeatTuple<'py> = (Vec<i64>, Vec<(usize, Vec<i64>)>, Vec<i64>, Vec<i64>, Vec<i64>, Vec<(i64, i64)>);
 
 impl Game {
@@ -302,48 +341,7 @@ impl Game {
                 chou_hu: chou_hu.iter().map(|&(k, h)| Ok((kind_of(k)?, h))).collect::<PyResult<Vec<_>>>()?,
             });
         }
-        let kitref = kit.get();
-        let acts = |items: &Bound<'_, PyAny>| -> PyResult<Vec<Act>> {
-            let mut found = Vec::new();
-            for item in items.try_iter()? {
-                found.push(
-                    kitref.act(&item?)?.ok_or_else(|| PyValueError::new_err("an action no game offers"))?,
-                );
-            }
-            Ok(found)
-        };
-        let tag: String = phase.get_item(0)?.extract()?;
-        let phase = match tag.as_str() {
-            "claim" => {
-                let mut claims = Vec::new();
-                for item in phase.get_item(6)?.try_iter()? {
-                    let (seat, action): (u8, Bound<'_, PyAny>) = item?.extract()?;
-                    claims.push((
-                        seat,
-                        kitref
-                            .act(&action)?
-                            .ok_or_else(|| PyValueError::new_err("an action no game offers"))?,
-                    ));
-                }
-                let asking: Vec<u8> = phase.get_item(4)?.extract()?;
-                if asking.is_empty() {
-                    return Err(PyValueError::new_err("a claim window asks somebody"));
-                }
-                Phase::Claim(Window {
-                    card: kind_of(phase.get_item(1)?.extract()?)?,
-                    owner: phase.get_item(2)?.extract()?,
-                    source: source_of(phase.get_item(3)?.extract()?)?,
-                    asking,
-                    offered: acts(&phase.get_item(5)?)?,
-                    claims,
-                })
-            }
-            "discard" => Phase::Discarding(phase.get_item(1)?.extract()?),
-            "self_hu" => {
-                Phase::SelfHu(phase.get_item(1)?.extract()?, kind_of(phase.get_item(2)?.extract()?)?)
-            }
-            _ => Phase::Over(None),
-        };
+        let phase = phase_of(kit.get(), phase)?;
         let core = core::Game::from_position(
             rules,
             dealer,
@@ -644,4 +642,109 @@ pub fn greedy_choice(
         next_discarded: mask(&next_discarded)?,
     };
     kit.object(py, crate::greedy::choose(&ev.get().core, &view, waits))
+}
+
+/// The sampler of one observation (`paohuzi.bots.sampler.sample` served natively): made once
+/// from the observation and the constraints Python works out, then any number of samples.
+#[pyclass(frozen, module = "paohuzi._native")]
+pub struct Sampler {
+    core: crate::sampler::Sampler,
+    ev: Py<Evaluator>,
+    kit: Py<Kit>,
+}
+
+#[pymethods]
+impl Sampler {
+    /// `seats`: every seat as the observer sees it, as [`Game::at`] takes them, a face-down
+    /// 偎 as `(type index, [])`; `not_wei` per seat; `hidden`: `(seat, size, caps)` of each
+    /// other playing seat in play order; `phase` as [`Game::at`] takes it.
+    #[new]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        ev: &Bound<'_, Evaluator>,
+        kit: Py<Kit>,
+        players: u8,
+        hu_on_discard: bool,
+        take_needs_discard: bool,
+        break_kan_when_stuck: bool,
+        dealer: u8,
+        liang: i64,
+        wall: usize,
+        seats: Vec<Bound<'_, PyAny>>,
+        not_wei: Vec<Vec<i64>>,
+        unseen: [i64; NUM_KINDS],
+        hidden: Vec<(u8, usize, [i64; NUM_KINDS])>,
+        kept: bool,
+        phase: &Bound<'_, PyTuple>,
+    ) -> PyResult<Self> {
+        let py = ev.py();
+        let rules = rules_of(ev, players, hu_on_discard, take_needs_discard, break_kan_when_stuck)?;
+        let mut states = Vec::new();
+        let mut weis = Vec::new();
+        for (s, seat) in seats.into_iter().enumerate() {
+            let (hand, table, row, discarded, chou, chou_hu): SeatTuple<'_> = seat.extract()?;
+            let hand = counts_of(&PyList::new(py, hand)?.into_any())?;
+            let mut codes = Vec::new();
+            for (i, (t, cards)) in table.iter().enumerate() {
+                if cards.is_empty() {
+                    weis.push((s as u8, i));
+                    codes.push(GroupCode::new(crate::groups::GType::Wei, 0));
+                } else {
+                    codes.push(Game::group_code(*t, cards)?);
+                }
+            }
+            states.push(Seat {
+                hand,
+                table: codes,
+                row: row.iter().map(|&k| kind_of(k)).collect::<PyResult<Vec<_>>>()?,
+                discarded: mask(&discarded)?,
+                chou: mask(&chou)?,
+                chou_hu: chou_hu.iter().map(|&(k, h)| Ok((kind_of(k)?, h))).collect::<PyResult<Vec<_>>>()?,
+            });
+        }
+        let hidden = hidden
+            .into_iter()
+            .map(|(seat, size, caps)| crate::sampler::Hidden {
+                seat,
+                size,
+                caps: caps.map(|c| c.clamp(0, 4) as u8),
+            })
+            .collect();
+        let phase = phase_of(kit.get(), phase)?;
+        Ok(Sampler {
+            core: crate::sampler::Sampler {
+                rules,
+                dealer,
+                liang: kind_of(liang)?,
+                wall,
+                seats: states,
+                weis,
+                not_wei: not_wei.iter().map(|m| mask(m)).collect::<PyResult<Vec<_>>>()?,
+                unseen,
+                hidden,
+                kept,
+                phase,
+            },
+            ev: ev.clone().unbind(),
+            kit,
+        })
+    }
+
+    /// A game consistent with the observation, from a seed: `(0, Game)`, or `(1, message)`
+    /// when no completion satisfies the constraints, `(2, message)` for a position refused.
+    fn sample(&self, py: Python<'_>, seed: u64) -> PyResult<(u8, Py<PyAny>)> {
+        let mut rng = core::Rng::new(seed);
+        match self.core.sample(&mut rng) {
+            Ok(game) => {
+                let game = Game { core: game, ev: self.ev.clone_ref(py), kit: self.kit.clone_ref(py) };
+                Ok((0, Py::new(py, game)?.into_any()))
+            }
+            Err(crate::sampler::SampleError::Sampling(m)) => {
+                Ok((1, m.into_pyobject(py)?.into_any().unbind()))
+            }
+            Err(crate::sampler::SampleError::Position(m)) => {
+                Ok((2, m.into_pyobject(py)?.into_any().unbind()))
+            }
+        }
+    }
 }

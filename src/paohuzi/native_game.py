@@ -41,6 +41,7 @@ from paohuzi.rules import HUNAN, RuleSet, Seating, holding_limit
 __all__ = [
     "GROUP_CODES",
     "NativeGame",
+    "NativeSampler",
     "game_at",
     "greedy_choice",
     "new_game",
@@ -459,3 +460,89 @@ class NativeGame:
             who = "nobody" if self.to_act is None else f"seat {self.to_act}"
             raise IllegalAction(f"it is not seat {seat}'s turn ({who} is to act)")
         self.apply(action)
+
+
+class NativeSampler:
+    """The hidden cards of one observation sampled inside the native core
+    (:func:`paohuzi.bots.sampler.sample` uses it, D41): made from what the seat sees and the
+    constraints Python works out, then one game per :meth:`sample`. ``seats``: every seat as
+    the seat sees it (other hands empty, a face-down 偎 None); ``hidden``: each other playing
+    seat in play order with its hand size and per-kind caps."""
+
+    def __init__(
+        self,
+        rules: RuleSet,
+        dealer: int,
+        liang: Kind,
+        wall: int,
+        seats: Sequence[
+            tuple[
+                tuple[int, ...],
+                Sequence[Group | None],
+                Sequence[Kind],
+                Iterable[Kind],
+                Iterable[Kind],
+                Sequence[tuple[Kind, int]],
+            ]
+        ],
+        not_wei: Sequence[Iterable[Kind]],
+        unseen: Sequence[int],
+        hidden: Sequence[tuple[int, int, Sequence[int]]],
+        kept: bool,
+        phase: Phase,
+    ) -> None:
+        ev = _evaluator(rules)
+        if ev is None:
+            raise ValueError("the native core does not serve this rule set")
+        self.rules = rules
+        self.dealer = dealer
+        self._sampler = native.extension().Sampler(
+            ev,
+            _kit(),
+            rules.players,
+            rules.hu_on_discard,
+            rules.take_needs_discard,
+            rules.break_kan_when_stuck,
+            dealer,
+            liang,
+            wall,
+            [
+                (
+                    list(hand),
+                    [
+                        (0, []) if g is None else (_GROUP_TYPES.index(g.type), list(g.cards))
+                        for g in table
+                    ],
+                    list(row),
+                    sorted(discarded),
+                    sorted(chou),
+                    list(chou_hu),
+                )
+                for hand, table, row, discarded, chou, chou_hu in seats
+            ],
+            [sorted(kinds) for kinds in not_wei],
+            list(unseen),
+            [(seat, size, list(caps)) for seat, size, caps in hidden],
+            kept,
+            _phase_tuple(phase),
+        )
+
+    def sample(self, seed: int) -> NativeGame | str:
+        """A game consistent with the observation, drawn with ``seed`` (64 bits); or why none
+        is (no completion satisfies the constraints). ValueError for a position refused."""
+        code, found = self._sampler.sample(seed)
+        if code == 1:
+            message: str = found
+            return message
+        if code == 2:
+            raise ValueError(found)
+        game = NativeGame.__new__(NativeGame)
+        game.rules = self.rules
+        game.dealer = self.dealer
+        game.seating = self.rules.seating(self.dealer)
+        game._core = found
+        game._seen_result = None
+        game._given_log = ()
+        game._seen_log = []
+        game._forget()
+        return game
