@@ -22,7 +22,10 @@ Python throughout. Skipped when the native core is not built, unless ``PAOHUZI_N
 from __future__ import annotations
 
 import json
+import os
 import random
+import subprocess
+import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -452,3 +455,30 @@ def test_native_samples_are_consistent_with_the_observation() -> None:
                 found.apply(rng.choice(found.legal_actions()))
             checked += 1
     assert checked > 400 and hidden_wei > 20, (checked, hidden_wei)
+
+
+def test_without_the_extension_every_seam_plays_python_games() -> None:
+    # sys.modules[name] = None makes importing that module fail, as when it was never built.
+    code = (
+        "import sys, random; sys.modules['paohuzi._native'] = None\n"
+        "from paohuzi.native_game import new_game, serves\n"
+        "from paohuzi.simulation import simulate_hand\n"
+        "from paohuzi.tournament import play_deal\n"
+        "from paohuzi.bots.sampler import sample\n"
+        "from paohuzi.bots.rollout import rollout_payments\n"
+        "from paohuzi.observation import observe\n"
+        "from paohuzi.env import raw_env\n"
+        "game = new_game(seed=1)\n"
+        "obs = observe(game, game.to_act)\n"
+        "found = sample(obs, random.Random(1))\n"
+        "rollout_payments(found, list(obs.legal[:2]), obs.seat)\n"
+        "play_deal(['random', 'greedy', 'random'], 1, 0)\n"
+        "simulate_hand(1, 0)\n"
+        "env = raw_env(); env.reset(seed=1); env.observe(env.agent_selection)\n"
+        "print(type(game).__name__, type(found).__name__, serves(game.rules))\n"
+    )
+    environ = {k: v for k, v in os.environ.items() if k != native.ENV}
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=environ, check=False
+    )
+    assert done.returncode == 0 and done.stdout == "Game Game False\n", done.stderr
