@@ -252,6 +252,16 @@ def test_illegal_actions_are_refused_alike() -> None:
         fast.apply(PASS)
 
 
+def test_a_native_game_from_a_python_game_plays_on_alike() -> None:
+    slow = Game(LUZHOU, seed=21)
+    for action in ("0 pass", "0 discard x1"):
+        if slow.to_act == 0 and parse_action(action[2:]) in slow.legal_actions():
+            slow.apply_text(action)
+    fast = NativeGame.from_game(slow)
+    assert fast.log == slow.log
+    _play_both(slow, fast, random.Random(21), "from a Python game")
+
+
 def test_clone_is_independent() -> None:
     game = NativeGame(LUZHOU, seed=11)
     copy = game.clone()

@@ -201,8 +201,7 @@ fn kinds_of(mask: u32) -> Vec<Kind> {
     (0..NUM_KINDS as Kind).filter(|&k| mask & (1 << k) != 0).collect()
 }
 
-fn error(py: Python<'_>, e: GameError) -> PyResult<u8> {
-    let _ = py;
+fn error(e: GameError) -> PyResult<u8> {
     match e {
         GameError::Illegal => Ok(1),
         GameError::NoWin(_) => Ok(2),
@@ -389,11 +388,11 @@ impl Game {
     }
 
     /// Carries out an action: 0 done, 1 illegal, 2 a 胡 with no winning hand.
-    fn apply(&mut self, py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<u8> {
+    fn apply(&mut self, action: &Bound<'_, PyAny>) -> PyResult<u8> {
         let Some(act) = self.kit.get().act(action)? else { return Ok(1) };
         match self.core.apply(act) {
             Ok(()) => Ok(0),
-            Err(e) => error(py, e),
+            Err(e) => error(e),
         }
     }
 

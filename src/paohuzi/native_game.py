@@ -258,6 +258,11 @@ class NativeGame:
         game._forget()
         return game
 
+    @classmethod
+    def from_game(cls, game: Game) -> NativeGame:
+        """A native game at a Python game's position, with its log."""
+        return cls.from_position(game.position(), game.rules, log=game.log)
+
     def _forget(self) -> None:
         """Drop what was read from the core: it changed."""
         self._seen_phase: Phase | None = None
