@@ -379,6 +379,14 @@ impl Game {
                         "seat {first} cannot be offered {offered} on this card"
                     )));
                 }
+                for &(seat, claim) in window.claims.iter().filter(|_| check) {
+                    if !holds_claim(&self.seats[usize::from(seat)].hand, window.card, claim) {
+                        return Err(GameError::Position(format!(
+                            "seat {seat} cannot have claimed {} with its hand",
+                            claim.text()
+                        )));
+                    }
+                }
                 let mut asking = vec![first];
                 asking.extend(queue.into_iter().filter(|&s| s != first));
                 self.phase = Phase::Claim(Window { asking, ..window });
@@ -912,7 +920,8 @@ impl Game {
             if action == Act::Peng {
                 let group = GroupCode::new(GType::Peng, card);
                 let state = &mut self.seats[usize::from(seat)];
-                state.hand[usize::from(card)] -= 2;
+                // Saturating: an unchecked position may hold a claim its hand cannot make.
+                state.hand[usize::from(card)] = state.hand[usize::from(card)].saturating_sub(2);
                 state.table.push(group);
                 self.changed(seat);
                 self.event(EventType::Peng, seat, Some(card), vec![group]);
@@ -953,7 +962,8 @@ impl Game {
         let mut groups = Vec::new();
         for &shape in chi.shapes() {
             for &k in &THREES[usize::from(shape)] {
-                state.hand[usize::from(k)] -= 1;
+                let held = &mut state.hand[usize::from(k)];
+                *held = held.saturating_sub(1); // as for 碰, an unchecked position
             }
             groups.push(GroupCode::new(GType::Chi, shape));
         }
@@ -1009,6 +1019,24 @@ impl Game {
         }
         self.pao = None;
         self.legal = None;
+    }
+}
+
+/// Whether a hand holds the cards a declared 吃 or 碰 of `card` lays down (R7, R8).
+fn holds_claim(hand: &Counts, card: Kind, claim: Act) -> bool {
+    match claim {
+        Act::Peng => hand[usize::from(card)] >= 2,
+        Act::Chi(chi) => {
+            let mut left = hand.map(i32::from);
+            left[usize::from(card)] += 1;
+            for &shape in chi.shapes() {
+                for &k in &THREES[usize::from(shape)] {
+                    left[usize::from(k)] -= 1;
+                }
+            }
+            left.iter().all(|&n| n >= 0)
+        }
+        _ => true,
     }
 }
 

@@ -258,6 +258,9 @@ class Game:
             if check and not (phase.offered and set(phase.offered) <= options):
                 offered = ", ".join(map(str, phase.offered)) or "nothing"
                 raise ValueError(f"seat {first} cannot be offered {offered} on this card")
+            for seat, claim in phase.claims if check else ():
+                if not _holds_claim(self._seats[seat].hand, phase.card, claim):
+                    raise ValueError(f"seat {seat} cannot have claimed {claim} with its hand")
             later = tuple(s for s in queue if s != first)
             self._phase = replace(phase, asking=(first, *later))
         elif isinstance(phase, SelfHu):
@@ -829,6 +832,20 @@ class Game:
         self._hu = {}
         self._pao = None
         self._legal = None
+
+
+def _holds_claim(hand: Sequence[int], card: Kind, claim: Action) -> bool:
+    """Whether a hand holds the cards a declared 吃 or 碰 of ``card`` lays down (R7, R8)."""
+    if claim.type is ActionType.PENG:
+        return hand[card] >= 2
+    if claim.type is ActionType.CHI:
+        left = list(hand)
+        left[card] += 1
+        for cards in claim.groups:
+            for k in cards:
+                left[k] -= 1
+        return min(left) >= 0
+    return True
 
 
 def check_position(position: Position, rules: RuleSet) -> None:
