@@ -103,6 +103,41 @@ impl Act {
         }
     }
 
+    /// [`Act::text`]'s bytes, zero-padded, for sorting without allocating.
+    fn text_key(self) -> [u8; 40] {
+        let mut buf = [0u8; 40];
+        let mut n = 0;
+        let mut put = |bytes: &[u8]| {
+            buf[n..n + bytes.len()].copy_from_slice(bytes);
+            n += bytes.len();
+        };
+        match self {
+            Act::Chi(chi) => {
+                put(b"chi");
+                for &shape in chi.shapes() {
+                    put(b" ");
+                    for &k in &THREES[usize::from(shape)] {
+                        put(if k < 10 { b"x" } else { b"d" });
+                        let rank = k % 10 + 1;
+                        if rank == 10 {
+                            put(b"10");
+                        } else {
+                            put(&[b'0' + rank]);
+                        }
+                    }
+                }
+            }
+            Act::Discard(k) => {
+                put(b"discard ");
+                put(kind_name(k).as_bytes());
+            }
+            Act::Peng => put(b"peng"),
+            Act::Hu => put(b"hu"),
+            Act::Pass => put(b"pass"),
+        }
+        buf
+    }
+
     /// The F3 text of the action (legal actions are sorted by it).
     pub fn text(self) -> String {
         match self {
@@ -514,10 +549,10 @@ impl Game {
                 if w.asking.is_empty() {
                     return Vec::new();
                 }
-                let mut found: Vec<(String, Act)> =
-                    w.offered.iter().chain([Act::Pass].iter()).map(|&a| (a.text(), a)).collect();
-                found.sort_by(|a, b| a.0.cmp(&b.0));
-                found.into_iter().map(|(_, a)| a).collect()
+                let mut found: Vec<Act> = w.offered.iter().copied().chain([Act::Pass]).collect();
+                // Zero-padded text: the same order as the text itself.
+                found.sort_by_cached_key(|a| a.text_key());
+                found
             }
             Phase::SelfHu(..) => vec![Act::Hu, Act::Pass],
             Phase::Discarding(seat) => {
@@ -542,7 +577,10 @@ impl Game {
     /// Carries out the decision of the seat to act.
     pub fn apply(&mut self, action: Act) -> Result<(), GameError> {
         let seat = self.to_act().ok_or(GameError::Illegal)?;
-        if !self.legal_actions().contains(&action) {
+        if self.legal.is_none() {
+            self.legal = Some(self.compute_legal());
+        }
+        if !self.legal.as_ref().is_some_and(|l| l.contains(&action)) {
             return Err(GameError::Illegal);
         }
         if action == Act::Hu {
