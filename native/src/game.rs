@@ -384,9 +384,28 @@ impl Game {
         phase: Phase,
         check: bool,
     ) -> Result<Game, GameError> {
+        if dealer >= rules.players {
+            return Err(GameError::Position(format!("no seat {dealer} to deal")));
+        }
         let mut game = Game::blank(rules, dealer);
         if seats.len() != game.seats.len() {
             return Err(GameError::Position("wrong number of seats".into()));
+        }
+        // The seat to act and the owner play the hand (Python checks it before); any other
+        // seat named is at least at the table.
+        let (playing, named): (Vec<u8>, Vec<u8>) = match &phase {
+            Phase::Claim(w) => (
+                w.asking.iter().copied().take(1).chain([w.owner]).collect(),
+                w.asking.iter().copied().chain(w.claims.iter().map(|c| c.0)).collect(),
+            ),
+            Phase::Discarding(s) | Phase::SelfHu(s, _) => (vec![*s], Vec::new()),
+            Phase::Over(_) => (Vec::new(), Vec::new()),
+        };
+        if let Some(s) = playing.iter().find(|s| !game.playing.contains(s)) {
+            return Err(GameError::Position(format!("seat {s} does not play this hand")));
+        }
+        if let Some(s) = named.iter().find(|&&s| usize::from(s) >= game.seats.len()) {
+            return Err(GameError::Position(format!("no seat {s} at this table")));
         }
         game.liang = liang;
         game.wall = wall;

@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex};
 use pyo3::exceptions::PyValueError;
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyByteArray, PyList, PyTuple};
+use pyo3::types::{PyByteArray, PyTuple};
 
 use crate::cards::{Kind, NUM_KINDS};
 use crate::game::{self as core, Act, Chi, GameError, GameRules, Phase, Seat, Source, Window};
@@ -248,6 +248,21 @@ fn phase_of(kitref: &Kit, phase: &Bound<'_, PyTuple>) -> PyResult<Phase> {
     })
 }
 
+/// A hand given as 20 counts.
+fn hand_of(counts: &[i64]) -> PyResult<crate::cards::Counts> {
+    if counts.len() != NUM_KINDS {
+        return Err(PyValueError::new_err("a count array holds 20 counts"));
+    }
+    let mut found = [0; NUM_KINDS];
+    for (k, &n) in counts.iter().enumerate() {
+        if !(0..=4).contains(&n) {
+            return Err(PyValueError::new_err(format!("{n} copies of kind {k}")));
+        }
+        found[k] = n as u8;
+    }
+    Ok(found)
+}
+
 type SeatTuple<'py> = (Vec<i64>, Vec<(usize, Vec<i64>)>, Vec<i64>, Vec<i64>, Vec<i64>, Vec<(i64, i64)>);
 
 impl Game {
@@ -296,7 +311,7 @@ impl Game {
     ) -> PyResult<Game> {
         let rules = rules_of(ev, players, hu_on_discard, take_needs_discard, break_kan_when_stuck)?;
         if dealer >= players {
-            return Err(PyValueError::new_err("no such dealer"));
+            return Err(PyValueError::new_err(format!("no seat {dealer} to deal")));
         }
         let deck = core::check_deck(&deck).map_err(PyValueError::new_err)?;
         let core = core::Game::new(rules, dealer, &deck, keep_log).map_err(invalid)?;
@@ -323,12 +338,11 @@ impl Game {
         phase: &Bound<'_, PyTuple>,
         check: bool,
     ) -> PyResult<Game> {
-        let py = ev.py();
         let rules = rules_of(ev, players, hu_on_discard, take_needs_discard, break_kan_when_stuck)?;
         let mut states = Vec::new();
         for seat in seats {
             let (hand, table, row, discarded, chou, chou_hu): SeatTuple<'_> = seat.extract()?;
-            let hand = counts_of(&PyList::new(py, hand)?.into_any())?;
+            let hand = hand_of(&hand)?;
             let table =
                 table.iter().map(|(t, cards)| Game::group_code(*t, cards)).collect::<PyResult<Vec<_>>>()?;
             states.push(Seat {
@@ -676,13 +690,12 @@ impl Sampler {
         kept: bool,
         phase: &Bound<'_, PyTuple>,
     ) -> PyResult<Self> {
-        let py = ev.py();
         let rules = rules_of(ev, players, hu_on_discard, take_needs_discard, break_kan_when_stuck)?;
         let mut states = Vec::new();
         let mut weis = Vec::new();
         for (s, seat) in seats.into_iter().enumerate() {
             let (hand, table, row, discarded, chou, chou_hu): SeatTuple<'_> = seat.extract()?;
-            let hand = counts_of(&PyList::new(py, hand)?.into_any())?;
+            let hand = hand_of(&hand)?;
             let mut codes = Vec::new();
             for (i, (t, cards)) in table.iter().enumerate() {
                 if cards.is_empty() {
