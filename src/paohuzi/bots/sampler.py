@@ -152,8 +152,9 @@ _last: tuple[Observation, NativeSampler] | None = None
 
 def _native_sampler(obs: Observation) -> NativeSampler:
     global _last
-    if _last is not None and _last[0] is obs:
-        return _last[1]
+    last = _last  # read once: another thread may replace it
+    if last is not None and last[0] is obs:
+        return last[1]
     seat = obs.seat
     assert seat is not None
     caps, not_wei = limits(obs)
