@@ -57,6 +57,8 @@ _EVENT_TYPES = list(EventType)
 _SOURCES = (Source.LIANG, Source.DRAWN, Source.DISCARDED)
 _SOURCE_INDEX = {s: i for i, s in enumerate(_SOURCES)}
 _KIT: Any = None
+_games_on = True
+"""Whether the seam plays natively where it can (:func:`python_games` turns it off)."""
 
 
 def _kit() -> Any:
@@ -110,9 +112,6 @@ def serves(rules: RuleSet) -> bool:
     """Whether the seam (:func:`new_game`, :func:`game_at`, the rollouts, the greedy bot) plays
     natively under ``rules`` now."""
     return _games_on and _evaluator(rules) is not None
-
-
-_games_on = True
 
 
 @contextmanager
