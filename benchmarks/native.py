@@ -1,14 +1,29 @@
-"""Evaluator speed, native core vs Python, from one run on the same holdings (issue 14).
+"""The native core vs Python, from one run (issue 14): the evaluator, whole hands, the AEC
+environment and the expert's rollouts.
 
-Run: ``python benchmarks/native.py [--holdings 20000] [--seed 1] [--repeat 3] [--rules hunan]``.
-One core. Three figures for ``best_win`` and ``waits``, each the best of ``--repeat`` passes
-(memo tables warm):
+Run: ``python benchmarks/native.py [--holdings 20000] [--seed 1] [--repeat 3] [--rules hunan]
+[--hands 300] [--budget 0.5] [--decisions 12]``. One core. Every figure is the best of
+``--repeat`` passes (memo tables warm).
+
+Evaluator, four figures for ``best_win`` and ``waits``:
 
 * ``python``: the public API (``paohuzi.best_win``, ``paohuzi.waits``) in pure Python;
 * ``native, through Python``: the same public API served by the native core: every call
   converts the hand in, and gets the Python objects (``HuResult``, ``Wait``) back;
+* ``native, batch from Python``: one call from Python over all the holdings
+  (``Evaluator.best_win_batch``, ``waits_batch``): each holding converted from its Python
+  objects in the call, the answer's figures (hu-xi, 底数) back as ints, no ``HuResult``;
 * ``native, inside Rust``: one call that loops over the same holdings inside Rust (converted
   once beforehand), making no Python object: what a caller in Rust gets.
+
+Hands: random hands (uniform legal choices) per second, by the Python engine in pure Python,
+by the Python engine with the native evaluator (the engine before the native game), by the
+native game driven from Python (``NativeGame``, choices drawn in Python, as ``simulate`` plays),
+and inside Rust (deals and choices drawn there, no log). The AEC environment's steps per second
+(random legal actions from the mask, the observation encoded at every step) with Python games
+and with native games. The expert's rollouts per second (one rollout: a candidate played to
+the end on one sample) at the same time budget per decision, with Python and native rollouts,
+on the same decisions.
 """
 
 from __future__ import annotations
@@ -16,12 +31,21 @@ from __future__ import annotations
 import argparse
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
+import numpy as np
+
 from paohuzi import native
+from paohuzi.bots.expert import rollout_values
+from paohuzi.bots.greedy import GreedyBot
+from paohuzi.env import raw_env
 from paohuzi.evaluator import best_win, waits
-from paohuzi.rules import PRESETS
+from paohuzi.game import Game
+from paohuzi.native_game import NativeGame, python_games
+from paohuzi.observation import Observation, observe
+from paohuzi.rules import PRESETS, RuleSet
 from paohuzi.samples import random_holding
 
 
@@ -41,6 +65,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--rules", choices=sorted(PRESETS), default="hunan")
+    parser.add_argument("--hands", type=int, default=300)
+    parser.add_argument("--budget", type=float, default=0.5)
+    parser.add_argument("--decisions", type=int, default=12)
     args = parser.parse_args()
     if native.core is None:
         raise SystemExit(f"the native core is not built: {native.describe()}")
@@ -67,6 +94,12 @@ def main() -> None:
         [(h.hand, h.table, h.win, h.self_drawn) for h in holdings], args.repeat
     )
     rust = min(inside[0]), min(inside[1])
+    wins = [(h.hand, h.table, h.win, h.self_drawn) for h in holdings]
+    held = [(h.hand, h.table) for h in holdings]
+    batch = (
+        best_of(args.repeat, lambda: evaluator.best_win_batch(wins)),
+        best_of(args.repeat, lambda: evaluator.waits_batch(held)),
+    )
 
     print(
         f"{n:,} holdings (seed {args.seed}, {rules.name}), best of {args.repeat} passes, one core"
@@ -75,12 +108,151 @@ def main() -> None:
     rows = [
         ("python", python),
         ("native, through Python", through),
+        ("native, batch from Python", batch),
         ("native, inside Rust", rust),
     ]
     for label, (best, wait) in rows:
-        print(f"{label:24} {n / best:>12,.0f} {n / wait:>12,.0f}")
+        print(f"{label:26} {n / best:>12,.0f} {n / wait:>12,.0f}")
     for label, (best, wait) in rows[1:]:
         print(f"{label} / python: best_win {python[0] / best:.0f}x, waits {python[1] / wait:.0f}x")
+    print()
+    hands(rules, args.hands, args.seed, args.repeat)
+    print()
+    environment(rules, max(20, args.hands // 3), args.seed, args.repeat)
+    print()
+    rollouts(rules, args.decisions, args.budget, args.seed)
+
+
+def random_hands(make: Callable[[int], Game | NativeGame], count: int, seed: int) -> None:
+    rng = random.Random(seed)
+    for i in range(count):
+        game = make(i)
+        while not game.is_over:
+            game.apply(rng.choice(game.legal_actions()))
+
+
+def hands(rules: RuleSet, count: int, seed: int, repeat: int) -> None:
+    """Random hands per second, each engine."""
+
+    def python_game(i: int) -> Game:
+        return Game(rules, dealer=i % rules.players, seed=seed * 1_000_003 + i)
+
+    def native_game(i: int) -> NativeGame:
+        return NativeGame(
+            rules, dealer=i % rules.players, seed=seed * 1_000_003 + i, keep_log=False
+        )
+
+    with native.disabled():
+        pure = best_of(repeat, lambda: random_hands(python_game, count, seed))
+    today = best_of(repeat, lambda: random_hands(python_game, count, seed))
+    driven = best_of(repeat, lambda: random_hands(native_game, count * 10, seed))
+    core: Any = native.core
+    evaluator = core.evaluator_for(rules)
+    inside_count = count * 100
+    inside = min(
+        native.extension().Game.bench_random(
+            evaluator,
+            rules.players,
+            rules.hu_on_discard,
+            rules.take_needs_discard,
+            rules.break_kan_when_stuck,
+            inside_count,
+            seed + r,
+        )[0]
+        for r in range(repeat)
+    )
+    rates = [
+        ("python engine, pure Python", count / pure),
+        ("python engine, native evaluator", count / today),
+        ("native game, driven from Python", count * 10 / driven),
+        ("native game, inside Rust", inside_count / inside),
+    ]
+    print(f"random hands ({rules.name}), one core")
+    for label, rate in rates:
+        print(f"{label:34} {rate:>10,.0f} hands/s")
+    for label, rate in rates[2:]:
+        print(
+            f"{label} / pure Python: {rate / rates[0][1]:.0f}x; "
+            f"/ native evaluator: {rate / rates[1][1]:.0f}x"
+        )
+
+
+def aec_steps(rules: RuleSet, count: int, seed: int) -> int:
+    rng = random.Random(seed)
+    env = raw_env(rules=rules)
+    env.reset(seed=seed)
+    steps = 0
+    for _ in range(count):
+        env.reset()
+        for _ in env.agent_iter():
+            observation, _, termination, truncation, _ = env.last()
+            if termination or truncation:
+                env.step(None)
+                continue
+            env.step(rng.choice(np.flatnonzero(observation["action_mask"]).tolist()))
+            steps += 1
+    return steps
+
+
+def environment(rules: RuleSet, count: int, seed: int, repeat: int) -> None:
+    """AEC environment steps per second, Python games against native ones."""
+    figures = []
+    for label, context in (("python games", python_games), ("native games", _nothing)):
+        with context():
+            steps = aec_steps(rules, count, seed)
+            seconds = best_of(repeat, lambda: aec_steps(rules, count, seed))
+        figures.append((label, steps / seconds))
+    print(f"AEC environment ({rules.name}, {count} hands, random legal actions), one core")
+    for label, rate in figures:
+        print(f"{label:34} {rate:>10,.0f} steps/s")
+    print(f"native games / python games: {figures[1][1] / figures[0][1]:.1f}x")
+
+
+@contextmanager
+def _nothing() -> Iterator[None]:
+    yield
+
+
+def decisions(rules: RuleSet, count: int, seed: int) -> list[Observation]:
+    """Observations of seats with a choice to make, from greedy hands."""
+    found: list[Observation] = []
+    bot = GreedyBot(waits=False)
+    i = 0
+    while len(found) < count:
+        game = Game(rules, dealer=i % rules.players, seed=seed * 7 + i)
+        while not game.is_over and len(found) < count:
+            seat = game.to_act
+            assert seat is not None
+            obs = observe(game, seat)
+            if len(obs.legal) >= 2 and len(game.history) % 5 == 0:
+                found.append(obs)
+            game.apply(bot.act(obs))
+        i += 1
+    return found
+
+
+def rollouts(rules: RuleSet, count: int, budget: float, seed: int) -> None:
+    """The expert's rollouts per second at the same budget a decision."""
+    chosen = decisions(rules, count, seed)
+    figures = []
+    for label, context in (("python rollouts", python_games), ("native rollouts", _nothing)):
+        done = 0
+        spent = 0.0
+        with context():
+            for n, obs in enumerate(chosen):
+                candidates = list(obs.legal[:3])
+                start = time.perf_counter()
+                values = rollout_values(obs, candidates, 10**9, n, time.monotonic() + budget)
+                spent += time.perf_counter() - start
+                done += sum(len(row) for row in values)
+        figures.append((label, done / spent))
+    print(
+        f"expert rollouts ({rules.name}, {count} decisions, {budget} s a decision, "
+        "up to 3 candidates), one core"
+    )
+    for label, rate in figures:
+        print(f"{label:34} {rate:>10,.0f} rollouts/s")
+    print(f"native / python: {figures[1][1] / figures[0][1]:.0f}x")
 
 
 if __name__ == "__main__":

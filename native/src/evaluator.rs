@@ -224,6 +224,38 @@ impl Evaluator {
         (total, groups)
     }
 
+    /// [`Evaluator::best_partial`]'s value alone.
+    pub fn best_partial_value(&self, free: &Counts) -> i32 {
+        let mut total = 0;
+        for (base, table) in [(0usize, &self.small), (10, &self.big)] {
+            let c = |i: usize| i32::from(free[base + i]);
+            let (one, two, three, seven, ten) = (c(0), c(1), c(2), c(6), c(9));
+            let (w123, w2710) = (i32::from(table.w123), i32::from(table.w2710));
+            let mut best = -1;
+            for n123 in 0..=one.min(two).min(three) {
+                let n2710 = (two - n123).min(seven).min(ten);
+                best = best.max(n123 * w123 + n2710 * w2710);
+            }
+            total += best;
+        }
+        total
+    }
+
+    /// [`Prepared::current_huxi`] of a hand and table, without preparing the hand (R10.6).
+    pub fn current_huxi(&self, hand: &Counts, table: &[GroupCode]) -> i64 {
+        let mut huxi: i32 = table.iter().map(|&g| self.rules.huxi.code(g)).sum();
+        let mut free = *hand;
+        for (k, n) in free.iter_mut().enumerate() {
+            match *n {
+                4 => huxi += self.same_kind(GType::Ti, k as Kind),
+                3 => huxi += self.same_kind(GType::Kan, k as Kind),
+                _ => continue,
+            }
+            *n = 0;
+        }
+        i64::from(huxi + self.best_partial_value(&free))
+    }
+
     /// The forced 天胡 of dealt cards (R9.5.1): three or more 提, or five or more 坎 and 提
     /// together. Hu-xi: the 提 and 坎 plus (`tianhu_partial_huxi`) the best partial
     /// decomposition of the rest; 对对胡 when no sequence scores and the cards left over are
@@ -297,6 +329,16 @@ impl TableInput {
 
     pub fn cards(&self) -> &[Kind] {
         &self.cards[..usize::from(self.len)]
+    }
+
+    /// A table group the game made (its cards are valid by construction).
+    pub fn of_code(code: GroupCode) -> TableInput {
+        let mut input = TableInput { gtype: code.gtype, cards: [0; 4], len: 0 };
+        for (slot, k) in input.cards.iter_mut().zip(code.cards()) {
+            *slot = k;
+            input.len += 1;
+        }
+        input
     }
 }
 

@@ -12,9 +12,14 @@
 
 pub mod cards;
 pub mod evaluator;
+pub mod game;
+pub mod greedy;
 pub mod groups;
 pub mod rules;
+pub mod sampler;
 pub mod suit;
 
 #[cfg(feature = "python")]
 mod python;
+#[cfg(feature = "python")]
+mod python_game;

@@ -19,10 +19,11 @@ use pyo3::types::{PyList, PyTuple};
 
 use crate::cards::{Counts, Kind, NUM_KINDS};
 use crate::evaluator::{self as core, add_card, Arrangement, Invalid, OutGroup, Prepared, TableInput};
+use crate::game::How;
 use crate::groups::{GTYPES, SHAPES};
 use crate::rules::{Facts, FanCombine, Huxi, Mingtang, Rules};
 
-fn invalid(error: Invalid) -> PyErr {
+pub(crate) fn invalid(error: Invalid) -> PyErr {
     PyValueError::new_err(match error {
         Invalid::Kind(k) => format!("{k} is not a kind (0-19)"),
         Invalid::TooMany(k) => format!("more than four of kind {k} in hand"),
@@ -31,7 +32,7 @@ fn invalid(error: Invalid) -> PyErr {
 }
 
 /// The count array of a sequence of 20 counts (`PreparedHand.from_counts`).
-fn counts_of(counts: &Bound<'_, PyAny>) -> PyResult<Counts> {
+pub(crate) fn counts_of(counts: &Bound<'_, PyAny>) -> PyResult<Counts> {
     let mut found = [0; NUM_KINDS];
     let mut n = 0;
     for c in counts.try_iter()? {
@@ -51,15 +52,6 @@ fn counts_of(counts: &Bound<'_, PyAny>) -> PyResult<Counts> {
         return Err(PyValueError::new_err("a count array holds 20 counts"));
     }
     Ok(found)
-}
-
-/// How a win was won: what `WinContext` holds besides the cards.
-#[derive(Clone, Copy, Debug)]
-struct How {
-    self_drawn: bool,
-    from_discard: bool,
-    tianhu: bool,
-    haidi: bool,
 }
 
 /// The count array of a list, tuple or other iterable of kinds.
@@ -101,11 +93,11 @@ fn kind(card: i64) -> PyResult<Kind> {
 /// The evaluator of one rule set, and the Python objects its results are made of.
 #[pyclass(frozen, module = "paohuzi._native")]
 pub struct Evaluator {
-    core: Arc<core::Evaluator>,
+    pub(crate) core: Arc<core::Evaluator>,
     /// The `GroupType` members, in [`GTYPES`] order.
     group_types: Vec<Py<PyAny>>,
     /// The `Group` of each group code (`type * 40 + shape`), None for codes no group has.
-    groups: Vec<Option<Py<PyAny>>>,
+    pub(crate) groups: Vec<Option<Py<PyAny>>>,
     /// `score(huxi, context) -> Score`: `paohuzi.scoring.score` with the rule set.
     score: Py<PyAny>,
     /// `paohuzi.mingtang.WinContext`.
@@ -257,7 +249,7 @@ impl Evaluator {
 
     /// A `HuResult` of an arrangement; `table` holds the table groups passed in. `context_win`
     /// is the winning card its `WinContext` names (None for a complete hand, as in Python).
-    fn hu_result(
+    pub(crate) fn hu_result(
         &self,
         py: Python<'_>,
         win: Option<Kind>,
@@ -393,6 +385,35 @@ impl Evaluator {
                 self.hu_result(py, None, None, &a, &[], how).map(Some)
             }
         }
+    }
+
+    /// `best_win` over many holdings in one call, with no Python object made for a result:
+    /// for each `(hand, table, win, self_drawn)`, the hu-xi and 底数 of the best win, or None.
+    fn best_win_batch(&self, holdings: &Bound<'_, PyAny>) -> PyResult<Vec<Option<(i64, i64)>>> {
+        let mut found = Vec::new();
+        for item in holdings.try_iter()? {
+            let (hand, table, win, self_drawn): (Bound<'_, PyAny>, Bound<'_, PyAny>, i64, bool) =
+                item?.extract()?;
+            let prepared =
+                Prepared::new(self.core.clone(), counts(&hand)?, &self.table(&table)?.0).map_err(invalid)?;
+            found.push(
+                prepared.win_score(kind(win)?, self_drawn, false, false, false).map(|b| (b.huxi, b.points)),
+            );
+        }
+        Ok(found)
+    }
+
+    /// `waits` over many holdings in one call: for each `(hand, table)`, its waits as
+    /// `(kind, hu-xi, 底数)`.
+    fn waits_batch(&self, holdings: &Bound<'_, PyAny>) -> PyResult<Vec<Vec<(Kind, i64, i64)>>> {
+        let mut found = Vec::new();
+        for item in holdings.try_iter()? {
+            let (hand, table): (Bound<'_, PyAny>, Bound<'_, PyAny>) = item?.extract()?;
+            let prepared =
+                Prepared::new(self.core.clone(), counts(&hand)?, &self.table(&table)?.0).map_err(invalid)?;
+            found.push(prepared.waits().into_iter().map(|(k, b)| (k, b.huxi, b.points)).collect());
+        }
+        Ok(found)
     }
 
     /// Times the evaluator inside Rust, with no Python object made: for each pass, every
@@ -609,4 +630,6 @@ impl Core {
 mod _native {
     #[pymodule_export]
     use super::{Core, Evaluator, PreparedHand};
+    #[pymodule_export]
+    use crate::python_game::{greedy_choice, Game, Kit, Sampler};
 }

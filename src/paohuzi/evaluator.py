@@ -637,6 +637,10 @@ def forced_tianhu(cards: Iterable[Kind], rules: RuleSet = HUNAN) -> HuResult | N
 class NativeCore(Protocol):
     """What :mod:`paohuzi.native` plugs in here when the native core is built (issue 14)."""
 
+    def evaluator_for(self, rules: RuleSet) -> object | None:
+        """The native evaluator of a rule set (what a native game plays with), or None for a
+        rule set only Python serves."""
+
     def prepare(
         self, hand: Iterable[Kind], table: Sequence[Group], rules: RuleSet
     ) -> PreparedHand | None:

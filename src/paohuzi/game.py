@@ -56,6 +56,7 @@ __all__ = [
     "SelfHu",
     "Source",
     "check_deck",
+    "check_position",
     "stacked_deck",
 ]
 
@@ -234,38 +235,7 @@ class Game:
         ``offered``, which must be among its options. ``check`` False takes the phase as given
         even when the seat to act could not face it (a position made up to be looked at, not
         played: it may play on wrongly)."""
-        seating = rules.seating(position.dealer)
-        if len(position.seats) != seating.seats:
-            raise ValueError(
-                f"the rules seat {seating.seats} players; the position has {len(position.seats)}"
-            )
-        for seat in range(seating.seats):
-            hand = position.seats[seat].hand
-            if len(hand) != NUM_KINDS or min(hand) < 0 or max(hand) > COPIES:
-                raise ValueError(f"seat {seat}'s hand is not a count of the {NUM_KINDS} kinds")
-        if seating.sitting_out is not None:
-            out = position.seats[seating.sitting_out]
-            if any(out.hand) or out.table or out.row:
-                raise ValueError(f"seat {seating.sitting_out} sits this hand out: it holds nothing")
-        phase = position.phase
-        if not isinstance(phase, Over):
-            if position.card_count() != DECK_SIZE:
-                raise ValueError(
-                    f"the position places {position.card_count()} cards, not the {DECK_SIZE} "
-                    "of the deck (R1)"
-                )
-            if isinstance(phase, ClaimWindow) and not phase.asking:
-                raise ValueError("a claim window asks somebody (it is opened by the game)")
-            if phase.to_act not in seating.playing:
-                raise ValueError(f"seat {phase.to_act} does not play this hand")
-            if isinstance(phase, ClaimWindow):
-                if phase.owner not in seating.playing:
-                    raise ValueError(f"seat {phase.owner} does not play this hand")
-                if phase.source is Source.LIANG and (phase.card, phase.owner) != (
-                    position.liang,
-                    position.dealer,
-                ):
-                    raise ValueError("the card offered for 天胡 is the dealer's 亮张 (R9.5)")
+        check_position(position, rules)
         game = cls.__new__(cls)
         game._set_up(
             rules,
@@ -276,7 +246,7 @@ class Game:
             deck=None,
             log=log,
         )
-        game._enter(phase, check=check)
+        game._enter(position.phase, check=check)
         return game
 
     def _enter(self, phase: Phase, *, check: bool) -> None:
@@ -481,6 +451,13 @@ class Game:
             who = "nobody" if self.to_act is None else f"seat {self.to_act}"
             raise IllegalAction(f"it is not seat {seat}'s turn ({who} is to act)")
         self.apply(action)
+
+    def why_illegal(self, action: Action) -> str:
+        """Why :attr:`to_act` may not take ``action`` now, in a player's words."""
+        seat = self._phase.to_act
+        if seat is None:
+            return "the hand is over"
+        return self._why_illegal(seat, action)
 
     def _why_illegal(self, seat: int, action: Action) -> str:
         phase = self._phase
@@ -852,6 +829,44 @@ class Game:
         self._hu = {}
         self._pao = None
         self._legal = None
+
+
+def check_position(position: Position, rules: RuleSet) -> None:
+    """Raise ValueError for a position whose shape the rules cannot reach: a wrong seat count,
+    cards that do not add up to the deck's 80 (R1), a seat to act that does not play the hand
+    (what :meth:`Game.from_position` checks before it works out the phase)."""
+    seating = rules.seating(position.dealer)
+    if len(position.seats) != seating.seats:
+        raise ValueError(
+            f"the rules seat {seating.seats} players; the position has {len(position.seats)}"
+        )
+    for seat in range(seating.seats):
+        hand = position.seats[seat].hand
+        if len(hand) != NUM_KINDS or min(hand) < 0 or max(hand) > COPIES:
+            raise ValueError(f"seat {seat}'s hand is not a count of the {NUM_KINDS} kinds")
+    if seating.sitting_out is not None:
+        out = position.seats[seating.sitting_out]
+        if any(out.hand) or out.table or out.row:
+            raise ValueError(f"seat {seating.sitting_out} sits this hand out: it holds nothing")
+    phase = position.phase
+    if not isinstance(phase, Over):
+        if position.card_count() != DECK_SIZE:
+            raise ValueError(
+                f"the position places {position.card_count()} cards, not the {DECK_SIZE} "
+                "of the deck (R1)"
+            )
+        if isinstance(phase, ClaimWindow) and not phase.asking:
+            raise ValueError("a claim window asks somebody (it is opened by the game)")
+        if phase.to_act not in seating.playing:
+            raise ValueError(f"seat {phase.to_act} does not play this hand")
+        if isinstance(phase, ClaimWindow):
+            if phase.owner not in seating.playing:
+                raise ValueError(f"seat {phase.owner} does not play this hand")
+            if phase.source is Source.LIANG and (phase.card, phase.owner) != (
+                position.liang,
+                position.dealer,
+            ):
+                raise ValueError("the card offered for 天胡 is the dealer's 亮张 (R9.5)")
 
 
 def check_deck(deck: Sequence[Kind]) -> None:

@@ -175,6 +175,16 @@ def _factory(extension: Any) -> Callable[[RuleSet], Any]:
     return make
 
 
+_extension: Any = None
+
+
+def extension() -> Any:
+    """The extension module ``paohuzi._native``; RuntimeError when it is not loaded."""
+    if _extension is None:
+        raise RuntimeError("the native core is not loaded")
+    return _extension
+
+
 def _load() -> tuple[NativeCore | None, str]:
     """The native core if it is built and wanted, and why not otherwise."""
     wanted = os.environ.get(ENV, "")
@@ -189,6 +199,8 @@ def _load() -> tuple[NativeCore | None, str]:
                 "with cargo on the PATH"
             ) from error
         return None, "pure Python (the native core is not built: install with cargo on the PATH)"
+    global _extension
+    _extension = extension
     core: NativeCore = extension.Core(_factory(extension))
     return core, "native core (Rust)"
 

@@ -10,11 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from paohuzi.cards import KIND_NAMES, NotationError, format_cards, parse_cards
 from paohuzi.game import Game, GameResult, IllegalAction, check_deck
 from paohuzi.rules import HUNAN, PRESETS, RuleSet
+
+if TYPE_CHECKING:
+    from paohuzi.native_game import NativeGame
 
 FORMAT = "paohuzi-record/1"
 
@@ -116,7 +119,7 @@ def _rules_of(data: dict[str, Any]) -> RuleSet:
     return rules
 
 
-def record_of(game: Game) -> Record:
+def record_of(game: Game | NativeGame) -> Record:
     """The record of a game so far (with its result when it is over). A game set up from a
     position has no deal to record (F4 starts from the deck): ValueError."""
     if not game.dealt:

@@ -12,8 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from paohuzi.distributed import batches, run_jobs
-from paohuzi.game import Game
-from paohuzi.position import Over
+from paohuzi.native_game import new_game
 from paohuzi.record import JSON, record_of
 from paohuzi.rules import HUNAN, RuleSet
 
@@ -29,13 +28,16 @@ class SimulatedHand:
 def simulate_hand(
     seed: int, index: int, rules: RuleSet = HUNAN, keep_record: bool = False
 ) -> SimulatedHand:
-    """Hand ``index`` of a run: uniformly random legal choices to the end."""
-    game = Game(rules, dealer=index % rules.players, seed=seed * 1_000_003 + index)
+    """Hand ``index`` of a run: uniformly random legal choices to the end (played by the
+    native game when the native core serves the rule set: the same hand, D37)."""
+    game = new_game(rules, dealer=index % rules.players, seed=seed * 1_000_003 + index)
     choices = random.Random(seed * 7_919 + index + 1)
-    while not isinstance(phase := game.phase, Over):
+    while not game.is_over:
         game.apply(choices.choice(game.legal_actions()))
+    result = game.result
+    assert result is not None  # played to the end
     record = record_of(game).to_json() if keep_record else None
-    return SimulatedHand(index, phase.result.winner, tuple(phase.result.payments), record)
+    return SimulatedHand(index, result.winner, tuple(result.payments), record)
 
 
 def _batch(args: tuple[int, range, RuleSet, bool]) -> list[SimulatedHand]:

@@ -18,7 +18,7 @@ from itertools import permutations
 from paohuzi.bots import make_bot, play_hand
 from paohuzi.cards import full_deck
 from paohuzi.distributed import batches, run_jobs
-from paohuzi.game import Game
+from paohuzi.native_game import new_game
 from paohuzi.record import JSON, record_of
 from paohuzi.rules import HUNAN, RuleSet
 
@@ -65,7 +65,7 @@ def play_deal(
     deck = deal_deck(seed, deal)
     outcomes = []
     for n, seating in enumerate(seatings(names)):
-        game = Game(rules, dealer=deal % rules.players, deck=deck)
+        game = new_game(rules, dealer=deal % rules.players, deck=deck)
         bots = [
             make_bot(name, seed * 7919 + deal * 31 + n * 3 + s) for s, name in enumerate(seating)
         ]

@@ -11,8 +11,9 @@ from typing import Protocol
 
 from paohuzi.actions import Action
 from paohuzi.game import Game
+from paohuzi.native_game import NativeGame
 from paohuzi.observation import Observation, observe
-from paohuzi.position import GameResult, Over
+from paohuzi.position import GameResult
 
 
 class Bot(Protocol):
@@ -25,14 +26,29 @@ class Bot(Protocol):
         ...
 
 
-def play_hand(game: Game, bots: Sequence[Bot]) -> GameResult:
+def bot_choice(bot: Bot, game: Game | NativeGame, seat: int) -> Action:
+    """The bot's action for ``seat`` (to act in ``game``): ``bot.act`` on the seat's
+    observation, or on a native game the bot's ``native_act`` when it has one (the built-in
+    random and greedy bots: the same choice, computed by the native core from what the seat
+    sees, D37)."""
+    if isinstance(game, NativeGame):
+        choose = getattr(bot, "native_act", None)
+        if choose is not None:
+            found: Action = choose(game)
+            return found
+    return bot.act(observe(game, seat))
+
+
+def play_hand(game: Game | NativeGame, bots: Sequence[Bot]) -> GameResult:
     """Play ``game`` to its end, seat ``s`` choosing with ``bots[s]``, and return how it
-    ended. A bot with an ``end`` method is shown its final observation."""
-    while not isinstance(phase := game.phase, Over):
-        seat = phase.to_act
-        game.apply(bots[seat].act(observe(game, seat)))
+    ended (each choice by :func:`bot_choice`). A bot with an ``end`` method is shown its final
+    observation."""
+    while (seat := game.to_act) is not None:
+        game.apply(bot_choice(bots[seat], game, seat))
     for seat, bot in enumerate(bots):
         end = getattr(bot, "end", None)
         if end is not None:
             end(observe(game, seat))
-    return phase.result
+    result = game.result
+    assert result is not None  # played to the end
+    return result

@@ -4,6 +4,9 @@ The score of a hand (:func:`hand_value`) counts its current hu-xi (R10.6), the c
 already work together (坎, pairs, cards with a partner for a sequence or 绞) against the
 isolated ones, and, once it is 听牌, how many unseen cards would win. A discard also weighs
 what it may give away: the next player may 吃 it unless he discarded that kind himself (R7.1).
+
+With the native core built and serving the rule set, the choice is made by its port
+(``native/src/greedy.rs``, D38), the same choice to the tie; this module stays the reference.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from paohuzi.actions import HU, PASS, Action, ActionType
 from paohuzi.cards import NUM_KINDS
 from paohuzi.evaluator import PreparedHand
 from paohuzi.groups import PARTNERS, Group, GroupType
+from paohuzi.native_game import NativeGame, greedy_choice
 from paohuzi.observation import Observation
 from paohuzi.rules import RuleSet, holding_limit
 
@@ -64,6 +68,20 @@ class GreedyBot:
         self.waits = waits
 
     def act(self, observation: Observation) -> Action:
+        if HU in observation.legal:
+            return HU
+        found = greedy_choice(observation, waits=self.waits)
+        return self.python_choice(observation) if found is None else found
+
+    def native_act(self, game: NativeGame) -> Action:
+        """:meth:`act` for the seat to act in a native game, computed inside it from what the
+        seat sees (:func:`paohuzi.bots.base.play_hand`)."""
+        found = game.greedy(waits=self.waits)
+        assert found is not None  # called for the seat to act
+        return found
+
+    def python_choice(self, observation: Observation) -> Action:
+        """The choice as this module computes it (the reference of the native one)."""
         if HU in observation.legal:
             return HU
         scores = self.scores(observation)

@@ -12,7 +12,8 @@ What a seat knows, besides the cards it sees:
 
 Within those limits every completion is equally likely: the unseen cards are dealt uniformly
 at random (rejection sampling), and a face-down 偎 takes a kind with a weight of the number of
-ways to choose its three cards.
+ways to choose its three cards. Where the native core serves the rule set, the constraints are
+worked out here once per observation and the samples drawn inside the core (D41).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from paohuzi.actions import PASS, ActionType
 from paohuzi.cards import NUM_KINDS, Kind
 from paohuzi.game import EventType, Game
 from paohuzi.groups import Group, GroupType
+from paohuzi.native_game import NativeGame, NativeSampler, serves
 from paohuzi.observation import Observation, observe
 from paohuzi.position import ClaimWindow, Discarding, Phase, Position, SeatState, SelfHu, Source
 
@@ -73,11 +75,18 @@ def limits(obs: Observation) -> tuple[dict[int, list[int]], dict[int, set[Kind]]
     return caps, not_wei
 
 
-def sample(obs: Observation, rng: random.Random) -> Game:
-    """A game consistent with ``obs``, at the decision the observing seat faces."""
+def sample(obs: Observation, rng: random.Random) -> Game | NativeGame:
+    """A game consistent with ``obs``, at the decision the observing seat faces. Where the
+    native core serves the rule set, the sample is drawn inside it (:class:`NativeSampler`,
+    with a 64-bit seed from ``rng``) under the same constraints: a native game (D41)."""
     seat = obs.seat
     if seat is None or not obs.legal:
         raise ValueError("sampling needs the observation of a seat that is to act")
+    if serves(obs.rules):
+        found = _native_sampler(obs).sample(rng.getrandbits(64))
+        if isinstance(found, str):
+            raise SamplingError(found)
+        return found
     unseen = obs.unseen()
     caps, not_wei = limits(obs)
     others = [s for s in obs.seating.playing if s != seat]
@@ -96,19 +105,7 @@ def sample(obs: Observation, rng: random.Random) -> Game:
     sizes = {o: obs.hand_sizes[o] for o in others}
     if sum(sizes.values()) + obs.wall != sum(unseen):
         raise SamplingError("the unseen cards do not fill the hidden places")
-    # The 亮张 went into the dealer's hand: it is still there unless he has let a card of that
-    # kind go since (a discard, a group on his table).
-    kept = (
-        obs.dealer in others
-        and obs.offer_source is not Source.LIANG
-        and unseen[obs.liang] > 0
-        and not any(
-            e.seat == obs.dealer
-            and (e.card == obs.liang or any(obs.liang in g.cards for g in e.groups))
-            and e.type not in (EventType.LIANG, EventType.DRAW, EventType.SHOW)
-            for e in obs.events
-        )
-    )
+    kept = _liang_may_be_kept(obs, others) and unseen[obs.liang] > 0
     if kept:
         unseen[obs.liang] -= 1
         sizes[obs.dealer] -= 1
@@ -132,6 +129,60 @@ def sample(obs: Observation, rng: random.Random) -> Game:
     )
     position = Position(obs.dealer, obs.liang, tuple(wall), seats, _phase(obs, seat))
     return Game.from_position(position, obs.rules)
+
+
+def _liang_may_be_kept(obs: Observation, others: list[int]) -> bool:
+    """The 亮张 went into the dealer's hand: it is still there unless he has let a card of that
+    kind go since (a discard, a group on his table) — if a copy of it is unseen."""
+    return (
+        obs.dealer in others
+        and obs.offer_source is not Source.LIANG
+        and not any(
+            e.seat == obs.dealer
+            and (e.card == obs.liang or any(obs.liang in g.cards for g in e.groups))
+            and e.type not in (EventType.LIANG, EventType.DRAW, EventType.SHOW)
+            for e in obs.events
+        )
+    )
+
+
+_last: tuple[Observation, NativeSampler] | None = None
+"""The sampler of the observation sampled last (the expert samples one many times)."""
+
+
+def _native_sampler(obs: Observation) -> NativeSampler:
+    global _last
+    if _last is not None and _last[0] is obs:
+        return _last[1]
+    seat = obs.seat
+    assert seat is not None
+    caps, not_wei = limits(obs)
+    others = [s for s in obs.seating.playing if s != seat]
+    seats = [
+        (
+            obs.hand if s == seat else (0,) * NUM_KINDS,
+            [Group(g.type, g.cards) if g.cards is not None else None for g in table],
+            obs.rows[s],
+            obs.discarded[s],
+            obs.chou if s == seat else frozenset(),
+            obs.chou_hu if s == seat else (),
+        )
+        for s, table in enumerate(obs.tables)
+    ]
+    found = NativeSampler(
+        obs.rules,
+        obs.dealer,
+        obs.liang,
+        obs.wall,
+        seats,
+        [not_wei.get(s, set()) for s in range(len(obs.tables))],
+        obs.unseen(),
+        [(o, obs.hand_sizes[o], caps[o]) for o in others],
+        _liang_may_be_kept(obs, others),
+        _phase(obs, seat),
+    )
+    _last = (obs, found)
+    return found
 
 
 def _phase(obs: Observation, seat: int) -> Phase:
@@ -193,7 +244,7 @@ def _deal(
     return hands
 
 
-def is_consistent(game: Game, obs: Observation) -> bool:
+def is_consistent(game: Game | NativeGame, obs: Observation) -> bool:
     """Whether a sampled game shows the observing seat what it observed: its hand, every
     table as it sees it, the discards, the wall size, the card on offer and its choices."""
     assert obs.seat is not None

@@ -16,9 +16,9 @@ from pettingzoo.utils import wrappers
 
 from paohuzi.action_ids import NUM_ACTIONS, id_to_action
 from paohuzi.cards import KIND_NAMES, NUM_KINDS, format_cards
-from paohuzi.env.encoding import action_mask, encode, planes
+from paohuzi.env.encoding import observation_arrays, planes
 from paohuzi.game import Game
-from paohuzi.observation import observe
+from paohuzi.native_game import NativeGame, new_game
 from paohuzi.position import ClaimWindow, Over
 from paohuzi.rules import HUNAN, RuleSet
 
@@ -65,7 +65,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         }
         self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in names}
         self._rng = random.Random()
-        self.game: Game = Game(rules, seed=0)
+        self.game: Game | NativeGame = new_game(rules, seed=0)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -77,7 +77,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         if seed is not None:
             self._rng = random.Random(seed)
         seats = self.rules.players
-        self.game = Game(
+        self.game = new_game(
             self.rules, dealer=self._rng.randrange(seats), seed=self._rng.randrange(2**63)
         )
         names = self.possible_agents
@@ -103,8 +103,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         return self.possible_agents.index(agent)
 
     def observe(self, agent: str) -> dict[str, Any]:
-        obs = observe(self.game, self._seat(agent), events=False)
-        return {"observation": encode(obs), "action_mask": action_mask(obs)}
+        return observation_arrays(self.game, self._seat(agent))
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -131,7 +130,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         pass
 
 
-def describe(game: Game) -> str:
+def describe(game: Game | NativeGame) -> str:
     """The referee's view as text (``render``)."""
     lines = [f"wall {game.wall}, dealer {game.dealer}, to act {game.to_act}"]
     for seat, state in enumerate(game.seats):

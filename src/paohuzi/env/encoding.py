@@ -5,12 +5,18 @@ are relative to the observer: seat r is (observer + r) modulo the table's seats 
 its 下家 (next), the last its 上家 (previous). It is built from
 :class:`~paohuzi.observation.Observation` alone, so it holds nothing the seat may not see. The
 module constants are the layout of the three-seat table; :func:`layout` gives any table's.
+
+:func:`observation_arrays` is what the environments call: for a native game
+(:class:`~paohuzi.native_game.NativeGame`) the native core encodes the seat's view itself (the
+identical array, from the same visible state, D39), for a Python game :func:`encode` and
+:func:`action_mask` of its :class:`~paohuzi.observation.Observation`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -18,8 +24,10 @@ from numpy.typing import NDArray
 from paohuzi.action_ids import NUM_ACTIONS, action_to_id
 from paohuzi.actions import ActionType
 from paohuzi.cards import NUM_KINDS
+from paohuzi.game import Game
 from paohuzi.groups import GroupType
-from paohuzi.observation import Observation
+from paohuzi.native_game import NativeGame
+from paohuzi.observation import Observation, observe
 from paohuzi.position import Source
 from paohuzi.rules import DEALT, HAND_SIZE
 
@@ -202,3 +210,16 @@ def action_mask(obs: Observation) -> NDArray[np.int8]:
     for action in obs.legal:
         mask[action_to_id(action)] = 1
     return mask
+
+
+def observation_arrays(game: Game | NativeGame, seat: int) -> dict[str, NDArray[Any]]:
+    """``{"observation": encode(obs), "action_mask": action_mask(obs)}`` of ``seat``'s
+    observation of ``game``: the environments' observation, computed natively for a native
+    game."""
+    if isinstance(game, NativeGame):
+        lay = layout(game.rules.players)
+        array = np.frombuffer(game.encoded(seat), dtype=np.float32).reshape(lay.planes, NUM_KINDS)
+        mask = np.frombuffer(game.mask(seat), dtype=np.int8)
+        return {"observation": array, "action_mask": mask}
+    obs = observe(game, seat, events=False)
+    return {"observation": encode(obs), "action_mask": action_mask(obs)}

@@ -11,11 +11,12 @@ from gymnasium import spaces
 
 from paohuzi.action_ids import NUM_ACTIONS, id_to_action
 from paohuzi.bots import Bot, make_bot
+from paohuzi.bots.base import bot_choice
 from paohuzi.cards import NUM_KINDS
 from paohuzi.env.aec import describe
-from paohuzi.env.encoding import action_mask, encode, planes
+from paohuzi.env.encoding import observation_arrays, planes
 from paohuzi.game import Game
-from paohuzi.observation import observe
+from paohuzi.native_game import NativeGame, new_game
 from paohuzi.position import Over
 from paohuzi.rules import HUNAN, RuleSet
 
@@ -54,7 +55,7 @@ class SingleSeatEnv(gym.Env[dict[str, Any], int]):
         )
         self.action_space: spaces.Space[Any] = spaces.Discrete(NUM_ACTIONS)
         self._rng = random.Random()
-        self.game = Game(rules, seed=0)
+        self.game: Game | NativeGame = new_game(rules, seed=0)
         self._bots: list[Bot | None] = [None] * rules.players
 
     def reset(
@@ -65,7 +66,7 @@ class SingleSeatEnv(gym.Env[dict[str, Any], int]):
             self._rng = random.Random(seed)
         seats = self.rules.players
         while True:
-            self.game = Game(
+            self.game = new_game(
                 self.rules, dealer=self._rng.randrange(seats), seed=self._rng.randrange(2**63)
             )
             names = iter(self.opponent_names)
@@ -84,11 +85,10 @@ class SingleSeatEnv(gym.Env[dict[str, Any], int]):
         while not isinstance(phase := game.phase, Over) and phase.to_act != self.seat:
             bot = self._bots[phase.to_act]
             assert bot is not None  # every seat but the agent's has one
-            game.apply(bot.act(observe(game, phase.to_act)))
+            game.apply(bot_choice(bot, game, phase.to_act))
 
     def _observation(self) -> dict[str, Any]:
-        obs = observe(self.game, self.seat, events=False)
-        return {"observation": encode(obs), "action_mask": action_mask(obs)}
+        return observation_arrays(self.game, self.seat)
 
     def step(self, action: int) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         chosen = id_to_action(int(action))

@@ -1,0 +1,548 @@
+"""The hand state machine at compiled speed (issue 14): :class:`NativeGame`, a hand played by
+the native core (``native/src/game.rs``) behind the API of :class:`paohuzi.game.Game` that the
+hot paths use: :attr:`phase`, :attr:`to_act`, :meth:`legal_actions`, :meth:`apply`,
+:meth:`clone`, :meth:`position` and the seats, :attr:`result`, :attr:`history`, :attr:`log`.
+
+The Python :class:`~paohuzi.game.Game` stays the reference and the default; :func:`new_game`
+and :func:`game_at` give a native game where the native core serves the rule set and a Python
+one otherwise (decision D37 says which callers use them). Both engines make the same positions,
+offer the same actions in the same order and end with the same result after every action
+(``tests/test_native_game.py``). A native game has no ``on_offer`` hook (the server's, which
+keeps the Python game).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from paohuzi import native
+from paohuzi.action_ids import ACTIONS
+from paohuzi.actions import HU, PASS, PENG, Action, ActionType, discard, parse_seat_action
+from paohuzi.cards import NUM_KINDS, Kind, full_deck
+from paohuzi.game import Event, EventType, Game, IllegalAction, check_deck, check_position
+from paohuzi.groups import Group, GroupType
+from paohuzi.observation import Observation
+from paohuzi.position import (
+    ClaimWindow,
+    Discarding,
+    GameResult,
+    Over,
+    Phase,
+    Position,
+    SeatState,
+    SelfHu,
+    Source,
+)
+from paohuzi.rules import HUNAN, RuleSet, Seating, holding_limit
+
+__all__ = [
+    "GROUP_CODES",
+    "NativeGame",
+    "NativeSampler",
+    "game_at",
+    "greedy_choice",
+    "new_game",
+    "python_games",
+    "serves",
+]
+
+_GROUPS = native.group_table()
+GROUP_CODES = {g: code for code, g in enumerate(_GROUPS) if g is not None}
+"""The native core's code of every group (``type * 40 + shape``)."""
+_GROUP_TYPES = list(GroupType)
+_EVENT_TYPES = list(EventType)
+_SOURCES = (Source.LIANG, Source.DRAWN, Source.DISCARDED)
+_SOURCE_INDEX = {s: i for i, s in enumerate(_SOURCES)}
+_KIT: Any = None
+
+
+def _kit() -> Any:
+    """The Python objects of actions, made once for the extension."""
+    global _KIT
+    if _KIT is None:
+        extension = native.extension()
+        types = [ActionType.DISCARD, ActionType.CHI, ActionType.PENG, ActionType.HU]
+        _KIT = extension.Kit(
+            Action,
+            [*types, ActionType.PASS],
+            PASS,
+            PENG,
+            HU,
+            [discard(k) for k in range(NUM_KINDS)],
+        )
+        _KIT.set_ids(list(ACTIONS))
+    return _KIT
+
+
+def _evaluator(rules: RuleSet) -> Any:
+    """The native evaluator of a rule set, or None when only Python serves it."""
+    core = native.core
+    if core is None or not native.active or type(rules) is not RuleSet:
+        return None
+    return core.evaluator_for(rules)
+
+
+def greedy_choice(observation: Observation, *, waits: bool) -> Action | None:
+    """``GreedyBot(waits=waits).act(observation)`` computed by the native core
+    (``native/src/greedy.rs``), or None when it does not serve the rule set."""
+    ev = _evaluator(observation.rules) if _games_on else None
+    if ev is None or observation.seat is None or not observation.legal:
+        return None
+    nxt = observation.seating.next(observation.seat)
+    choice: Action = native.extension().greedy_choice(
+        ev,
+        _kit(),
+        observation.hand,
+        [GROUP_CODES[g] for g in observation.own_table()],
+        observation.unseen(),
+        list(observation.legal),
+        observation.offer,
+        list(observation.discarded[nxt]),
+        waits,
+    )
+    return choice
+
+
+def serves(rules: RuleSet) -> bool:
+    """Whether the seam (:func:`new_game`, :func:`game_at`, the rollouts, the greedy bot) plays
+    natively under ``rules`` now."""
+    return _games_on and _evaluator(rules) is not None
+
+
+_games_on = True
+
+
+@contextmanager
+def python_games() -> Iterator[None]:
+    """Inside the block the seam gives Python games and the bots choose in Python, the
+    evaluator staying native if it is: the engine as it was before the native game, for
+    benchmarks and tests."""
+    global _games_on
+    saved, _games_on = _games_on, False
+    try:
+        yield
+    finally:
+        _games_on = saved
+
+
+def new_game(
+    rules: RuleSet = HUNAN,
+    *,
+    dealer: int = 0,
+    deck: Sequence[Kind] | None = None,
+    seed: int | None = None,
+) -> Game | NativeGame:
+    """A hand dealt as ``Game(rules, dealer=…, deck=…, seed=…)`` deals it: native when the
+    native core serves the rule set, the Python game otherwise."""
+    if serves(rules):
+        return NativeGame(rules, dealer=dealer, deck=deck, seed=seed)
+    return Game(rules, dealer=dealer, deck=deck, seed=seed)
+
+
+def game_at(position: Position, rules: RuleSet = HUNAN, *, check: bool = True) -> Game | NativeGame:
+    """``Game.from_position``, native when the native core serves the rule set."""
+    if serves(rules):
+        return NativeGame.from_position(position, rules, check=check)
+    return Game.from_position(position, rules, check=check)
+
+
+def _seat_tuple(state: SeatState) -> tuple[Any, ...]:
+    return (
+        list(state.hand),
+        [(_GROUP_TYPES.index(g.type), list(g.cards)) for g in state.table],
+        list(state.row),
+        sorted(state.discarded),
+        sorted(state.chou),
+        list(state.chou_hu),
+    )
+
+
+def _phase_tuple(phase: Phase) -> tuple[Any, ...]:
+    if isinstance(phase, ClaimWindow):
+        return (
+            "claim",
+            phase.card,
+            phase.owner,
+            _SOURCE_INDEX[phase.source],
+            list(phase.asking),
+            list(phase.offered),
+            list(phase.claims),
+        )
+    if isinstance(phase, Discarding):
+        return ("discard", phase.seat)
+    if isinstance(phase, SelfHu):
+        return ("self_hu", phase.seat, phase.card)
+    return ("over",)
+
+
+class NativeGame:
+    """A hand of Paohuzi played by the native core. See the module docstring."""
+
+    rules: RuleSet
+    dealer: int
+    seating: Seating
+
+    def __init__(
+        self,
+        rules: RuleSet = HUNAN,
+        *,
+        dealer: int = 0,
+        deck: Sequence[Kind] | None = None,
+        seed: int | None = None,
+        keep_log: bool = True,
+    ) -> None:
+        if deck is None:
+            deck = full_deck()
+            random.Random(seed).shuffle(deck)
+        check_deck(deck)
+        ev = _evaluator(rules)
+        if ev is None:
+            raise ValueError("the native core does not serve this rule set: use paohuzi.game.Game")
+        self.rules = rules
+        self.dealer = dealer
+        self.seating = rules.seating(dealer)
+        self._core = native.extension().Game.deal(
+            ev,
+            _kit(),
+            rules.players,
+            rules.hu_on_discard,
+            rules.take_needs_discard,
+            rules.break_kan_when_stuck,
+            dealer,
+            list(deck),
+            keep_log,
+        )
+        self._seen_result: GameResult | None = None
+        self._given_log: tuple[Event, ...] = ()
+        self._seen_log: list[Event] = []
+        self._forget()
+
+    @classmethod
+    def from_position(
+        cls,
+        position: Position,
+        rules: RuleSet = HUNAN,
+        *,
+        log: Iterable[Event] = (),
+        check: bool = True,
+    ) -> NativeGame:
+        """``Game.from_position``: the same checks, the same game."""
+        check_position(position, rules)
+        ev = _evaluator(rules)
+        if ev is None:
+            raise ValueError("the native core does not serve this rule set: use paohuzi.game.Game")
+        game = cls.__new__(cls)
+        game.rules = rules
+        game.dealer = position.dealer
+        game.seating = rules.seating(position.dealer)
+        game._core = native.extension().Game.at(
+            ev,
+            _kit(),
+            rules.players,
+            rules.hu_on_discard,
+            rules.take_needs_discard,
+            rules.break_kan_when_stuck,
+            position.dealer,
+            position.liang,
+            list(position.wall),
+            [_seat_tuple(s) for s in position.seats],
+            _phase_tuple(position.phase),
+            check,
+        )
+        game._seen_result = position.phase.result if isinstance(position.phase, Over) else None
+        game._given_log = tuple(log)
+        game._seen_log = list(game._given_log)
+        game._forget()
+        return game
+
+    def _forget(self) -> None:
+        """Drop what was read from the core: it changed."""
+        self._seen_phase: Phase | None = None
+        self._seen_seats: tuple[SeatState, ...] | None = None
+        self._seen_legal: list[Action] | None = None
+
+    # ----------------------------------------------------------------------------- queries
+
+    @property
+    def liang(self) -> Kind:
+        return int(self._core.liang())
+
+    @property
+    def phase(self) -> Phase:
+        """What the game waits for (see :mod:`paohuzi.position`)."""
+        if self._seen_phase is None:
+            self._seen_phase = self._read_phase()
+        return self._seen_phase
+
+    def _read_phase(self) -> Phase:
+        raw = self._core.phase()
+        tag = raw[0]
+        if tag == "claim":
+            _, card, owner, source, asking, offered, claims = raw
+            return ClaimWindow(
+                card, owner, _SOURCES[source], tuple(asking), tuple(offered), tuple(claims)
+            )
+        if tag == "discard":
+            return Discarding(raw[1])
+        if tag == "self_hu":
+            return SelfHu(raw[1], raw[2])
+        result = self.result
+        assert result is not None  # an over game has its result
+        return Over(result)
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat to decide now; None once the hand is over."""
+        seat: int | None = self._core.to_act()
+        return seat
+
+    @property
+    def result(self) -> GameResult | None:
+        """How the hand ended; None while it goes on."""
+        if self._seen_result is None:
+            raw = self._core.outcome()
+            if raw is not None:
+                winner, win, hu, payments, others = raw
+                self._seen_result = GameResult(winner, win, hu, tuple(payments), dict(others))
+        return self._seen_result
+
+    @property
+    def is_over(self) -> bool:
+        return bool(self._core.is_over())
+
+    @property
+    def wall(self) -> int:
+        """Cards left to draw."""
+        return int(self._core.wall_left())
+
+    @property
+    def dealt(self) -> bool:
+        return self._core.deck() is not None
+
+    @property
+    def deck(self) -> tuple[Kind, ...]:
+        """The 80 cards the hand was dealt from (R2); ValueError for a game set up from a
+        position."""
+        deck = self._core.deck()
+        if deck is None:
+            raise ValueError("a game set up from a position has no deck")
+        return tuple(deck)
+
+    @property
+    def seats(self) -> tuple[SeatState, ...]:
+        """Every seat's state now."""
+        if self._seen_seats is None:
+            self._seen_seats = tuple(
+                SeatState(
+                    tuple(hand),
+                    tuple(_GROUPS[c] for c in table),
+                    tuple(row),
+                    frozenset(discarded),
+                    frozenset(chou),
+                    tuple(chou_hu),
+                )
+                for hand, table, row, discarded, chou, chou_hu in self._core.seats()
+            )
+        return self._seen_seats
+
+    @property
+    def hands(self) -> tuple[tuple[int, ...], ...]:
+        return tuple(s.hand for s in self.seats)
+
+    @property
+    def tables(self) -> tuple[tuple[Group, ...], ...]:
+        return tuple(s.table for s in self.seats)
+
+    @property
+    def history(self) -> list[tuple[int, Action]]:
+        """Every decision so far, as (seat, action)."""
+        return list(self._core.history())
+
+    @property
+    def log(self) -> list[Event]:
+        """The events so far (after those given to :meth:`from_position`)."""
+        read = self._seen_log
+        for etype, seat, card, groups in self._core.log(len(read) - len(self._given_log)):
+            cards = tuple(_GROUPS[c] for c in groups)
+            read.append(Event(_EVENT_TYPES[etype], seat, card, cards))
+        return list(read)
+
+    def position(self) -> Position:
+        """The position now: everything that decides how the hand goes on."""
+        return Position(self.dealer, self.liang, tuple(self._core.wall()), self.seats, self.phase)
+
+    def holding(self, seat: int) -> int:
+        state = self.seats[seat]
+        return sum(state.hand) + sum(len(g.cards) for g in state.table)
+
+    def fours(self, seat: int) -> int:
+        return sum(g.is_four for g in self.seats[seat].table)
+
+    def must_discard(self, seat: int) -> bool:
+        return self.holding(seat) > holding_limit(self.fours(seat))
+
+    def hand_cards(self, seat: int) -> list[Kind]:
+        return self.seats[seat].hand_cards()
+
+    def huxi(self, seat: int) -> int:
+        """The seat's current total hu-xi (R10.6)."""
+        return int(self._core.huxi(seat))
+
+    def legal_actions(self) -> list[Action]:
+        """The choices of :attr:`to_act`, sorted by their F3 text; empty when the hand is over."""
+        if self._seen_legal is None:
+            self._seen_legal = list(self._core.legal())
+        return list(self._seen_legal)
+
+    def clone(self) -> NativeGame:
+        """An independent copy, for search."""
+        other = NativeGame.__new__(NativeGame)
+        other.__dict__.update(self.__dict__)
+        other._core = self._core.clone()
+        other._seen_log = list(self._seen_log)
+        return other
+
+    # ----------------------------------------------------------------------------- actions
+
+    def apply(self, action: Action) -> None:
+        """Carry out the decision of :attr:`to_act`; raises :class:`IllegalAction`."""
+        done = self._core.apply(action)
+        if done == 0:
+            self._forget()
+            return
+        if self.is_over:
+            raise IllegalAction("the hand is over")
+        seat = self.to_act
+        if done == 2:
+            raise IllegalAction(f"seat {seat} has no winning hand (an unchecked position)")
+        # The reference words why (a rare path: a bot or a client made a mistake).
+        reference = Game.from_position(self.position(), self.rules, check=False)
+        raise IllegalAction(reference.why_illegal(action))
+
+    def rollout(self, candidates: Sequence[Action], seat: int) -> list[int]:
+        """``rollout_payments`` inside the native core: for each candidate, ``seat``'s payment
+        when it is played and then every seat plays ``GreedyBot(waits=False)`` to the end."""
+        return list(self._core.rollout(list(candidates), seat))
+
+    def encoded(self, seat: int) -> bytearray:
+        """``seat``'s observation array (:func:`paohuzi.env.encoding.encode`) as the bytes of
+        its float32 values, row by row."""
+        found: bytearray = self._core.encode(seat)
+        return found
+
+    def mask(self, seat: int) -> bytearray:
+        """``seat``'s action mask (:func:`paohuzi.env.encoding.action_mask`) as one byte per
+        action id of :mod:`paohuzi.action_ids`."""
+        found: bytearray = self._core.mask(seat)
+        return found
+
+    def greedy(self, *, waits: bool = False) -> Action | None:
+        """``GreedyBot(waits=waits)``'s choice for the seat to act, None once over."""
+        choice: Action | None = self._core.greedy(waits)
+        return choice
+
+    def play_greedy(self, *, waits: bool = False) -> GameResult:
+        """Play the hand to its end with ``GreedyBot(waits=waits)`` at every seat, inside the
+        native core; how it ended."""
+        self._core.play_greedy(waits)
+        self._forget()
+        result = self.result
+        assert result is not None  # played to the end
+        return result
+
+    def apply_text(self, text: str) -> None:
+        """Apply an F3 line ``SEAT ACTION``; the seat must be the one to act."""
+        seat, action = parse_seat_action(text)
+        if seat != self.to_act:
+            who = "nobody" if self.to_act is None else f"seat {self.to_act}"
+            raise IllegalAction(f"it is not seat {seat}'s turn ({who} is to act)")
+        self.apply(action)
+
+
+class NativeSampler:
+    """The hidden cards of one observation sampled inside the native core
+    (:func:`paohuzi.bots.sampler.sample` uses it, D41): made from what the seat sees and the
+    constraints Python works out, then one game per :meth:`sample`. ``seats``: every seat as
+    the seat sees it (other hands empty, a face-down 偎 None); ``hidden``: each other playing
+    seat in play order with its hand size and per-kind caps."""
+
+    def __init__(
+        self,
+        rules: RuleSet,
+        dealer: int,
+        liang: Kind,
+        wall: int,
+        seats: Sequence[
+            tuple[
+                tuple[int, ...],
+                Sequence[Group | None],
+                Sequence[Kind],
+                Iterable[Kind],
+                Iterable[Kind],
+                Sequence[tuple[Kind, int]],
+            ]
+        ],
+        not_wei: Sequence[Iterable[Kind]],
+        unseen: Sequence[int],
+        hidden: Sequence[tuple[int, int, Sequence[int]]],
+        kept: bool,
+        phase: Phase,
+    ) -> None:
+        ev = _evaluator(rules)
+        if ev is None:
+            raise ValueError("the native core does not serve this rule set")
+        self.rules = rules
+        self.dealer = dealer
+        self._sampler = native.extension().Sampler(
+            ev,
+            _kit(),
+            rules.players,
+            rules.hu_on_discard,
+            rules.take_needs_discard,
+            rules.break_kan_when_stuck,
+            dealer,
+            liang,
+            wall,
+            [
+                (
+                    list(hand),
+                    [
+                        (0, []) if g is None else (_GROUP_TYPES.index(g.type), list(g.cards))
+                        for g in table
+                    ],
+                    list(row),
+                    sorted(discarded),
+                    sorted(chou),
+                    list(chou_hu),
+                )
+                for hand, table, row, discarded, chou, chou_hu in seats
+            ],
+            [sorted(kinds) for kinds in not_wei],
+            list(unseen),
+            [(seat, size, list(caps)) for seat, size, caps in hidden],
+            kept,
+            _phase_tuple(phase),
+        )
+
+    def sample(self, seed: int) -> NativeGame | str:
+        """A game consistent with the observation, drawn with ``seed`` (64 bits); or why none
+        is (no completion satisfies the constraints). ValueError for a position refused."""
+        code, found = self._sampler.sample(seed)
+        if code == 1:
+            message: str = found
+            return message
+        if code == 2:
+            raise ValueError(found)
+        game = NativeGame.__new__(NativeGame)
+        game.rules = self.rules
+        game.dealer = self.dealer
+        game.seating = self.rules.seating(self.dealer)
+        game._core = found
+        game._seen_result = None
+        game._given_log = ()
+        game._seen_log = []
+        game._forget()
+        return game
