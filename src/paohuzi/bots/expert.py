@@ -69,6 +69,7 @@ def race(
     rng = random.Random(seed)
     rows: list[list[float]] = [[] for _ in candidates]
     live = list(range(len(candidates)))
+    tally = Tally(len(candidates))
     done = rollouts = 0
     started = time.monotonic()
     while done < samples and len(live) > 1:
@@ -84,23 +85,61 @@ def race(
         paid = rollout_payments(position, [candidates[i] for i in live], obs.seat)
         for i, payment in zip(live, paid, strict=True):
             rows[i].append(payment)
+        tally.add(live, paid)
         done += 1
         rollouts += len(live)
         if done >= RACE_FROM:
-            live = survivors(rows, live)
+            live = tally.survivors(live)
     return rows
 
 
+class Tally:
+    """Running sums of the payments of the candidates in a race, and of their products by
+    pairs, so that a paired comparison costs the same after ten samples or ten thousand."""
+
+    def __init__(self, size: int) -> None:
+        self.n = 0
+        self.sums = [0.0] * size
+        self.products = [[0.0] * size for _ in range(size)]
+
+    def add(self, live: Sequence[int], paid: Sequence[float]) -> None:
+        """One more sample: the payments ``paid`` of the candidates ``live``."""
+        self.n += 1
+        for i, x in zip(live, paid, strict=True):
+            self.sums[i] += x
+            row = self.products[i]
+            for j, y in zip(live, paid, strict=True):
+                row[j] += x * y
+
+    def loss(self, leader: int, i: int) -> tuple[float, float]:
+        """Mean and standard error of the leader's payment minus candidate ``i``'s."""
+        n = self.n
+        total = self.sums[leader] - self.sums[i]
+        p = self.products
+        squares = p[leader][leader] + p[i][i] - 2 * p[leader][i]
+        var = (squares - total * total / n) / (n - 1) if n > 1 else 0.0
+        return total / n, math.sqrt(max(var, 0.0) / n)
+
+    def survivors(self, live: list[int]) -> list[int]:
+        """The candidates still in the race (every one of them has every sample): the leader
+        (best mean), and those whose paired loss to it is not clearly (:data:`DROP_Z`
+        standard errors) above zero."""
+        leader = max(live, key=lambda i: self.sums[i])
+        kept = []
+        for i in live:
+            loss, error = self.loss(leader, i)
+            if i == leader or loss <= DROP_Z * error or loss <= 0:
+                kept.append(i)
+        return kept
+
+
 def survivors(rows: list[list[float]], live: list[int]) -> list[int]:
-    """The candidates still in the race: the leader (best mean), and those whose paired loss
-    to it is not clearly (:data:`DROP_Z` standard errors) above zero."""
-    leader = max(live, key=lambda i: sum(rows[i]) / len(rows[i]))
-    kept = []
-    for i in live:
-        loss, error = paired(rows[leader], rows[i])
-        if i == leader or loss <= DROP_Z * error or loss <= 0:
-            kept.append(i)
-    return kept
+    """:meth:`Tally.survivors` of candidates ``live`` with these payments (rows of equal
+    length)."""
+    tally = Tally(len(rows))
+    for column in zip(*(rows[i] for i in live), strict=True):
+        tally.add(live, column)
+    return tally.survivors(live)
 
 
 def choose(rows: list[list[float]]) -> int:
