@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 
 from paohuzi import native
-from paohuzi.bots.expert import rollout_values
+from paohuzi.bots.expert_v1 import rollout_values
 from paohuzi.bots.greedy import GreedyBot
 from paohuzi.env import raw_env
 from paohuzi.evaluator import best_win, waits

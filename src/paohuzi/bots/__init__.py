@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from paohuzi.bots.base import Bot, play_hand
 from paohuzi.bots.expert import DEFAULT_BUDGET, ExpertBot
+from paohuzi.bots.expert_v1 import ExpertV1Bot
 from paohuzi.bots.greedy import GreedyBot
 from paohuzi.bots.random_bot import RandomBot
 
@@ -13,10 +14,13 @@ BOTS: dict[str, Callable[[int | None], Bot]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
     "expert": ExpertBot,
+    "expert-v1": ExpertV1Bot,
 }
 """The built-in bots by level name."""
 
 
+EXPERTS: dict[str, type[ExpertV1Bot]] = {"expert": ExpertBot, "expert-v1": ExpertV1Bot}
+"""The searching bots, which take an ``@`` setting."""
 MAX_NAME = 32
 """Longest bot name accepted."""
 SAMPLES = (1, 1000)
@@ -28,15 +32,16 @@ BUDGET = (0.05, 10.0)
 def make_bot(name: str, seed: int | None = None) -> Bot:
     """A bot by level name; raises ValueError for an unknown one or a setting out of bounds.
     ``expert@N`` is the expert searching a fixed N samples per decision (reproducible, N in
-    1–1000), ``expert@0.5s`` a time budget (0.05–10 s)."""
+    1–1000), ``expert@0.5s`` a time budget (0.05–10 s); ``expert-v1`` (the first expert,
+    kept for comparison) takes the same settings."""
     if len(name) > MAX_NAME:
         raise ValueError(f"a bot name has at most {MAX_NAME} characters")
     level, _, setting = name.partition("@")
-    if level == "expert" and setting:
+    if level in EXPERTS and setting:
         budget, samples = _expert_setting(setting)
         if samples is not None:
-            return ExpertBot(seed, samples=samples)
-        return ExpertBot(seed, budget=budget)
+            return EXPERTS[level](seed, samples=samples)
+        return EXPERTS[level](seed, budget=budget)
     try:
         return BOTS[name](seed)
     except KeyError:
@@ -74,8 +79,10 @@ def is_bot_name(name: str) -> bool:
 
 __all__ = [
     "BOTS",
+    "EXPERTS",
     "Bot",
     "ExpertBot",
+    "ExpertV1Bot",
     "GreedyBot",
     "RandomBot",
     "is_bot_name",

@@ -1,16 +1,23 @@
-"""The strongest level: determinized search (perfect-information Monte Carlo) over samples of
-the hidden cards.
+"""The strongest level: determinized search over samples of the hidden cards, with the samples
+raced between the candidates (issue 14).
 
-For a decision, the bot draws positions consistent with what its seat knows
-(:mod:`paohuzi.bots.sampler`), plays every candidate choice on each of them to the end of the
-hand with fast greedy players for every seat, and scores it by the real points of R10
-(the seat's payment). The same sample serves every candidate, so their comparison is not
-blurred by the luck of the sample. Candidates are the greedy bot's best few choices, its
-favourite first; the bot leaves the favourite only for a candidate whose paired gain over it
-is more than one standard error above zero, and does not search at all when the greedy
-scores leave no doubt. It searches until its time budget is spent (about 1 s by default) or,
-for reproducible play, for a fixed number of samples; ``workers`` > 1 spreads the samples
-over that many processes.
+Like the first expert (:mod:`paohuzi.bots.expert_v1`, kept as ``expert-v1``), the bot draws
+positions consistent with what its seat knows (:mod:`paohuzi.bots.sampler`), plays candidate
+choices on each to the end of the hand with fast greedy players for every seat
+(:func:`paohuzi.bots.rollout.rollout_payments`) and scores them by the real points of R10.
+What it does differently is how it spends its rollouts:
+
+* it considers more of the greedy bot's choices (:data:`CANDIDATES`, the favourite first);
+* it races them: after every sample (from :data:`RACE_FROM` samples on) a candidate whose
+  paired loss to the current leader is more than :data:`DROP_Z` standard errors above zero
+  is dropped, so the rollouts go to the choices still in doubt; the search ends when one is
+  left, the samples are done or the time is up;
+* the same sample serves every candidate still in the race (common random numbers), and the
+  bot leaves the greedy favourite, as before, only for a choice whose paired gain over it is
+  more than one standard error above zero (or when the favourite was dropped).
+
+Levels are time budgets per decision (:data:`LEVELS`); ``expert@N`` searches until the
+choices still in the race have N samples each (reproducible), whatever the time.
 """
 
 from __future__ import annotations
@@ -19,80 +26,142 @@ import math
 import random
 import time
 from collections.abc import Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor
-from dataclasses import dataclass
 
 from paohuzi.actions import HU, Action
-from paohuzi.bots.greedy import GreedyBot
+from paohuzi.bots.expert_v1 import CLEAR_MARGIN, Estimate, ExpertV1Bot
 from paohuzi.bots.rollout import rollout_payments
 from paohuzi.bots.sampler import sample
 from paohuzi.observation import Observation
 
-DEFAULT_BUDGET = 0.95
-"""Seconds of search per decision."""
-CANDIDATES = 4
+DEFAULT_BUDGET = 0.5
+"""Seconds of search per decision (the ``expert`` level)."""
+LEVELS = {"expert@0.2s": 0.2, "expert": DEFAULT_BUDGET, "expert@1s": 1.0}
+"""Documented levels by time budget: quick, default, strong (any ``expert@Xs`` works)."""
+CANDIDATES = 6
+"""The greedy bot's best choices searched (those within :data:`CLEAR_MARGIN` of its favourite)."""
+RACE_FROM = 6
+"""Samples every candidate gets before any is dropped."""
+DROP_Z = 2.0
+"""Standard errors of paired loss to the leader beyond which a candidate is dropped."""
 
 
-CLEAR_MARGIN = 3.0
-"""Greedy score lead above which the favourite is played without search."""
+def paired(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]:
+    """Mean and standard error of ``a - b`` over the samples both have."""
+    n = min(len(a), len(b))
+    diffs = [x - y for x, y in zip(a[:n], b[:n], strict=True)]
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
+    return mean, math.sqrt(var / n)
 
 
-@dataclass(frozen=True)
-class Estimate:
-    """A choice's estimated points for the deciding seat: mean payment over ``samples``, and
-    the mean and standard error of its gain over the first candidate on the same samples."""
-
-    action: Action
-    mean: float
-    samples: int
-    gain: float = 0.0
-    gain_error: float = 0.0
-
-
-def rollout_values(
-    obs: Observation, candidates: Sequence[Action], samples: int, seed: int, deadline: float | None
+def race(
+    obs: Observation,
+    candidates: Sequence[Action],
+    samples: int,
+    seed: int,
+    deadline: float | None,
 ) -> list[list[float]]:
-    """Payment of each candidate (rows) on each of up to ``samples`` sampled positions
-    (columns), stopping at ``deadline`` after at least one sample."""
+    """Payments of each candidate (rows) on the samples it took part in (columns, the same
+    samples in the same order for every row, a dropped candidate's row stopping early).
+    Stops when one candidate is left, the survivors have ``samples`` samples, or another
+    sample would likely end after ``deadline`` (after one sample at least)."""
     assert obs.seat is not None
     rng = random.Random(seed)
-    values: list[list[float]] = [[] for _ in candidates]
-    done = 0
+    rows: list[list[float]] = [[] for _ in candidates]
+    live = list(range(len(candidates)))
+    tally = Tally(len(candidates))
+    done = rollouts = 0
     started = time.monotonic()
-    while done < samples:
-        # Stop when another sample would likely end after the deadline.
+    while done < samples and len(live) > 1:
+        # Stop when another sample (a rollout of each candidate left) would likely end late.
         now = time.monotonic()
-        if deadline is not None and done and now + (now - started) / done > deadline:
+        if (
+            deadline is not None
+            and rollouts
+            and now + len(live) * (now - started) / rollouts > deadline
+        ):
             break
         position = sample(obs, rng)
-        for row, payment in zip(
-            values, rollout_payments(position, candidates, obs.seat), strict=True
-        ):
-            row.append(payment)
+        paid = rollout_payments(position, [candidates[i] for i in live], obs.seat)
+        for i, payment in zip(live, paid, strict=True):
+            rows[i].append(payment)
+        tally.add(live, paid)
         done += 1
-    return values
+        rollouts += len(live)
+        if done >= RACE_FROM:
+            live = tally.survivors(live)
+    return rows
 
 
-def _rollout_job(
-    args: tuple[Observation, tuple[Action, ...], int, int, float | None],
-) -> list[list[float]]:
-    return rollout_values(*args)
+class Tally:
+    """Running sums of the payments of the candidates in a race, and of their products by
+    pairs, so that a paired comparison costs the same after ten samples or ten thousand."""
+
+    def __init__(self, size: int) -> None:
+        self.n = 0
+        self.sums = [0.0] * size
+        self.products = [[0.0] * size for _ in range(size)]
+
+    def add(self, live: Sequence[int], paid: Sequence[float]) -> None:
+        """One more sample: the payments ``paid`` of the candidates ``live``."""
+        self.n += 1
+        for i, x in zip(live, paid, strict=True):
+            self.sums[i] += x
+            row = self.products[i]
+            for j, y in zip(live, paid, strict=True):
+                row[j] += x * y
+
+    def loss(self, leader: int, i: int) -> tuple[float, float]:
+        """Mean and standard error of the leader's payment minus candidate ``i``'s."""
+        n = self.n
+        total = self.sums[leader] - self.sums[i]
+        p = self.products
+        squares = p[leader][leader] + p[i][i] - 2 * p[leader][i]
+        var = (squares - total * total / n) / (n - 1) if n > 1 else 0.0
+        return total / n, math.sqrt(max(var, 0.0) / n)
+
+    def survivors(self, live: list[int]) -> list[int]:
+        """The candidates still in the race (every one of them has every sample): the leader
+        (best mean), and those whose paired loss to it is not clearly (:data:`DROP_Z`
+        standard errors) above zero."""
+        leader = max(live, key=lambda i: self.sums[i])
+        kept = []
+        for i in live:
+            loss, error = self.loss(leader, i)
+            if i == leader or loss <= DROP_Z * error or loss <= 0:
+                kept.append(i)
+        return kept
 
 
-def estimates(candidates: Sequence[Action], values: list[list[float]]) -> list[Estimate]:
-    """Means, and paired gains over the first candidate, from per-sample payments."""
-    n = len(values[0])
-    found = []
-    for action, row in zip(candidates, values, strict=True):
-        diffs = [a - b for a, b in zip(row, values[0], strict=True)]
-        gain = sum(diffs) / n
-        var = sum((d - gain) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
-        found.append(Estimate(action, sum(row) / n, n, gain, math.sqrt(var / n)))
-    return found
+def survivors(rows: list[list[float]], live: list[int]) -> list[int]:
+    """:meth:`Tally.survivors` of candidates ``live`` with these payments (rows of equal
+    length)."""
+    tally = Tally(len(rows))
+    for column in zip(*(rows[i] for i in live), strict=True):
+        tally.add(live, column)
+    return tally.survivors(live)
 
 
-class ExpertBot:
-    """Search over sampled hidden cards, scored by points. See the module docstring."""
+def choose(rows: list[list[float]]) -> int:
+    """The row (candidate) to play after a race: among those that ran to the end, the best
+    paired gain over the favourite (row 0) if it is more than one standard error above zero,
+    else the favourite; if the favourite was dropped, the best mean of those left."""
+    done = max(len(r) for r in rows)
+    left = [i for i, r in enumerate(rows) if len(r) == done]
+    if 0 not in left:
+        return max(left, key=lambda i: sum(rows[i]) / done)
+    best, best_gain = 0, 0.0
+    for i in left[1:]:
+        gain, error = paired(rows[i], rows[0])
+        if gain > 0 and gain > error and gain > best_gain:
+            best, best_gain = i, gain
+    return best
+
+
+class ExpertBot(ExpertV1Bot):
+    """Raced search over sampled hidden cards, scored by points. See the module docstring.
+    ``evaluate`` and ``shortlist`` (what ``review`` uses) work as in the first expert: every
+    candidate on every sample."""
 
     name = "expert"
 
@@ -105,16 +174,9 @@ class ExpertBot:
         candidates: int = CANDIDATES,
         workers: int = 1,
     ) -> None:
-        self._rng = random.Random(seed)
-        self.budget = budget
-        self.samples = samples
-        self.candidates = candidates
-        self.workers = workers
-        self._greedy = GreedyBot()
-        self._pool: Executor | None = None
-        self.time_limit: float | None = None
-        """If set, seconds after which a search stops whatever its budget or sample count
-        (after one sample at least): a server's hard bound on a decision."""
+        super().__init__(
+            seed, budget=budget, samples=samples, candidates=candidates, workers=workers
+        )
 
     def act(self, observation: Observation) -> Action:
         legal = observation.legal
@@ -125,58 +187,32 @@ class ExpertBot:
         shortlist = self.shortlist(observation, margin=CLEAR_MARGIN)
         if len(shortlist) == 1:
             return shortlist[0]
-        found = self.evaluate(observation, shortlist)
-        better = [e for e in found[1:] if e.gain > 0 and e.gain > e.gain_error]
-        return max(better, key=lambda e: e.gain).action if better else found[0].action
+        seed = self._rng.randrange(2**32)
+        if self.workers > 1:  # every candidate on every sample, spread over processes
+            found = self.evaluate(observation, shortlist, seed=seed)
+            better = [e for e in found[1:] if e.gain > 0 and e.gain > e.gain_error]
+            return max(better, key=lambda e: e.gain).action if better else found[0].action
+        rows = race(observation, shortlist, *self._bounds(), seed, self._deadline())
+        return shortlist[choose(rows)]
 
-    def shortlist(self, observation: Observation, margin: float | None = None) -> list[Action]:
-        """The greedy bot's best few choices, its favourite first; with ``margin``, only those
-        scored within that much of the favourite."""
-        scores = self._greedy.scores(observation)
-        favourite = self._greedy.act(observation)
-        ranked = sorted(observation.legal, key=lambda a: -scores[a])
-        found = [favourite, *(a for a in ranked if a != favourite)][: self.candidates]
-        if margin is not None:
-            found = [a for a in found if scores[favourite] - scores[a] <= margin or a == favourite]
+    def race_estimates(
+        self, observation: Observation, candidates: Sequence[Action], seed: int
+    ) -> list[Estimate]:
+        """Each candidate's figures after a race (for tests and benchmarks): mean payment
+        over the samples it took part in, and paired gain over the favourite on those."""
+        rows = race(observation, candidates, *self._bounds(), seed, self._deadline())
+        found = []
+        for action, row in zip(candidates, rows, strict=True):
+            gain, error = paired(row, rows[0])
+            found.append(Estimate(action, sum(row) / len(row), len(row), gain, error))
         return found
 
-    def evaluate(
-        self,
-        observation: Observation,
-        candidates: Sequence[Action] | None = None,
-        *,
-        seed: int | None = None,
-    ) -> list[Estimate]:
-        """Estimated points of each candidate (by default the shortlist); ``seed`` the samples'
-        (by default the next of the bot's own generator)."""
-        chosen = tuple(candidates if candidates is not None else self.shortlist(observation))
+    def _bounds(self) -> tuple[int]:
+        return (self.samples if self.samples is not None else 1_000_000,)
+
+    def _deadline(self) -> float | None:
         now = time.monotonic()
         deadline = None if self.samples is not None else now + self.budget
         if self.time_limit is not None:
             deadline = min(deadline or math.inf, now + self.time_limit)
-        wanted = self.samples if self.samples is not None else 1_000_000
-        if seed is None:
-            seed = self._rng.randrange(2**32)
-        values: list[list[float]]
-        if self.workers <= 1:
-            values = rollout_values(observation, chosen, wanted, seed, deadline)
-        else:
-            if self._pool is None:
-                import multiprocessing
-
-                self._pool = ProcessPoolExecutor(
-                    self.workers, mp_context=multiprocessing.get_context("spawn")
-                )
-            share = -(-wanted // self.workers)
-            jobs = [(observation, chosen, share, seed + i, deadline) for i in range(self.workers)]
-            values = [[] for _ in chosen]
-            part: list[list[float]]
-            for part in self._pool.map(_rollout_job, jobs):
-                for row, more in zip(values, part, strict=True):
-                    row.extend(more)
-        return estimates(chosen, values)
-
-    def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown()
-            self._pool = None
+        return deadline

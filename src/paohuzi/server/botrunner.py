@@ -18,7 +18,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from paohuzi.actions import Action
-from paohuzi.bots import ExpertBot, GreedyBot, make_bot
+from paohuzi.bots import EXPERTS, ExpertV1Bot, GreedyBot, make_bot
 from paohuzi.observation import Observation
 
 log = logging.getLogger("paohuzi.server")
@@ -55,13 +55,13 @@ def stop(pool: ProcessPoolExecutor) -> None:
 
 def searches(name: str) -> bool:
     """Whether the bot of this name searches (and so runs in a worker process)."""
-    return name.partition("@")[0] == "expert"
+    return name.partition("@")[0] in EXPERTS
 
 
 def _decide(name: str, seed: int, observation: Observation, limit: float) -> Action:
     """In a worker process: one decision of a fresh bot."""
     bot = make_bot(name, seed)
-    if isinstance(bot, ExpertBot):
+    if isinstance(bot, ExpertV1Bot):  # either expert (the new one is a subclass)
         bot.time_limit = limit
     return bot.act(observation)
 

@@ -1,0 +1,177 @@
+"""Issue 14 (item 4): the raced expert (``expert``) and the first one kept as ``expert-v1``."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+
+import pytest
+
+from paohuzi.actions import HU, Action
+from paohuzi.bots import (
+    ExpertBot,
+    ExpertV1Bot,
+    GreedyBot,
+    is_bot_name,
+    make_bot,
+    play_hand,
+)
+from paohuzi.bots.expert import DEFAULT_BUDGET, LEVELS, choose, survivors
+from paohuzi.bots.rollout import rollout_payments
+from paohuzi.bots.sampler import is_consistent
+from paohuzi.game import Game
+from paohuzi.observation import Observation, observe
+from paohuzi.rules import HUNAN, LUZHOU, RuleSet
+from paohuzi.server import botrunner
+from tests.scenario import random_decisions
+
+
+def searched_observations(seeds: range, rules: RuleSet = HUNAN) -> list[Observation]:
+    """Observations, from random games, where the expert would search (several candidates
+    within the greedy margin)."""
+    found = []
+    probe = ExpertBot(0, samples=1)
+    for game, seat, _ in random_decisions(seeds, rules, rotate=True):
+        obs = observe(game, seat)
+        if len(obs.legal) > 1 and HU not in obs.legal and len(probe.shortlist(obs, 3.0)) > 1:
+            found.append(obs)
+    return found
+
+
+# ------------------------------------------------------------------ the race's rules
+
+
+def test_a_candidate_clearly_worse_than_the_leader_is_dropped() -> None:
+    leader = [10.0, -2.0, 6.0, 0.0, 4.0, 8.0]
+    worse = [p - 5.0 for p in leader]  # 5 points worse on every sample: no doubt at all
+    level = [p + (1.0 if i % 2 else -1.0) for i, p in enumerate(leader)]  # mean gain 0
+    assert survivors([leader, worse, level], [0, 1, 2]) == [0, 2]
+
+
+def test_a_noisy_loss_keeps_the_candidate_in_the_race() -> None:
+    leader = [0.0] * 6
+    noisy = [-6.0, 6.0, -6.0, 6.0, -6.0, 0.0]  # loses 1 a sample on average, by chance
+    assert survivors([leader, noisy], [0, 1]) == [0, 1]
+
+
+def test_the_favourite_is_left_only_for_a_clear_paired_gain() -> None:
+    favourite = [0.0, 3.0, -3.0, 6.0]
+    clear = [p + 2.0 for p in favourite]  # +2 on every sample: standard error 0
+    doubtful = [p + g for p, g in zip(favourite, [9.0, -9.0, 9.0, -8.0], strict=True)]  # +0.25
+    assert choose([favourite, doubtful]) == 0
+    assert choose([favourite, doubtful, clear]) == 2
+
+
+def test_when_the_favourite_was_dropped_the_best_survivor_is_played() -> None:
+    rows = [[-9.0] * 6, [1.0] * 8, [3.0] * 8, [5.0] * 7]  # rows 0 and 3 dropped earlier
+    assert choose(rows) == 2
+
+
+# ------------------------------------------------------------------ the bot's properties
+
+
+def test_the_raced_expert_plays_legal_choices_and_wins_when_it_can() -> None:
+    for rules in (HUNAN, LUZHOU):
+        for game, seat, _ in random_decisions(range(3), rules, rotate=True):
+            obs = observe(game, seat)
+            action = ExpertBot(seat, samples=2).act(obs)
+            assert action in obs.legal
+            if HU in obs.legal:
+                assert action == HU
+
+
+def test_the_raced_expert_plays_whole_hands_at_four_seats() -> None:
+    game = Game(replace(HUNAN, players=4), seed=3)
+    play_hand(game, [ExpertBot(1, samples=2), GreedyBot(), GreedyBot(), GreedyBot()])
+    assert game.is_over
+
+
+def test_fixed_samples_and_seed_give_the_same_play() -> None:
+    for obs in searched_observations(range(4))[:6]:
+        first = ExpertBot(5, samples=4).race_estimates(obs, ExpertBot().shortlist(obs), 99)
+        again = ExpertBot(5, samples=4).race_estimates(obs, ExpertBot().shortlist(obs), 99)
+        assert first == again
+        assert ExpertBot(5, samples=4).act(obs) == ExpertBot(5, samples=4).act(obs)
+    for seed in range(2):
+        hands = [
+            play_hand(Game(seed=seed), [ExpertBot(seed, samples=3), GreedyBot(), GreedyBot()])
+            for _ in range(2)
+        ]
+        assert hands[0] == hands[1]
+
+
+def test_survivors_get_exactly_the_samples_asked_for() -> None:
+    obs = searched_observations(range(6))[0]
+    shortlist = ExpertBot().shortlist(obs)
+    found = ExpertBot(samples=12).race_estimates(obs, shortlist, 1)
+    most = max(e.samples for e in found)
+    assert most <= 12
+    if sum(e.samples == most for e in found) > 1:  # the race was not settled early
+        assert most == 12
+    assert all(e.samples >= 1 for e in found)
+
+
+@pytest.mark.parametrize("limit", [0.05, 0.2])
+def test_a_time_limit_bounds_the_search(limit: float) -> None:
+    """The server's hard bound (``time_limit``) cuts a search of any size; one rollout of six
+    candidates takes well under 0.2 s here, so the bound is kept within that."""
+    for obs in searched_observations(range(4))[:5]:
+        for bot in (ExpertBot(1, samples=1000), ExpertBot(1, budget=10.0)):
+            bot.time_limit = limit
+            start = time.monotonic()
+            assert bot.act(obs) in obs.legal
+            assert time.monotonic() - start < limit + 0.3
+
+
+def test_the_budget_bounds_the_search() -> None:
+    obs = searched_observations(range(4))[0]
+    bot = ExpertBot(1, budget=0.1)
+    start = time.monotonic()
+    bot.act(obs)
+    assert time.monotonic() - start < 0.1 + 0.3
+
+
+def test_the_expert_searches_samples_not_the_real_deal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """It acts from its observation only (the only thing ``act`` is given): every position it
+    rolls out is a sample consistent with what its seat sees, never the real deal."""
+    obs = searched_observations(range(4))[0]
+    searched: list[Game] = []
+
+    def spy(game: Game, candidates: list[Action], seat: int) -> list[int]:
+        searched.append(game.clone())
+        return rollout_payments(game, candidates, seat)
+
+    monkeypatch.setattr("paohuzi.bots.expert.rollout_payments", spy)
+    ExpertBot(3, samples=4).act(obs)
+    assert searched and all(is_consistent(g, obs) for g in searched)
+    hidden = {tuple(tuple(s.hand) for s in g.position().seats) for g in searched}
+    assert len(hidden) > 1  # the other hands differ from sample to sample
+
+
+# ------------------------------------------------------------------ names and levels
+
+
+def test_names_of_both_experts_parse() -> None:
+    assert isinstance(make_bot("expert"), ExpertBot)
+    assert make_bot("expert").budget == DEFAULT_BUDGET == LEVELS["expert"]  # type: ignore[attr-defined]
+    old = make_bot("expert-v1")
+    assert isinstance(old, ExpertV1Bot) and not isinstance(old, ExpertBot)
+    assert old.budget == 0.95  # today's budget, unchanged
+    fixed = make_bot("expert-v1@16")
+    assert isinstance(fixed, ExpertV1Bot) and fixed.samples == 16
+    timed = make_bot("expert-v1@0.3s")
+    assert isinstance(timed, ExpertV1Bot) and timed.budget == 0.3 and timed.samples is None
+    for bad in ("expert-v1@0", "expert-v1@1001", "expert-v1@0.01s", "expert-v1@nans", "expert-v2"):
+        assert not is_bot_name(bad), bad
+    for level in LEVELS:
+        assert is_bot_name(level)
+
+
+def test_the_server_runs_both_experts_in_worker_processes() -> None:
+    assert botrunner.searches("expert") and botrunner.searches("expert-v1@0.2s")
+    assert not botrunner.searches("greedy")
+    obs = searched_observations(range(4))[0]
+    for name in ("expert", "expert-v1"):
+        start = time.monotonic()
+        assert botrunner._decide(name, 1, obs, 0.05) in obs.legal
+        assert time.monotonic() - start < 0.05 + 0.3
