@@ -2,9 +2,9 @@
 
 A match between bots A and B plays each deal (:func:`paohuzi.tournament.deal_deck`, dealer =
 deal modulo the seats) at a table of A, B, B and again of A, A, B, once per distinct seating
-of each (six hands a deal at three seats). Payments are zero-sum, so what A's seats won is what
-B's seats lost: A's *score* on the deal is the sum of its seats' payments over those hands
-divided by their number, points per hand.
+of each (six hands a deal at the three-seat table). Payments are zero-sum, so what A's seats
+won is what B's seats lost: A's *score* on the deal is the sum of its seats' payments over
+those hands divided by their number, points per hand.
 
 * **Points per hand** of a bot: its mean score over its matches (each opponent weighs the
   same), per deal, averaged over the deals; the 95% confidence interval is 1.96 standard
