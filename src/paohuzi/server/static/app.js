@@ -1288,7 +1288,7 @@ function sendName(value) {
 
 // ------------------------------------------------------------------ the lobby
 
-const BOT_LEVELS = ["greedy", "expert", "random"];
+const BOT_LEVELS = ["greedy", "learned", "expert", "random"];
 
 function renderSeatChoices() {
   const n = +document.querySelector("input[name=players]:checked").value;
