@@ -136,3 +136,14 @@ def test_train_command_writes_the_weights_the_bot_loads(tmp_path: Path) -> None:
     for game, seat, _ in random_decisions(range(1)):
         obs = observe(game, seat)
         assert LearnedBot(net=net).act(obs) in obs.legal
+
+
+def test_train_help_explains_its_options() -> None:
+    from tests.test_cli_commands import option_help, paohuzi
+
+    result = paohuzi("train", "--help")
+    assert result.returncode == 0
+    helps = option_help(result.stdout)
+    assert {"--hands", "--checkpoint", "--out", "--fresh", "--seed"} <= set(helps)
+    assert [name for name, written in helps.items() if not written] == []
+    assert "50000" in helps["--hands"]

@@ -23,15 +23,17 @@ def add_parser(commands: Any) -> None:
         "network to each decision's final payment, repeat. Resumes from --checkpoint if it "
         "exists; writes it after every round, and the weights alone to --out at the end.",
     )
-    parser.add_argument("--hands", type=int, default=d.hands, help=f"default {d.hands}")
+    parser.add_argument(
+        "--hands", type=int, default=d.hands, help=f"hands to play in all (default {d.hands})"
+    )
     parser.add_argument("--round-hands", type=int, default=d.round_hands, help="hands between fits")
     parser.add_argument("--warmup", type=int, default=d.warmup, help="rounds of greedy play")
     parser.add_argument("--steps", type=int, default=d.steps, help="Adam steps a round")
-    parser.add_argument("--batch", type=int, default=d.batch)
-    parser.add_argument("--lr", type=float, default=d.lr)
-    parser.add_argument("--epsilon", type=float, default=d.epsilon)
+    parser.add_argument("--batch", type=int, default=d.batch, help="rows a step")
+    parser.add_argument("--lr", type=float, default=d.lr, help="Adam's step size")
+    parser.add_argument("--epsilon", type=float, default=d.epsilon, help="share of random choices")
     parser.add_argument("--hidden", default=",".join(map(str, d.hidden)), help="hidden layer sizes")
-    parser.add_argument("--seed", type=int, default=d.seed)
+    parser.add_argument("--seed", type=int, default=d.seed, help="decks and generators")
     parser.add_argument(
         "--checkpoint",
         default="train-checkpoint.npz",
