@@ -21,7 +21,8 @@ OFFER = f"greedy,mine=tests.policy_bots:first_legal_bot,prog={PROGRAM}"
 
 def test_by_default_the_lobby_offers_the_built_in_bots_only(tmp_path: Path) -> None:
     with app_client(tmp_path / "db") as client:
-        assert client.get("/api/bots").json()["bots"][:3] == ["greedy", "expert", "random"]
+        offered = client.get("/api/bots").json()["bots"]
+        assert offered[0] == "greedy" and {"expert", "random"} <= set(offered)
         for name in ("cmd:/bin/sh", "tests.policy_bots:first_legal_bot", "os:system"):
             response = client.post("/api/rooms", json={"bots": [None, name, "greedy"], "timer": 0})
             assert 400 <= response.status_code < 500, name

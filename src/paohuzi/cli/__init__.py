@@ -17,6 +17,7 @@ from paohuzi.cli import (
     serve,
     simulate,
     tournament,
+    train,
     verify,
 )
 
@@ -41,6 +42,7 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_parser(commands)
     tournament.add_parser(commands)
     ladder.add_parser(commands)
+    train.add_parser(commands)
     review.add_parser(commands)
     verify.add_parser(commands)
     return parser

@@ -55,7 +55,8 @@ class Config:
     def lobby_bots(self) -> list[str]:
         """The names the lobby lists, in order."""
         if self.offered_bots is None:
-            return ["greedy", "expert", "random", *(n for n in BOTS if n not in LOBBY_ORDER)]
+            first = [n for n in LOBBY_ORDER if n in BOTS]
+            return [*first, *(n for n in BOTS if n not in LOBBY_ORDER)]
         return [n for n, _ in self.offered_bots]
 
     room_ttl: float = 24 * 3600.0
@@ -91,7 +92,7 @@ class Config:
     """Analyses (the analysis board) and record replays per client address per minute."""
 
 
-LOBBY_ORDER = ("greedy", "expert", "random")
+LOBBY_ORDER = ("greedy", "learned", "expert", "random")
 """The built-in bots first listed in the lobby."""
 
 

@@ -1290,7 +1290,7 @@ function sendName(value) {
 
 // The bots this server offers (GET /api/bots, the operator's --offer-bots); the built-ins
 // until it answers.
-let BOT_LEVELS = ["greedy", "expert", "random"];
+let BOT_LEVELS = ["greedy", "learned", "expert", "random"];
 const botLabel = level => { const key = "lvl_" + level, text = t(key); return text === key ? level : text; };
 fetch("/api/bots").then(r => r.ok ? r.json() : null).then(data => {
   if (!data || !Array.isArray(data.bots) || !data.bots.length) return;
