@@ -12,7 +12,7 @@ from paohuzi.cli import main
 from paohuzi.server.botrunner import searches
 from paohuzi.server.config import Config, parse_offered
 from tests.server.conftest import free_port
-from tests.server.harness import app_client, play_out, receive, seat_url
+from tests.server.harness import app_client, receive, seat_url
 
 ROOT = Path(__file__).resolve().parents[2]
 PROGRAM = f"cmd:{sys.executable} {ROOT / 'examples' / 'bots' / 'random_bot.py'} 3"
@@ -46,7 +46,12 @@ def test_offered_module_and_program_bots_play_by_name_in_worker_processes(tmp_pa
         assert response.status_code == 200, response.text
         data = response.json()
         with client.websocket_connect(seat_url(data, 0)) as ws:
-            state = play_out(ws, receive(ws, 30))
+            # A program bot is started for each decision: slow on a busy machine.
+            state = receive(ws, 60)
+            while not state["over"]:
+                if state["legal"]:
+                    ws.send_json({"type": "act", "action": state["legal"][-1], "seq": state["seq"]})
+                state = receive(ws, 60)
         assert state["over"] and sum(state["result"]["payments"]) == 0
         runner = client.app.state.rooms.runner  # type: ignore[attr-defined]
         assert runner._pool is not None  # the offered bots ran in the worker processes
