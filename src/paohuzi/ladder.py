@@ -14,6 +14,9 @@ those hands divided by their number, points per hand.
   other (score > 0: a win, 0: half, < 0: a loss), with one drawn deal added to every pair so
   that a bot winning every deal keeps a finite rating. The first bot listed is anchored at
   1000. A difference of 200 means the higher bot is expected to win about 76% of the deals.
+
+The table is ordered by points per hand, what the game pays; the rating, which counts deals
+won and not by how much, can order two close bots the other way.
 """
 
 from __future__ import annotations
@@ -53,7 +56,7 @@ class LadderResult:
     seed: int
     hands: int
     standings: tuple[Standing, ...]
-    """Best first (by rating)."""
+    """Best first, by points per hand (the rating breaks ties)."""
     pairs: dict[tuple[str, str], float]
     """(A, B) → A's points per hand against B (−B's against A)."""
 
@@ -160,7 +163,7 @@ def ladder(
         half = 1.96 * math.sqrt(var / deals)
         won = sum(_won(s) for o in opponents for s in scores[name, o]) / (deals * len(opponents))
         standings.append(Standing(name, ratings[name], mean, (mean - half, mean + half), won))
-    standings.sort(key=lambda s: (-s.rating, -s.mean, s.name))
+    standings.sort(key=lambda s: (-s.mean, -s.rating, s.name))
     pairs = {key: sum(v) / deals for key, v in scores.items()}
     return LadderResult(tuple(bots), deals, seed, hands, tuple(standings), pairs)
 
