@@ -48,4 +48,4 @@ def test_the_lobby_offers_learned_with_labels_in_both_languages() -> None:
     i18n = (STATIC / "i18n.js").read_text(encoding="utf-8")
     assert len(re.findall(r'\blvl_learned: "', i18n)) == 2
     assert len(re.findall(r'\bbot_learned: "', i18n)) == 2
-    assert 'lvl_learned: "电脑·学习' in i18n and 'lvl_learned: "Bot · learned' in i18n
+    assert 'lvl_learned: "电脑·AI' in i18n and 'lvl_learned: "Bot · learned' in i18n

@@ -7,7 +7,7 @@ export const MESSAGES = {
     subtitle: "湖南字牌", sound_on: "声音", sound_off: "静音", sound_label: "声音开关",
     small: "小字", big: "大字", red: "红字", face_down: "扣着的牌",
     you: "你", next: "下家", prev: "上家", across: "对家", seat_n: "{n}号位",
-    player: "玩家", bot: "电脑", bot_greedy: "电脑·普通", bot_expert: "电脑·高手", bot_random: "电脑·随机", bot_learned: "电脑·学习",
+    player: "玩家", bot: "电脑", bot_greedy: "电脑·普通", bot_expert: "电脑·高手", bot_random: "电脑·随机", bot_learned: "电脑·AI",
     dealer: "庄", dealer_label: "庄家", cards_n: "{n}张", total: "总分", huxi: "胡息",
     sits_out: "本局轮空", ready_badge: "已准备", not_ready: "未准备", tuoguan_badge: "托管",
    
@@ -45,7 +45,7 @@ export const MESSAGES = {
     verified: "√ 牌局已验证：发牌承诺与记录一致", unverified: "× 牌局验证失败：发牌承诺与记录不符",
     verify_manual: "发牌承诺 {c}…：可用 paohuzi verify 核对",
     new_game: "新的一局", opponents: "对手", lvl_greedy: "电脑·普通", lvl_expert: "电脑·高手（每步想一秒左右）",
-    lvl_random: "电脑·随机", lvl_learned: "电脑·学习（自我对局训练）", timer_label: "每步限时（秒，0 为不限时）",
+    lvl_random: "电脑·随机", lvl_learned: "电脑·AI（由自我对局得来）", timer_label: "每步限时（秒，0 为不限时）",
     vs_bots: "和两个电脑对战", with_friends: "和朋友一起玩（发邀请链接）", invites_title: "邀请链接",
    
     invite_seat: "{n}号位", copy: "复制", copied: "已复制", enter: "入座",
