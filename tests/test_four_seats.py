@@ -206,14 +206,15 @@ def test_r12_the_aec_env_deals_the_sitting_seat_out() -> None:
 def test_r12_encoding_layout_of_four_seats() -> None:
     four = layout(4)
     assert (four.planes, four.last_row, four.unseen, four.offer, four.scalars) == (
-        36,
+        37,  # the 臭胡 plane last (issue 15, D50)
         22,
         26,
         32,
         33,
     )
     assert four.liang == four.scalars + 2  # 23 scalars take two planes
-    assert planes(3) == 28
+    assert four.chou_hu == four.liang + 1 == 36
+    assert planes(3) == 29
 
 
 def test_r12_single_seat_env_at_four_seats() -> None:

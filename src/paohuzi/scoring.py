@@ -5,9 +5,12 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 
-from paohuzi.mingtang import WinContext
-from paohuzi.rules import FanCombine, RuleSet, Seating
+from paohuzi.cards import NUM_KINDS
+from paohuzi.groups import SCORING_SEQUENCES, GroupType
+from paohuzi.mingtang import AllTriplets, RedCount, SizeCount, WinContext
+from paohuzi.rules import HAND_SIZE, FanCombine, RuleSet, Seating
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,3 +66,69 @@ def payments(winner: int | None, points: int, seating: Seating) -> list[int]:
     for seat in seating.playing:
         paid[seat] = points * (len(seating.playing) - 1) if seat == winner else -points
     return paid
+
+
+_MOST_FOURS = 6
+"""More 跑/提 than this cannot fit in a winning holding (R6: 20 + max(0, k − 1) cards, then
+the winning card)."""
+_SAME_KIND = (
+    GroupType.PENG,
+    GroupType.WEI,
+    GroupType.CHOUWEI,
+    GroupType.KAN,
+    GroupType.PAO,
+    GroupType.TI,
+)
+_RED_CARDS = 24
+"""Red cards in the deck: six red kinds, four copies each."""
+
+
+@cache
+def largest_payment(rules: RuleSet) -> int:
+    """An upper bound on what one seat can pay in one hand (R10.5: the winner's 底数).
+
+    It bounds each factor apart, so it is well above any hand seen in play: the hu-xi of a
+    winning holding of at most 21 + max(0, k − 1) cards with k 跑/提, each group at the table's
+    highest value, doubled as for a 天胡, plus 自摸; the 番 over every possible count of red, big
+    and small cards and 对对胡, plus 海底胡. Raises ValueError for a 名堂 table with other kinds
+    of 名堂 (their 番 cannot be bounded here)."""
+    huxi = rules.huxi
+    same = {t: max(huxi.same_kind(t, k) for k in range(NUM_KINDS)) for t in _SAME_KIND}
+    four = max(same[GroupType.PAO], same[GroupType.TI])
+    three = max(
+        *(v for t, v in same.items() if t not in (GroupType.PAO, GroupType.TI)),
+        *(huxi.sequence(cards) for cards in SCORING_SEQUENCES),
+    )
+    most_huxi = 0
+    most_cards = 0
+    for k in range(_MOST_FOURS + 1):
+        cards = HAND_SIZE + 1 + max(0, k - 1)
+        most_cards = max(most_cards, cards)
+        if 4 * k <= cards:
+            most_huxi = max(most_huxi, k * four + (cards - 4 * k) // 3 * three)
+    deng = max(rules.deng(most_huxi), rules.deng(most_huxi, tianhu=True)) + rules.self_draw_bonus
+    return max(1, deng) * (_largest_fan(rules, most_cards) + rules.haidi_fan)
+
+
+def _largest_fan(rules: RuleSet, cards: int) -> int:
+    known = [m for m in rules.mingtang if isinstance(m, RedCount | SizeCount | AllTriplets)]
+    for m in rules.mingtang:
+        if m not in known:
+            raise ValueError(f"cannot bound the 番 of the 名堂 {m.name}")
+    best = 1
+    for n in range(cards + 1):
+        for big in range(n + 1):
+            for red in range(min(n, _RED_CARDS) + 1):
+                for triplets in (False, True):
+                    values = [f for m in known if (f := _fan(m, n, big, red, triplets)) > 0]
+                    best = max(best, combine_fan(values, rules.fan_combine))
+    return best
+
+
+def _fan(m: RedCount | SizeCount | AllTriplets, n: int, big: int, red: int, triplets: bool) -> int:
+    if isinstance(m, RedCount):
+        return m.value if m.low <= red <= m.high else 0
+    if isinstance(m, SizeCount):
+        count = big if m.big else n - big
+        return m.value + m.per_extra * (count - m.threshold) if count >= m.threshold else 0
+    return m.value if triplets else 0

@@ -15,7 +15,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import permutations
 
-from paohuzi.bots import make_bot, play_hand
+from paohuzi.bots import play_hand
+from paohuzi.bots.loader import close_bot, load_bot
 from paohuzi.cards import full_deck
 from paohuzi.distributed import batches, run_jobs
 from paohuzi.native_game import new_game
@@ -59,17 +60,22 @@ def deal_deck(seed: int, deal: int) -> list[int]:
 def play_deal(
     names: Sequence[str], seed: int, deal: int, rules: RuleSet = HUNAN, keep_records: bool = False
 ) -> list[HandOutcome]:
-    """Play one deal once per seating."""
+    """Play one deal once per seating. ``names`` are bot specs (:mod:`paohuzi.bots.loader`):
+    each hand gets fresh bots, seeded by the seed, the deal, the seating and the seat."""
     if len(names) != rules.players:
         raise ValueError(f"{rules.players} bots are needed, one a seat; {len(names)} were given")
     deck = deal_deck(seed, deal)
     outcomes = []
     for n, seating in enumerate(seatings(names)):
         game = new_game(rules, dealer=deal % rules.players, deck=deck)
-        bots = [
-            make_bot(name, seed * 7919 + deal * 31 + n * 3 + s) for s, name in enumerate(seating)
-        ]
-        result = play_hand(game, bots)
+        bots = []
+        try:
+            for s, name in enumerate(seating):
+                bots.append(load_bot(name, seed * 7919 + deal * 31 + n * 3 + s))
+            result = play_hand(game, bots)
+        finally:
+            for bot in bots:
+                close_bot(bot)
         record = record_of(game).to_json() if keep_records else None
         outcomes.append(
             HandOutcome(

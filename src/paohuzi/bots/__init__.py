@@ -10,11 +10,25 @@ from paohuzi.bots.expert_v1 import ExpertV1Bot
 from paohuzi.bots.greedy import GreedyBot
 from paohuzi.bots.random_bot import RandomBot
 
+
+def learned_bot(seed: int | None = None) -> Bot:
+    """The learned bot (:mod:`paohuzi.bots.learned`); it needs NumPy (D55)."""
+    try:
+        from paohuzi.bots.learned import LearnedBot  # NumPy only when asked for
+    except ModuleNotFoundError as missing:
+        raise ValueError(
+            f"the learned bot needs NumPy ({missing.name} is not installed): "
+            "pip install 'paohuzi[train]'"
+        ) from None
+    return LearnedBot(seed)
+
+
 BOTS: dict[str, Callable[[int | None], Bot]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
     "expert": ExpertBot,
     "expert-v1": ExpertV1Bot,
+    "learned": learned_bot,
 }
 """The built-in bots by level name."""
 

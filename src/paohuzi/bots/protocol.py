@@ -18,13 +18,24 @@ import queue
 import subprocess
 import threading
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import IO, Any
 
 from paohuzi.actions import PASS, Action, parse_action
-from paohuzi.cards import KIND_NAMES, NotationError, format_cards
+from paohuzi.cards import (
+    KIND_NAMES,
+    NotationError,
+    format_cards,
+    parse_cards,
+    parse_kind,
+    to_counts,
+)
 from paohuzi.game import Event
-from paohuzi.observation import Observation
+from paohuzi.groups import Group, GroupType, parse_group
+from paohuzi.observation import HIDDEN, Observation, SeenGroup
+from paohuzi.position import Source
 from paohuzi.record import result_json
+from paohuzi.rules import HUNAN, RuleSet
 
 PROTOCOL = "paohuzi-bot/1"
 DEFAULT_TIMEOUT = 10.0
@@ -55,12 +66,56 @@ def observation_json(obs: Observation) -> JSON:
         "tables": [[str(g) for g in t] for t in obs.tables],
         "discards": [format_cards(r, sort=False) for r in obs.rows],
         "chou": format_cards(obs.chou),
+        "chou_hu": [[KIND_NAMES[k], huxi] for k, huxi in obs.chou_hu],
+        "discarded": [format_cards(d) for d in obs.discarded],
         "wall": obs.wall,
         "turn": obs.turn,
         "offer": KIND_NAMES[obs.offer] if obs.offer is not None else None,
         "offer_source": obs.offer_source.value if obs.offer_source is not None else None,
         "legal": sorted(str(a) for a in obs.legal),
     }
+
+
+def observation_from_json(data: JSON, rules: RuleSet = HUNAN) -> Observation:
+    """The :class:`Observation` a ``start`` or ``ask`` message describes (the inverse of
+    :func:`observation_json`, events and result aside): what a protocol bot needs to use a
+    policy written for observations, such as one on the encoded planes. ``rules`` are the
+    table's (the message does not carry them); its seat count follows the message.
+    Raises ValueError for a message that is not one."""
+    try:
+        seats = len(data["hand_sizes"])
+        if rules.players != seats:
+            rules = replace(rules, players=seats)
+        source = data["offer_source"]
+        return Observation(
+            seat=int(data["seat"]),
+            rules=rules,
+            dealer=int(data["dealer"]),
+            liang=parse_kind(data["liang"]),
+            hand=tuple(to_counts(parse_cards(data["hand"]))),
+            hand_sizes=tuple(int(n) for n in data["hand_sizes"]),
+            tables=tuple(tuple(_seen_group(g) for g in table) for table in data["tables"]),
+            rows=tuple(tuple(parse_cards(row)) for row in data["discards"]),
+            discarded=tuple(frozenset(parse_cards(d)) for d in data["discarded"]),
+            wall=int(data["wall"]),
+            turn=None if data["turn"] is None else int(data["turn"]),
+            offer=None if data["offer"] is None else parse_kind(data["offer"]),
+            offer_source=None if source is None else Source(source),
+            legal=tuple(parse_action(a) for a in data["legal"]),
+            chou=frozenset(parse_cards(data["chou"])),
+            chou_hu=tuple((parse_kind(k), int(h)) for k, h in data.get("chou_hu", ())),
+            events=(),
+            result=None,
+        )
+    except (KeyError, TypeError, ValueError) as error:
+        raise ValueError(f"not an observation message: {error}") from None
+
+
+def _seen_group(text: str) -> Group | SeenGroup:
+    gtype, _, cards = text.partition(":")
+    if cards == HIDDEN:
+        return SeenGroup(GroupType(gtype), None)
+    return parse_group(text)
 
 
 def safe_default(legal: Sequence[Action]) -> Action:

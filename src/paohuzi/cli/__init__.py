@@ -8,7 +8,18 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from paohuzi import __version__, native
-from paohuzi.cli import analyze, play, replay, review, serve, simulate, tournament, verify
+from paohuzi.cli import (
+    analyze,
+    ladder,
+    play,
+    replay,
+    review,
+    serve,
+    simulate,
+    tournament,
+    train,
+    verify,
+)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -30,6 +41,8 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_parser(commands)
     simulate.add_parser(commands)
     tournament.add_parser(commands)
+    ladder.add_parser(commands)
+    train.add_parser(commands)
     review.add_parser(commands)
     verify.add_parser(commands)
     return parser

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import shlex
 import sys
 import time
 from pathlib import Path
@@ -14,8 +13,8 @@ from rich.console import Console
 from rich.table import Table
 
 from paohuzi.actions import Action, ActionType
-from paohuzi.bots import BOTS, Bot, make_bot
-from paohuzi.bots.protocol import SubprocessBot
+from paohuzi.bots import Bot
+from paohuzi.bots.loader import close_bot, describe_specs, load_bot
 from paohuzi.cards import GLYPHS, KIND_NAMES, RED_KINDS, Kind, NotationError, make_kind, parse_kind
 from paohuzi.cli.render import describe, print_settlement
 from paohuzi.cli.simulate import add_players_argument, rules_of
@@ -37,7 +36,7 @@ def add_parser(commands: Any) -> None:
     parser.add_argument(
         "--bots",
         default="greedy,greedy",
-        help=f"the opponents, one a seat: {', '.join(BOTS)}, or cmd:PROGRAM for a protocol bot",
+        help=f"the opponents, one a seat: {describe_specs()}",
     )
     parser.add_argument("--seed", type=int, help="seed of the deals (default: random)")
     parser.add_argument("--dealer", type=int, help="first dealer (default: random)")
@@ -61,10 +60,7 @@ def _opponents(spec: str, seed: int | None, rules: RuleSet) -> list[Bot]:
     bots: list[Bot] = []
     try:
         for i, name in enumerate(names):
-            if name.startswith("cmd:"):
-                bots.append(_program(name))
-            else:
-                bots.append(make_bot(name, None if seed is None else seed + i))
+            bots.append(load_bot(name, None if seed is None else seed + i))
     except ValueError:
         # The first opponent may be a program already running: it must not outlive us.
         _close(bots)
@@ -72,25 +68,9 @@ def _opponents(spec: str, seed: int | None, rules: RuleSet) -> list[Bot]:
     return bots
 
 
-def _program(name: str) -> SubprocessBot:
-    """A protocol bot from ``cmd:PROGRAM ARGS``; ValueError when it cannot be started."""
-    try:
-        command = shlex.split(name[4:])
-    except ValueError as error:
-        raise ValueError(f"cannot read {name!r}: {error}") from None
-    if not command:
-        raise ValueError("cmd: needs a program to run, as in cmd:./mybot")
-    try:
-        return SubprocessBot(command, name=name)
-    except OSError as error:
-        raise ValueError(f"cannot start {command[0]}: {error.strerror}") from None
-
-
 def _close(bots: list[Bot]) -> None:
     for bot in bots:
-        close = getattr(bot, "close", None)
-        if close is not None:
-            close()
+        close_bot(bot)
 
 
 class Leave(Exception):

@@ -52,6 +52,13 @@ def add_parser(commands: Any) -> None:
         "--bot-workers", type=int, default=1, help="processes for searching bots (1)"
     )
     parser.add_argument(
+        "--offer-bots",
+        metavar="LIST",
+        help="the bots the lobby offers, comma-separated: a built-in name (expert@20) or "
+        "NAME=SPEC with SPEC a built-in name, module:factory or cmd:PROGRAM; clients pick "
+        "them by NAME (default: the built-in bots)",
+    )
+    parser.add_argument(
         "--review-workers",
         type=int,
         default=1,
@@ -139,7 +146,7 @@ def run(args: argparse.Namespace) -> int:
         import uvicorn
 
         from paohuzi.server.app import create_app
-        from paohuzi.server.config import Config
+        from paohuzi.server.config import Config, parse_offered
     except ImportError as error:
         print(
             f"paohuzi serve: error: {error.name} is missing; install the server extra: "
@@ -152,7 +159,13 @@ def run(args: argparse.Namespace) -> int:
         print(f"paohuzi serve: error: {problem}", file=sys.stderr)
         return 2
     public_url = args.public_url or f"http://{args.host}:{args.port}"
+    try:
+        offered = parse_offered(args.offer_bots) if args.offer_bots is not None else None
+    except ValueError as error:
+        print(f"paohuzi serve: error: --offer-bots: {error}", file=sys.stderr)
+        return 2
     config = Config(
+        offered_bots=offered,
         db=args.db,
         public_url=public_url,
         allow_origins=tuple(args.allow_origin),

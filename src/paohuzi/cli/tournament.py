@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from paohuzi.bots import BOTS, is_bot_name
+from paohuzi.bots.loader import check_spec, describe_specs
 from paohuzi.cli.simulate import add_backend_arguments, add_players_argument, rules_of
 from paohuzi.rules import PRESETS
 from paohuzi.tournament import HandOutcome, seatings, tournament
@@ -28,7 +28,7 @@ def add_parser(commands: Any) -> None:
     parser.add_argument(
         "--bots",
         default="greedy,random,random",
-        help=f"one a seat, of: {', '.join(BOTS)} (expert@N: N samples a decision)",
+        help=f"one a seat, of: {describe_specs()}",
     )
     parser.add_argument("--deals", type=int, default=200, help="deals to play (default 200)")
     parser.add_argument("--seed", type=int, default=0)
@@ -53,9 +53,11 @@ def run(args: argparse.Namespace) -> int:
     names = [n.strip() for n in args.bots.split(",")]
     if len(names) != rules.players:
         return _fail(f"--bots takes {_WORDS[rules.players]} bots, one a seat, not {len(names)}")
-    unknown = [n for n in names if not is_bot_name(n)]
-    if unknown:
-        return _fail(f"unknown bot {unknown[0]!r} (known: {', '.join(BOTS)})")
+    try:
+        for name in names:
+            check_spec(name)
+    except ValueError as error:
+        return _fail(str(error))
     if args.deals < 1 or args.workers < 1:
         return _fail("--deals and --workers must be at least 1")
     save = Path(args.save) if args.save else None

@@ -1,7 +1,9 @@
 """The PettingZoo AEC environment of a Paohuzi hand (docs/env.md).
 
-``env()`` is wrapped as the PettingZoo classic environments are (an illegal action ends the
-hand with a penalty of −1 for the seat that made it); ``raw_env()`` is bare.
+``env()`` is wrapped as the PettingZoo classic environments are; ``raw_env()`` is bare. Both
+raise ``IllegalAction`` for an illegal action unless made with ``illegal="penalty"``: then the
+hand ends and the seat that made it pays each other seat a penalty no smaller than the largest
+payment of a hand (zero-sum, docs/env.md).
 """
 
 from __future__ import annotations
@@ -11,12 +13,23 @@ from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
+from numpy.typing import NDArray
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from paohuzi.action_ids import NUM_ACTIONS, id_to_action
+from paohuzi.actions import Action
 from paohuzi.cards import KIND_NAMES, NUM_KINDS, format_cards
-from paohuzi.env.encoding import observation_arrays, planes
+from paohuzi.env.encoding import (
+    HISTORY_WIDTH,
+    action_mask,
+    encode,
+    encode_history,
+    observation_arrays,
+    planes,
+)
+from paohuzi.env.hand import deal, full_state, penalty_payments, state_planes
+from paohuzi.env.hand import illegal_penalty as penalty_of
 from paohuzi.game import Game
 from paohuzi.native_game import NativeGame, new_game
 from paohuzi.position import ClaimWindow, Over
@@ -35,7 +48,6 @@ AGENTS = agent_names(HUNAN.players)
 def env(**kwargs: Any) -> AECEnv:
     """The wrapped environment."""
     wrapped: AECEnv = raw_env(**kwargs)
-    wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
     wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
     return wrappers.OrderEnforcingWrapper(wrapped)
 
@@ -51,18 +63,33 @@ class raw_env(AECEnv):  # type: ignore[misc]
         "is_parallelizable": False,
     }
 
-    def __init__(self, render_mode: str | None = None, rules: RuleSet = HUNAN) -> None:
+    def __init__(
+        self,
+        render_mode: str | None = None,
+        rules: RuleSet = HUNAN,
+        *,
+        illegal: str = "raise",
+        illegal_penalty: float | None = None,
+        history: int = 0,
+    ) -> None:
         super().__init__()
         self.rules = rules
+        self.illegal = illegal
+        self.penalty = penalty_of(rules, illegal, illegal_penalty)
+        self.history = history
         self.render_mode = render_mode
         names = agent_names(rules.players)
         self.possible_agents = list(names)
         self.agents = list(names)
         observation = spaces.Box(0.0, 4.0, (planes(rules.players), NUM_KINDS), dtype=np.float32)
         mask = spaces.Box(0, 1, (NUM_ACTIONS,), dtype=np.int8)
-        self.observation_spaces = {
-            a: spaces.Dict({"observation": observation, "action_mask": mask}) for a in names
-        }
+        fields: dict[str, spaces.Space[Any]] = {"observation": observation, "action_mask": mask}
+        if history:
+            fields["history"] = spaces.Box(0.0, 1.0, (history, HISTORY_WIDTH), dtype=np.float32)
+        self.observation_spaces = {a: spaces.Dict(fields) for a in names}
+        self.state_space = spaces.Box(
+            0.0, 4.0, (state_planes(rules.players), NUM_KINDS), dtype=np.float32
+        )
         self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in names}
         self._rng = random.Random()
         self.game: Game | NativeGame = new_game(rules, seed=0)
@@ -74,12 +101,10 @@ class raw_env(AECEnv):  # type: ignore[misc]
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new hand; ``options`` may give its ``deck``, ``dealer`` and ``rules``."""
         if seed is not None:
             self._rng = random.Random(seed)
-        seats = self.rules.players
-        self.game = new_game(
-            self.rules, dealer=self._rng.randrange(seats), seed=self._rng.randrange(2**63)
-        )
+        self.game = deal(self.rules, self._rng, options)
         names = self.possible_agents
         self.agents = [names[s] for s in sorted(self.game.seating.playing)]
         self.rewards = {a: 0.0 for a in self.agents}
@@ -103,7 +128,18 @@ class raw_env(AECEnv):  # type: ignore[misc]
         return self.possible_agents.index(agent)
 
     def observe(self, agent: str) -> dict[str, Any]:
-        return observation_arrays(self.game, self._seat(agent))
+        seat = self._seat(agent)
+        if not self.history:
+            return observation_arrays(self.game, seat)
+        obs = observe(self.game, seat, events=True)
+        out = {"observation": encode(obs), "action_mask": action_mask(obs)}
+        out["history"] = encode_history(obs, self.history)
+        return out
+
+    def state(self) -> NDArray[np.float32]:
+        """Privileged: the full state (every hand and the wall, :func:`full_state`), for a
+        centralised critic in training; a policy that plays must use ``observe``."""
+        return full_state(self.game)
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -113,11 +149,24 @@ class raw_env(AECEnv):  # type: ignore[misc]
         assert action is not None
         self._cumulative_rewards[agent] = 0.0
         self.rewards = {a: 0.0 for a in self.agents}
-        self.game.apply(id_to_action(int(action)))
-        self._after_change()
+        chosen = id_to_action(int(action))
+        if self.illegal == "penalty" and chosen not in self.game.legal_actions():
+            self._penalise(agent, chosen)
+        else:
+            self.game.apply(chosen)
+            self._after_change()
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
+
+    def _penalise(self, agent: str, chosen: Action) -> None:
+        """End the hand: the offender pays the penalty to each other seat of the hand."""
+        playing = [self._seat(a) for a in self.agents]
+        paid = penalty_payments(self._seat(agent), playing, self.penalty)
+        for a in self.agents:
+            self.rewards[a] = paid[self._seat(a)]
+            self.terminations[a] = True
+        self.infos[agent] = {"illegal": str(chosen)}
 
     def render(self) -> str | None:
         text = describe(self.game)

@@ -24,7 +24,7 @@ from numpy.typing import NDArray
 from paohuzi.action_ids import NUM_ACTIONS, action_to_id
 from paohuzi.actions import ActionType
 from paohuzi.cards import NUM_KINDS
-from paohuzi.game import Game
+from paohuzi.game import EventType, Game
 from paohuzi.groups import GroupType
 from paohuzi.native_game import NativeGame
 from paohuzi.observation import Observation, observe
@@ -56,6 +56,9 @@ class Layout:
     scalars: int
     """The first scalar plane; there are as many as the scalars need, 20 to a plane."""
     liang: int
+    chou_hu: int
+    """Kinds the seat declined to win on and may not win on while its hu-xi is unchanged
+    (臭胡, R9.3): 1 each."""
     planes: int
     wall: int
     hand_sizes: int
@@ -94,7 +97,8 @@ def layout(seats: int) -> Layout:
         offer=offer,
         scalars=scalars,
         liang=liang,
-        planes=liang + 1,
+        chou_hu=liang + 1,
+        planes=liang + 2,
         wall=0,
         hand_sizes=hand_sizes,
         hidden_wei=hidden_wei,
@@ -114,6 +118,7 @@ DISCARDED = _THREE.discarded
 OFFER = _THREE.offer
 SCALARS = _THREE.scalars
 LIANG = _THREE.liang
+CHOU_HU = _THREE.chou_hu
 PLANES = _THREE.planes
 """Planes of the three-seat table's array."""
 
@@ -201,7 +206,38 @@ def encode(obs: Observation) -> NDArray[np.float32]:
             scalars[lay.decision + 2] = 1
     out[lay.scalars : lay.liang] = scalars.reshape(-1, NUM_KINDS)
     out[lay.liang, obs.liang] = 1
+    for k, _ in obs.chou_hu:
+        out[lay.chou_hu, k] = 1
     return out
+
+
+HISTORY_EVENTS = tuple(EventType)
+"""The event types of a history row, in column order."""
+HISTORY_WIDTH = len(HISTORY_EVENTS) + 4 + NUM_KINDS
+"""Columns of a history row: the event type (one-hot), its relative seat (one-hot, four
+columns whatever the table), the card (one-hot; all 0 when hidden from the seat or none)."""
+
+
+def encode_history(obs: Observation, length: int) -> NDArray[np.float32]:
+    """The seat's last ``length`` events (as it saw them), oldest first, as an array of shape
+    (length, HISTORY_WIDTH); rows before the first event are 0. Needs an observation made
+    with its events (``observe(…, events=True)``)."""
+    assert obs.seat is not None
+    seats = len(obs.tables)
+    out = np.zeros((length, HISTORY_WIDTH), dtype=np.float32)
+    recent = obs.events[-length:] if length else ()
+    first = length - len(recent)
+    types = len(HISTORY_EVENTS)
+    for i, event in enumerate(recent):
+        row = out[first + i]
+        row[_EVENT_INDEX[event.type]] = 1
+        row[types + (event.seat - obs.seat) % seats] = 1
+        if event.card is not None:
+            row[types + 4 + event.card] = 1
+    return out
+
+
+_EVENT_INDEX = {t: i for i, t in enumerate(HISTORY_EVENTS)}
 
 
 def action_mask(obs: Observation) -> NDArray[np.int8]:
@@ -218,7 +254,12 @@ def observation_arrays(game: Game | NativeGame, seat: int) -> dict[str, NDArray[
     game."""
     if isinstance(game, NativeGame):
         lay = layout(game.rules.players)
-        array = np.frombuffer(game.encoded(seat), dtype=np.float32).reshape(lay.planes, NUM_KINDS)
+        array = np.zeros((lay.planes, NUM_KINDS), dtype=np.float32)
+        # The native encoder gives every plane but the last, the seat's 臭胡 marks (R9.3).
+        native = np.frombuffer(game.encoded(seat), dtype=np.float32)
+        array[: lay.chou_hu] = native.reshape(lay.chou_hu, NUM_KINDS)
+        for k, _ in game.seats[seat].chou_hu:
+            array[lay.chou_hu, k] = 1
         mask = np.frombuffer(game.mask(seat), dtype=np.int8)
         return {"observation": array, "action_mask": mask}
     obs = observe(game, seat, events=False)

@@ -414,6 +414,11 @@ def create_app(config: Config | str = "paohuzi.db", **settings: Any) -> FastAPI:
     async def health() -> dict[str, str]:
         return {"status": "ok"}
 
+    @app.get("/api/bots")
+    async def offered_bots() -> dict[str, list[str]]:
+        """The bots the lobby offers (the operator's ``--offer-bots``), by name."""
+        return {"bots": config.lobby_bots()}
+
     @app.post("/api/rooms")
     async def create_room(request: Request, body: NewRoom) -> JSONResponse:
         if body.timer != 0 and not 5 <= body.timer <= 300:

@@ -14,11 +14,13 @@ import asyncio
 import logging
 import multiprocessing
 import os
+from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from paohuzi.actions import Action
 from paohuzi.bots import EXPERTS, ExpertV1Bot, GreedyBot, make_bot
+from paohuzi.bots.loader import close_bot, load_bot, spec_kind
 from paohuzi.observation import Observation
 
 log = logging.getLogger("paohuzi.server")
@@ -53,25 +55,31 @@ def stop(pool: ProcessPoolExecutor) -> None:
     pool.shutdown(wait=False, cancel_futures=True)
 
 
-def searches(name: str) -> bool:
-    """Whether the bot of this name searches (and so runs in a worker process)."""
-    return name.partition("@")[0] in EXPERTS
+def searches(spec: str) -> bool:
+    """Whether the bot of this spec runs in a worker process: either expert searches, and a bot
+    from an operator's module or program may cost anything."""
+    return spec_kind(spec) != "builtin" or spec.partition("@")[0] in EXPERTS
 
 
-def _decide(name: str, seed: int, observation: Observation, limit: float) -> Action:
+def _decide(spec: str, seed: int, observation: Observation, limit: float) -> Action:
     """In a worker process: one decision of a fresh bot."""
-    bot = make_bot(name, seed)
+    bot = load_bot(spec, seed)
     if isinstance(bot, ExpertV1Bot):  # either expert (the new one is a subclass)
         bot.time_limit = limit
-    return bot.act(observation)
+    try:
+        return bot.act(observation)
+    finally:
+        close_bot(bot)
 
 
 class BotRunner:
     """Runs the bots of every room of a server."""
 
-    def __init__(self, workers: int, deadline: float) -> None:
+    def __init__(self, workers: int, deadline: float, spec_of: Callable[[str], str] = str) -> None:
         self.workers = workers
         self.deadline = deadline
+        self.spec_of = spec_of
+        """A room's bot name → the bot spec to run (the operator's offer, Config.bot_spec)."""
         self._pool: ProcessPoolExecutor | None = None
 
     def _executor(self) -> Executor:
@@ -85,10 +93,11 @@ class BotRunner:
         """The bot's action, and what went wrong if it had to be replaced by the greedy bot.
         ``limit`` bounds a search below the deadline (for questions whose asking is hidden)."""
         try:
-            if searches(name):
-                action, trouble = await self._search(name, seed, observation, limit)
+            spec = self.spec_of(name)
+            if searches(spec):
+                action, trouble = await self._search(spec, seed, observation, limit)
             else:
-                action, trouble = make_bot(name, seed).act(observation), None
+                action, trouble = make_bot(spec, seed).act(observation), None
         except BrokenProcessPool:
             self._pool = None
             action, trouble = None, "its worker process died"

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass
+
+from paohuzi.bots import BOTS, MAX_NAME, make_bot
+from paohuzi.bots.loader import check_spec, spec_kind
+
+_OFFERED_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9@._-]*")
 
 
 @dataclass(frozen=True)
@@ -27,6 +34,31 @@ class Config:
     """Processes that run searching bots (the expert), apart from the server's own."""
     bot_deadline: float = 12.0
     """Hard bound on one bot decision; past it the room plays the greedy bot's choice."""
+    offered_bots: tuple[tuple[str, str], ...] | None = None
+    """The bots the lobby offers and rooms accept, as (name, bot spec): only the operator
+    names a ``module:factory`` or ``cmd:`` bot, a client picks one by its name. None: the
+    built-in bots (any built-in name, ``expert@N`` too)."""
+
+    def bot_spec(self, name: str) -> str:
+        """The bot spec a client's bot name stands for; ValueError if it is not offered."""
+        if self.offered_bots is None:
+            if spec_kind(name) != "builtin":
+                raise ValueError(f"unknown bot {name!r} (known: {', '.join(BOTS)})")
+            make_bot(name)
+            return name
+        for offered, spec in self.offered_bots:
+            if offered == name:
+                return spec
+        names = ", ".join(n for n, _ in self.offered_bots)
+        raise ValueError(f"this server does not offer the bot {name!r} (it offers: {names})")
+
+    def lobby_bots(self) -> list[str]:
+        """The names the lobby lists, in order."""
+        if self.offered_bots is None:
+            first = [n for n in LOBBY_ORDER if n in BOTS]
+            return [*first, *(n for n in BOTS if n not in LOBBY_ORDER)]
+        return [n for n, _ in self.offered_bots]
+
     room_ttl: float = 24 * 3600.0
     """Seconds a room may stay idle before it closes (its finished hands stay readable)."""
     max_rooms: int = 2000
@@ -58,3 +90,31 @@ class Config:
     """Reviews started per client address per minute."""
     analyses_per_minute: int = 120
     """Analyses (the analysis board) and record replays per client address per minute."""
+
+
+LOBBY_ORDER = ("greedy", "learned", "expert", "random")
+"""The built-in bots first listed in the lobby."""
+
+
+def parse_offered(text: str | Sequence[str]) -> tuple[tuple[str, str], ...]:
+    """``--offer-bots``: comma-separated ``NAME`` (a built-in bot) or ``NAME=SPEC`` (SPEC a
+    built-in name, ``module:factory`` or ``cmd:PROGRAM``). Raises ValueError for a bad entry
+    (a name too long or of other characters, a spec that names no bot, a name twice)."""
+    entries = text.split(",") if isinstance(text, str) else list(text)
+    offered: list[tuple[str, str]] = []
+    for entry in entries:
+        name, sep, spec = entry.strip().partition("=")
+        name, spec = name.strip(), spec.strip() if sep else name.strip()
+        if not name:
+            continue
+        if len(name) > MAX_NAME or not _OFFERED_NAME.fullmatch(name):
+            raise ValueError(
+                f"bad offered bot name {name!r}: at most {MAX_NAME} letters, digits, @ . _ -"
+            )
+        check_spec(spec)
+        if any(n == name for n, _ in offered):
+            raise ValueError(f"the bot {name!r} is offered twice")
+        offered.append((name, spec))
+    if not offered:
+        raise ValueError("--offer-bots lists no bot")
+    return tuple(offered)

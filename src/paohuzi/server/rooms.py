@@ -38,7 +38,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from paohuzi.actions import PASS, Action, ActionType, parse_action
-from paohuzi.bots import make_bot
 from paohuzi.bots.greedy import GreedyBot
 from paohuzi.bots.protocol import event_json, observation_json
 from paohuzi.cards import KIND_NAMES, Kind, NotationError, format_cards, full_deck, parse_cards
@@ -425,7 +424,7 @@ class Room:
         if not isinstance(level, str) or len(level) > 32:
             return "start takes a bot level for the empty seats"
         try:
-            make_bot(level)
+            self.config.bot_spec(level)
         except ValueError as error:
             return str(error)
         async with self.lock:
@@ -460,8 +459,11 @@ class Room:
             asyncio.get_running_loop().call_later(RETRY, self._retry_first_deal)
             return
         self.shown_deal()
-        if any(s.bot is not None and searches(s.bot) for s in self.seats):
+        if any(s.bot is not None and self._searches(s.bot) for s in self.seats):
             self.runner.warm()
+
+    def _searches(self, name: str) -> bool:
+        return _searches(self.config, name)
 
     def _retry_first_deal(self) -> None:
         async def again() -> None:
@@ -943,7 +945,7 @@ class Rooms:
     def __init__(self, store: Store, config: Config) -> None:
         self.store = store
         self.config = config
-        self.runner = BotRunner(config.bot_workers, config.bot_deadline)
+        self.runner = BotRunner(config.bot_workers, config.bot_deadline, config.bot_spec)
         self.metrics = Histogram()
         self.rooms: dict[str, Room] = {}
         self._stored: dict[str, StoredRoom] = {}
@@ -976,7 +978,7 @@ class Rooms:
             raise RoomError(f"a table of these rules has {ruleset.players} seats, not {len(bots)}")
         for level in bots:
             if level is not None:
-                make_bot(level)  # raises ValueError for an unknown level or a bad setting
+                self.config.bot_spec(level)  # ValueError: unknown, not offered, bad setting
         if hands not in MATCH_LENGTHS:
             raise RoomError("hands: 0 (no end) or a match of 1–99 hands")
         if seed is not None and not self.config.dev_seeded_deals:
@@ -1011,7 +1013,7 @@ class Rooms:
         return sum(room.creator == creator for room in self.rooms.values())
 
     def _warm(self, room: Room) -> None:
-        if any(s.bot is not None and searches(s.bot) for s in room.seats):
+        if any(s.bot is not None and _searches(self.config, s.bot) for s in room.seats):
             self.runner.warm()
 
     def _room(
@@ -1157,3 +1159,11 @@ class Rooms:
         for room in self.rooms.values():
             room.close()
         self.runner.close()
+
+
+def _searches(config: Config, name: str) -> bool:
+    """Whether a room's bot runs in a worker process (an unknown name: it falls back)."""
+    try:
+        return searches(config.bot_spec(name))
+    except ValueError:
+        return False

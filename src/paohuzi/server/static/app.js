@@ -1288,7 +1288,22 @@ function sendName(value) {
 
 // ------------------------------------------------------------------ the lobby
 
-const BOT_LEVELS = ["greedy", "expert", "random"];
+// The bots this server offers (GET /api/bots, the operator's --offer-bots); the built-ins
+// until it answers.
+let BOT_LEVELS = ["greedy", "learned", "expert", "random"];
+const botLabel = level => { const key = "lvl_" + level, text = t(key); return text === key ? level : text; };
+fetch("/api/bots").then(r => r.ok ? r.json() : null).then(data => {
+  if (!data || !Array.isArray(data.bots) || !data.bots.length) return;
+  BOT_LEVELS = data.bots;
+  for (const id of ["level", "start-level"]) {
+    const select = $(id);
+    if (!select) continue;
+    const before = select.value;
+    select.replaceChildren(...BOT_LEVELS.map(level => { const o = el("option", "", botLabel(level)); o.value = level; return o; }));
+    select.value = BOT_LEVELS.includes(before) ? before : BOT_LEVELS[0];
+  }
+  if ($("seat-choices") && document.querySelector("input[name=players]:checked")) renderSeatChoices();
+}).catch(() => {});
 
 function renderSeatChoices() {
   const n = +document.querySelector("input[name=players]:checked").value;
@@ -1305,8 +1320,9 @@ function renderSeatChoices() {
     const friend = el("option", "", t("seat_friend"));
     friend.value = "friend";
     select.appendChild(friend);
-    BOT_LEVELS.forEach(level => { const o = el("option", "", t("lvl_" + level)); o.value = level; select.appendChild(o); });
-    select.value = before[seat - 1] || (seat === 1 ? "friend" : "greedy");
+    BOT_LEVELS.forEach(level => { const o = el("option", "", botLabel(level)); o.value = level; select.appendChild(o); });
+    const fallback = seat === 1 ? "friend" : BOT_LEVELS[0];
+    select.value = [...select.options].some(o => o.value === before[seat - 1]) ? before[seat - 1] : fallback;
     row.append(label, select);
     box.appendChild(row);
   }

@@ -7,7 +7,7 @@ export const MESSAGES = {
     subtitle: "湖南字牌", sound_on: "声音", sound_off: "静音", sound_label: "声音开关",
     small: "小字", big: "大字", red: "红字", face_down: "扣着的牌",
     you: "你", next: "下家", prev: "上家", across: "对家", seat_n: "{n}号位",
-    player: "玩家", bot: "电脑", bot_greedy: "电脑·普通", bot_expert: "电脑·高手", bot_random: "电脑·随机",
+    player: "玩家", bot: "电脑", bot_greedy: "电脑·普通", bot_expert: "电脑·高手", bot_random: "电脑·随机", bot_learned: "电脑·AI",
     dealer: "庄", dealer_label: "庄家", cards_n: "{n}张", total: "总分", huxi: "胡息",
     sits_out: "本局轮空", ready_badge: "已准备", not_ready: "未准备", tuoguan_badge: "托管",
    
@@ -45,7 +45,7 @@ export const MESSAGES = {
     verified: "√ 牌局已验证：发牌承诺与记录一致", unverified: "× 牌局验证失败：发牌承诺与记录不符",
     verify_manual: "发牌承诺 {c}…：可用 paohuzi verify 核对",
     new_game: "新的一局", opponents: "对手", lvl_greedy: "电脑·普通", lvl_expert: "电脑·高手（每步想一秒左右）",
-    lvl_random: "电脑·随机", timer_label: "每步限时（秒，0 为不限时）",
+    lvl_random: "电脑·随机", lvl_learned: "电脑·AI（由自我对局得来）", timer_label: "每步限时（秒，0 为不限时）",
     vs_bots: "和两个电脑对战", with_friends: "和朋友一起玩（发邀请链接）", invites_title: "邀请链接",
    
     invite_seat: "{n}号位", copy: "复制", copied: "已复制", enter: "入座",
@@ -110,7 +110,7 @@ export const MESSAGES = {
     subtitle: "Hunan zi pai", sound_on: "Sound", sound_off: "Muted", sound_label: "Sound on or off",
     small: "small", big: "big", red: "red", face_down: "face-down card",
     you: "You", next: "Right 下家", prev: "Left 上家", across: "Across 对家", seat_n: "Seat {n}",
-    player: "Player", bot: "Bot", bot_greedy: "Bot · greedy", bot_expert: "Bot · expert", bot_random: "Bot · random",
+    player: "Player", bot: "Bot", bot_greedy: "Bot · greedy", bot_expert: "Bot · expert", bot_random: "Bot · random", bot_learned: "Bot · learned",
     dealer: "庄", dealer_label: "Dealer (庄)", cards_n: "{n} cards", total: "Score", huxi: "胡息",
     sits_out: "Sits out", ready_badge: "Ready", not_ready: "Not ready", tuoguan_badge: "托管 auto",
    
@@ -148,7 +148,7 @@ export const MESSAGES = {
     verified: "√ deal verified: the deal's commitment opens to the record", unverified: "× deal NOT verified: the commitment does not match",
     verify_manual: "deal commitment {c}…: check with paohuzi verify",
     new_game: "New game", opponents: "Opponents", lvl_greedy: "Bot · greedy", lvl_expert: "Bot · expert (thinks ~1 s)",
-    lvl_random: "Bot · random", timer_label: "Seconds per decision (0: no limit)",
+    lvl_random: "Bot · random", lvl_learned: "Bot · learned (trained by self-play)", timer_label: "Seconds per decision (0: no limit)",
     vs_bots: "Play against two bots", with_friends: "Play with friends (invite links)", invites_title: "Invite links",
     invite_seat: "Seat {n}", copy: "Copy", copied: "Copied", enter: "Take my seat",
     err_timer: "The timer is 0 (none) or 5 to 300 seconds", err_level: "Unknown bot level", err_rate: "Too many rooms from your address: wait a minute",

@@ -1,0 +1,51 @@
+"""Decisions a second of the learned bot beside the greedy bot's, on the same positions.
+
+Run: ``python benchmarks/learned.py [--hands 100]``. It collects every decision with a choice of
+``--hands`` seeded hands played by greedy bots, then times each bot deciding all of them (one
+core). The learned bot reruns the greedy bot's scoring inside its features, so it costs more.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from paohuzi.bots import Bot, GreedyBot, make_bot
+from paohuzi.game import Game
+from paohuzi.observation import Observation, observe
+from paohuzi.position import Over
+from paohuzi.tournament import deal_deck
+
+
+def positions(hands: int) -> list[Observation]:
+    found = []
+    greedy = GreedyBot()
+    for hand in range(hands):
+        game = Game(dealer=hand % 3, deck=deal_deck(1, hand))
+        while not isinstance(phase := game.phase, Over):
+            obs = observe(game, phase.to_act, events=False)
+            if len(obs.legal) > 1:
+                found.append(obs)
+            game.apply(greedy.act(obs))
+    return found
+
+
+def rate(bot: Bot, observations: list[Observation]) -> float:
+    start = time.perf_counter()
+    for obs in observations:
+        bot.act(obs)
+    return len(observations) / (time.perf_counter() - start)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--hands", type=int, default=100)
+    args = parser.parse_args()
+    observations = positions(args.hands)
+    print(f"{len(observations)} decisions with a choice from {args.hands} hands")
+    for name in ("greedy", "learned"):
+        print(f"{name:8} {rate(make_bot(name), observations):9.0f} decisions/s")
+
+
+if __name__ == "__main__":
+    main()

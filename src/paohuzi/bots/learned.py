@@ -1,0 +1,271 @@
+"""The learned bot: a small value network over hand-crafted features, played with NumPy only.
+
+For each legal choice the bot describes the hand it would leave (:func:`action_features`: the
+greedy bot's hand-value components, hu-xi, live waits and what they would pay, the greedy score
+itself) next to what the seat sees of the table, and a multilayer perceptron (:class:`QNet`)
+estimates the payment the seat will end the hand with (Deep Monte-Carlo, docs/learned.md). The
+bot takes the choice with the highest estimate; it always wins when it can, like the greedy bot.
+Everything comes from the seat's :class:`~paohuzi.observation.Observation`.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib import resources
+from itertools import pairwise
+from pathlib import Path
+
+import numpy as np
+from numpy.typing import NDArray
+
+from paohuzi.actions import HU, Action, ActionType
+from paohuzi.bots.greedy import GreedyBot
+from paohuzi.cards import NUM_KINDS, RED_KINDS, is_big
+from paohuzi.evaluator import PreparedHand, current_huxi
+from paohuzi.groups import PARTNERS, Group, GroupType
+from paohuzi.observation import Observation
+from paohuzi.position import Source
+from paohuzi.rules import holding_limit
+
+Array = NDArray[np.float32]
+
+FEATURES = (
+    "discard",
+    "chi",
+    "peng",
+    "pass",
+    "bi groups",
+    "greedy score minus the best greedy score",
+    "greedy score",
+    "hu-xi after",
+    "hu-xi gained",
+    "pairs in hand",
+    "singles with a partner",
+    "isolated singles",
+    "坎 in hand",
+    "table groups",
+    "听牌",
+    "live winning cards",
+    "live winning cards × points",
+    "most points of a wait",
+    "winning kinds",
+    "red cards held",
+    "big cards held",
+    "a discard is still due",
+    "the next player may 吃 the discard",
+    "unseen copies of the discarded kind",
+    "the discard is red",
+    "passing makes a pair 臭",
+    "the offer was drawn",
+    "wall",
+    "hu-xi now",
+    "next player's table hu-xi",
+    "the one after's table hu-xi",
+    "next player's hand size",
+    "the one after's hand size",
+    "next player's table groups",
+    "the one after's table groups",
+    "dealer",
+    "deciding a claim",
+)
+"""What each input of the network means, in order (docs/learned.md)."""
+
+NUM_FEATURES = len(FEATURES)
+_TYPES = {ActionType.DISCARD: 0, ActionType.CHI: 1, ActionType.PENG: 2, ActionType.PASS: 3}
+SCALE = 10.0
+"""The network predicts payments divided by this."""
+
+
+def _hand_part(
+    out: Array,
+    hand: list[int],
+    table: list[Group],
+    obs: Observation,
+    unseen: list[int],
+    huxi_now: int,
+) -> None:
+    """Fill the hand-value components of the hand a choice leaves (features 7–21)."""
+    prepared = PreparedHand.from_counts(hand, table, obs.rules)
+    huxi = prepared.current_huxi()
+    pairs = partnered = isolated = kans = 0
+    for k in range(NUM_KINDS):
+        n = hand[k]
+        if n == 3:
+            kans += 1
+        elif n == 2:
+            pairs += 1
+        elif n == 1:
+            if any(hand[p] for p in PARTNERS[k]):
+                partnered += 1
+            else:
+                isolated += 1
+    held = sum(hand) + sum(len(g.cards) for g in table)
+    limit = holding_limit(sum(g.is_four for g in table))
+    live = worth = most = kinds = 0
+    if isolated <= 2 and held == limit:
+        for wait in prepared.waits():
+            if unseen[wait.win]:
+                live += unseen[wait.win]
+                worth += unseen[wait.win] * wait.points
+                most = max(most, wait.points)
+                kinds += 1
+    reds = sum(hand[k] for k in RED_KINDS) + sum(k in RED_KINDS for g in table for k in g.cards)
+    bigs = sum(hand[k] for k in range(NUM_KINDS) if is_big(k))
+    bigs += sum(is_big(k) for g in table for k in g.cards)
+    out[7:22] = (
+        huxi / 15,
+        (huxi - huxi_now) / 5,
+        pairs / 5,
+        partnered / 5,
+        isolated / 5,
+        kans / 3,
+        len(table) / 7,
+        live > 0,
+        live / 8,
+        worth / 40,
+        most / 10,
+        kinds / 5,
+        reds / 13,
+        bigs / 20,
+        held > limit,
+    )
+
+
+def _after(obs: Observation, action: Action) -> tuple[list[int], list[Group]]:
+    """The seat's hand and table once ``action`` is taken (before any discard it obliges)."""
+    hand = list(obs.hand)
+    table = obs.own_table()
+    card = obs.offer
+    if action.type is ActionType.DISCARD:
+        assert action.card is not None
+        hand[action.card] -= 1
+    elif action.type is ActionType.PENG:
+        assert card is not None
+        hand[card] -= 2
+        table.append(Group(GroupType.PENG, (card,) * 3))
+    elif action.type is ActionType.CHI:
+        assert card is not None
+        hand[card] += 1
+        for cards in action.groups:
+            for k in cards:
+                hand[k] -= 1
+            table.append(Group(GroupType.CHI, cards))
+    return hand, table
+
+
+def _table_huxi(groups: list[Group], obs: Observation) -> int:
+    return current_huxi((), groups, obs.rules) if groups else 0
+
+
+def action_features(obs: Observation, actions: tuple[Action, ...]) -> Array:
+    """One row of :data:`FEATURES` per action (none of them 胡), from ``obs`` alone."""
+    assert obs.seat is not None
+    unseen = obs.unseen()
+    scores = GreedyBot().scores(obs)
+    best = max(scores[a] for a in actions)
+    huxi_now = PreparedHand.from_counts(list(obs.hand), obs.own_table(), obs.rules).current_huxi()
+    seating = obs.seating
+    nxt = seating.next(obs.seat)
+    after_next = seating.next(nxt)
+    context = np.zeros(NUM_FEATURES, dtype=np.float32)
+    for r, seat in enumerate((nxt, after_next)):
+        shown = [g for g in obs.tables[seat] if isinstance(g, Group)]
+        context[29 + r] = _table_huxi(shown, obs) / 15
+        context[31 + r] = obs.hand_sizes[seat] / 21
+        context[33 + r] = len(obs.tables[seat]) / 7
+    context[26] = obs.offer_source is Source.DRAWN
+    context[27] = obs.wall / 19
+    context[28] = huxi_now / 15
+    context[35] = obs.dealer == obs.seat
+    context[36] = obs.offer is not None
+    rows = np.tile(context, (len(actions), 1))
+    for i, action in enumerate(actions):
+        row = rows[i]
+        row[_TYPES[action.type]] = 1
+        row[4] = max(0, len(action.groups) - 1)
+        row[5] = max(-4.0, (scores[action] - best) / 5)
+        row[6] = scores[action] / 20
+        hand, table = _after(obs, action)
+        _hand_part(row, hand, table, obs, unseen, huxi_now)
+        if action.type is ActionType.DISCARD:
+            assert action.card is not None
+            row[22] = action.card not in obs.discarded[nxt]
+            row[23] = unseen[action.card] / 4
+            row[24] = action.card in RED_KINDS
+        elif action.type is ActionType.PASS and obs.offer is not None:
+            row[25] = obs.hand[obs.offer] == 2
+    return rows
+
+
+class QNet:
+    """A multilayer perceptron with ReLU hidden layers and one output: the expected payment
+    (divided by :data:`SCALE`) of taking an action, from its feature row."""
+
+    def __init__(self, params: dict[str, Array]) -> None:
+        self.params = params
+        self.layers = sum(1 for name in params if name.startswith("w"))
+
+    @classmethod
+    def new(cls, hidden: tuple[int, ...], seed: int) -> QNet:
+        """Fresh weights (He initialisation)."""
+        rng = np.random.default_rng(seed)
+        sizes = (NUM_FEATURES, *hidden, 1)
+        params: dict[str, Array] = {}
+        for i, (n_in, n_out) in enumerate(pairwise(sizes)):
+            params[f"w{i}"] = (rng.standard_normal((n_in, n_out)) * np.sqrt(2 / n_in)).astype(
+                np.float32
+            )
+            params[f"b{i}"] = np.zeros(n_out, dtype=np.float32)
+        return cls(params)
+
+    @classmethod
+    def load(cls, path: Path | str) -> QNet:
+        """The weights of a checkpoint (.npz, no pickled objects)."""
+        with np.load(path, allow_pickle=False) as data:
+            params = {k: data[k].astype(np.float32) for k in data.files if k[0] in "wb"}
+        if params["w0"].shape[0] != NUM_FEATURES:
+            raise ValueError(f"{path}: the checkpoint does not fit {NUM_FEATURES} features")
+        return cls(params)
+
+    def forward(self, x: Array) -> tuple[Array, list[Array]]:
+        """The estimates of a batch of rows, and each layer's input (for backpropagation)."""
+        inputs = []
+        for i in range(self.layers):
+            inputs.append(x)
+            x = x @ self.params[f"w{i}"] + self.params[f"b{i}"]
+            if i < self.layers - 1:
+                x = np.maximum(x, 0)
+        return x[:, 0], inputs
+
+    def __call__(self, x: Array) -> Array:
+        return self.forward(x)[0]
+
+
+CHECKPOINT = "learned.npz"
+"""The shipped weights, next to this module."""
+
+
+@cache
+def shipped() -> QNet:
+    """The network the built-in ``learned`` bot plays (loaded once)."""
+    with resources.as_file(resources.files("paohuzi.bots") / CHECKPOINT) as path:
+        return QNet.load(path)
+
+
+class LearnedBot:
+    """Wins when it can; otherwise takes the choice whose estimated payment is highest."""
+
+    name = "learned"
+
+    def __init__(self, seed: int | None = None, *, net: QNet | None = None) -> None:
+        del seed  # deterministic
+        self.net = net if net is not None else shipped()
+
+    def act(self, observation: Observation) -> Action:
+        legal = observation.legal
+        if HU in legal:
+            return HU
+        if len(legal) == 1:
+            return legal[0]
+        values = self.net(action_features(observation, legal))
+        return legal[int(np.argmax(values))]

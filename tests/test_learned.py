@@ -1,0 +1,149 @@
+"""The learned bot (issue 15 item 4): legal, from its observation only, NumPy only, a built-in
+name; the trainer's backpropagation, a tiny run that changes the weights and resumes."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from paohuzi.actions import HU, PASS
+from paohuzi.bots import is_bot_name, make_bot
+from paohuzi.bots.learned import CHECKPOINT, NUM_FEATURES, LearnedBot, QNet, action_features
+from paohuzi.cli import main
+from paohuzi.observation import observe
+from paohuzi.rules import HUNAN
+from paohuzi.train import State, gradients, train
+from paohuzi.training import Settings
+from tests.scenario import deal, on_offer, play, quiet, random_decisions
+from tests.test_game_invariants import hidden_reshuffle
+from tests.test_game_win import DEALER, SEAT2, WAITING, pass_until
+
+SHIPPED = Path(__file__).parent.parent / "src" / "paohuzi" / "bots" / CHECKPOINT
+
+
+def test_learned_acts_legally_and_the_same_when_hidden_cards_are_reshuffled() -> None:
+    rng = random.Random(15)
+    bot = LearnedBot()
+    checked = 0
+    for game, seat, _ in random_decisions(range(15)):
+        obs = observe(game, seat)
+        action = bot.act(obs)
+        assert action in obs.legal
+        assert bot.act(observe(hidden_reshuffle(game, seat, rng), seat)) == action
+        checked += 1
+    assert checked > 200
+
+
+def test_learned_plays_a_four_seat_table_legally() -> None:
+    bot = LearnedBot()
+    for game, seat, _ in random_decisions(range(5), replace(HUNAN, players=4), rotate=True):
+        obs = observe(game, seat)
+        assert bot.act(obs) in obs.legal
+
+
+def test_learned_always_wins_when_it_can() -> None:
+    game = deal({0: DEALER, 1: WAITING, 2: SEAT2}, liang="x4", wall="x4 d10", seed=1)
+    play(game, "0 discard x1")
+    quiet(game, 18)
+    while on_offer(game) == 3:
+        game.apply(PASS)
+    pass_until(game, 1)
+    assert LearnedBot().act(observe(game, 1)) == HU
+
+
+def test_features_describe_each_choice_in_bounds() -> None:
+    for game, seat, _ in random_decisions(range(3)):
+        obs = observe(game, seat)
+        legal = tuple(a for a in obs.legal if a != HU)
+        if not legal:
+            continue
+        rows = action_features(obs, legal)
+        assert rows.shape == (len(legal), NUM_FEATURES) and np.isfinite(rows).all()
+        assert (rows[:, :4].sum(axis=1) == 1).all()  # one action type each
+        assert rows[:, 5].max() == 0  # the greedy bot's choice is 0 below the best
+
+
+def test_the_shipped_checkpoint_is_small_and_loads_with_numpy_only() -> None:
+    assert SHIPPED.stat().st_size < 2_000_000
+    with np.load(SHIPPED, allow_pickle=False) as data:
+        assert all(name[0] in "wb" for name in data.files)
+    code = (
+        "import sys; from paohuzi.bots import make_bot; make_bot('learned');"
+        "heavy = {'torch', 'tensorflow', 'jax', 'sklearn', 'gymnasium'} & set(sys.modules);"
+        "assert not heavy, heavy; assert 'numpy' in sys.modules"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
+
+
+def test_learned_is_a_built_in_bot_name() -> None:
+    assert make_bot("learned").name == "learned"
+    assert is_bot_name("learned")
+    assert not is_bot_name("learned@3")
+
+
+def test_tournament_accepts_learned(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["tournament", "--bots", "learned,greedy,greedy", "--deals", "2", "--json"]) == 0
+    assert '"name": "learned"' in capsys.readouterr().out
+
+
+def test_backpropagation_matches_finite_differences() -> None:
+    net = QNet.new((5, 4), seed=3)
+    net.params = {k: v.astype(np.float64) for k, v in net.params.items()}
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((7, NUM_FEATURES))
+    y = rng.standard_normal(7)
+    _, grads = gradients(net, x, y)  # type: ignore[arg-type]
+    for name in ("w0", "b0", "w1", "w2", "b2"):
+        param = net.params[name]
+        for index in [(0,) * param.ndim, tuple(s - 1 for s in param.shape)]:
+            old = param[index]
+            param[index] = old + 1e-6
+            up = float(np.mean((net(x) - y) ** 2))  # type: ignore[arg-type]
+            param[index] = old - 1e-6
+            down = float(np.mean((net(x) - y) ** 2))  # type: ignore[arg-type]
+            param[index] = old
+            assert grads[name][index] == pytest.approx((up - down) / 2e-6, rel=1e-4, abs=1e-8)
+
+
+def test_a_tiny_training_run_changes_the_weights_and_resumes(tmp_path: Path) -> None:
+    settings = Settings(hands=12, round_hands=6, warmup=1, steps=5, batch=32, hidden=(8,))
+    checkpoint = tmp_path / "run.npz"
+    rounds: list[int] = []
+    state = train(settings, checkpoint, on_round=lambda s: rounds.append(s.hands))
+    assert rounds == [6, 12]
+    start = QNet.new(settings.hidden, settings.seed)
+    assert any(not np.array_equal(start.params[k], state.net.params[k]) for k in start.params)
+    saved = State.load(checkpoint, settings.lr)
+    assert (saved.hands, saved.rounds, saved.adam.t) == (12, 2, 10)
+    more = train(replace(settings, hands=18), checkpoint)
+    assert (more.hands, more.rounds) == (18, 3)
+    assert any(not np.array_equal(saved.net.params[k], more.net.params[k]) for k in start.params)
+
+
+def test_train_command_writes_the_weights_the_bot_loads(tmp_path: Path) -> None:
+    out = tmp_path / "w.npz"
+    args = ["train", "--hands", "4", "--round-hands", "4", "--warmup", "0", "--steps", "2"]
+    args += ["--hidden", "6", "--checkpoint", str(tmp_path / "c.npz"), "--out", str(out)]
+    assert main(args) == 0
+    net = QNet.load(out)
+    assert net.params["w0"].shape == (NUM_FEATURES, 6)
+    for game, seat, _ in random_decisions(range(1)):
+        obs = observe(game, seat)
+        assert LearnedBot(net=net).act(obs) in obs.legal
+
+
+def test_train_help_explains_its_options() -> None:
+    from tests.test_cli_commands import option_help, paohuzi
+
+    result = paohuzi("train", "--help")
+    assert result.returncode == 0
+    helps = option_help(result.stdout)
+    assert {"--hands", "--checkpoint", "--out", "--fresh", "--seed"} <= set(helps)
+    assert [name for name, written in helps.items() if not written] == []
+    assert "50000" in helps["--hands"]
