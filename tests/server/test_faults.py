@@ -25,7 +25,8 @@ from paohuzi.record import Record, replay
 from paohuzi.server import rooms as rooms_module
 from paohuzi.server.config import Config
 from paohuzi.server.rooms import SAVE_FAILED, Room, Rooms
-from paohuzi.server.store import Store
+from paohuzi.server.store import Store, open_store
+from tests.pgcluster import db_url, sqlite_only
 from tests.server.harness import (
     FAST,
     PERSON,
@@ -187,6 +188,7 @@ def on_the_loop(client: TestClient, work: Callable[[], Any]) -> Any:
     return client.portal.call(run)
 
 
+@sqlite_only
 def test_full_disk_an_action_is_refused_unchanged_then_accepted(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -222,6 +224,7 @@ def test_full_disk_an_action_is_refused_unchanged_then_accepted(
     assert why and all("full" in w for w in why), why
 
 
+@sqlite_only
 def test_full_disk_a_bots_move_waits_then_is_retried(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -267,11 +270,12 @@ async def _act_then_fill_if_a_bot_is_next(room: Room, store: Store) -> bool:
     return False
 
 
+@sqlite_only
 def test_full_disk_a_timeout_is_retried(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(rooms_module, "RETRY", 0.05)
 
     async def run() -> None:
-        store = Store(tmp_path / "db")
+        store = open_store(db_url(tmp_path / "db"))
         rooms = Rooms(store, Config(bot_delay=0, dev_seeded_deals=True))
         room = await rooms.create(PERSON, timer=0.2, seed=3)
         game = room.game
@@ -290,6 +294,7 @@ def test_full_disk_a_timeout_is_retried(tmp_path: Path, monkeypatch: pytest.Monk
     asyncio.run(run())
 
 
+@sqlite_only
 def test_full_disk_no_room_is_created_and_none_is_left_behind(tmp_path: Path) -> None:
     db = tmp_path / "db"
     with app_client(db, **FAST) as client:
@@ -307,6 +312,7 @@ def test_full_disk_no_room_is_created_and_none_is_left_behind(tmp_path: Path) ->
     assert stored == dealt == {first["room"], second["room"]}
 
 
+@sqlite_only
 def test_full_disk_a_deal_is_refused_unchanged_then_dealt(tmp_path: Path) -> None:
     with app_client(tmp_path / "db", dev_seeded_deals=True, **FAST) as client:
         data = new_room(client, PERSON, seed=4)
@@ -328,6 +334,7 @@ def test_full_disk_a_deal_is_refused_unchanged_then_dealt(tmp_path: Path) -> Non
 
 
 @pytest.mark.parametrize("crash", [False, True])
+@sqlite_only
 def test_full_disk_a_finished_hand_is_stored_once_writing_works_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, crash: bool
 ) -> None:
@@ -338,7 +345,7 @@ def test_full_disk_a_finished_hand_is_stored_once_writing_works_again(
     config = Config(bot_delay=0, dev_seeded_deals=True)
 
     async def first() -> tuple[str, list[int]]:
-        store = Store(tmp_path / "db")
+        store = open_store(db_url(tmp_path / "db"))
         rooms = Rooms(store, config)
         room = await rooms.create([None, None, None], timer=0, seed=7)
         game = room.game
@@ -371,7 +378,7 @@ def test_full_disk_a_finished_hand_is_stored_once_writing_works_again(
         return room.id, payments
 
     async def second(room_id: str, payments: list[int]) -> None:
-        store = Store(tmp_path / "db")
+        store = open_store(db_url(tmp_path / "db"))
         rooms = Rooms(store, config)
         rooms.load()
         room = rooms.get(room_id)

@@ -27,7 +27,25 @@ def add_parser(commands: Any) -> None:
     parser.add_argument(
         "--db",
         default="paohuzi.db",
-        help="SQLite database of rooms and hands (default: paohuzi.db in the current folder)",
+        help="database of rooms and hands: a SQLite file (default: paohuzi.db in the current "
+        "folder), or postgresql://… shared by a hall of server processes (docs/deploy.md)",
+    )
+    parser.add_argument(
+        "--address",
+        help="in a hall: the address the other processes reach this one at "
+        "(default http://HOST:PORT)",
+    )
+    parser.add_argument(
+        "--lease-ttl",
+        type=float,
+        default=3.0,
+        metavar="SECONDS",
+        help="in a hall: a process silent this long is taken for dead, its rooms taken over (3)",
+    )
+    parser.add_argument(
+        "--log-json",
+        action="store_true",
+        help="log one JSON object a line (for a log collector) instead of plain text",
     )
     parser.add_argument(
         "--bot-delay", type=float, default=0.4, help="seconds a bot waits before moving (0.4)"
@@ -152,8 +170,14 @@ def run(args: argparse.Namespace) -> int:
         print(f"paohuzi serve: error: {problem}", file=sys.stderr)
         return 2
     public_url = args.public_url or f"http://{args.host}:{args.port}"
+    if args.log_json:
+        from paohuzi.server.logs import log_json
+
+        log_json()
     config = Config(
         db=args.db,
+        address=args.address or f"http://{args.host}:{args.port}",
+        lease_ttl=args.lease_ttl,
         public_url=public_url,
         allow_origins=tuple(args.allow_origin),
         operator_token=args.operator_token,
@@ -172,6 +196,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"paohuzi: open {public_url}/ in a browser (Ctrl-C stops)", flush=True)
     uvicorn.run(
         app,
+        log_config=None if args.log_json else uvicorn.config.LOGGING_CONFIG,
         host=args.host,
         port=args.port,
         log_level="warning",
