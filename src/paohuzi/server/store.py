@@ -561,12 +561,15 @@ ON CONFLICT (room) DO UPDATE SET owner = excluded.owner, epoch = leases.epoch + 
 WHERE leases.owner = excluded.owner OR NOT EXISTS (
     SELECT 1 FROM processes p
     WHERE p.id = leases.owner AND p.seen > now() - make_interval(secs => %s)
+    AND p.address <> %s
 )
 RETURNING epoch
 """
-"""Take a room's lease if nobody holds it, or its holder's heartbeat is older than the TTL;
-every taking counts one more epoch. A holder's write in flight holds the lease row (FOR SHARE,
-:meth:`PostgresStore._fence`), so the taking waits for it and then replays it with the rest."""
+"""Take a room's lease if nobody holds it, or its holder's heartbeat is older than the TTL, or
+its holder had this process's address (an earlier run of it, killed: two live processes never
+listen at one address); every taking counts one more epoch. A holder's write in flight holds
+the lease row (FOR SHARE, :meth:`PostgresStore._fence`), so the taking waits for it and then
+replays it with the rest."""
 
 
 class PostgresStore(Store):
@@ -665,14 +668,17 @@ class PostgresStore(Store):
 
     def claim(self, room: str) -> bool | str:
         with self._transaction():
-            row = self._execute(_CLAIM, (room, self.id, room, self.lease_ttl)).fetchone()
+            row = self._execute(
+                _CLAIM, (room, self.id, room, self.lease_ttl, self.address)
+            ).fetchone()
             if row is not None:
                 self._epochs[room] = row[0]
                 return True
             holder = self._execute(
                 "SELECT p.address FROM leases l JOIN processes p ON p.id = l.owner"
-                " WHERE l.room = ?",
-                (room,),
+                " JOIN rooms r ON r.id = l.room AND r.state = 'open'"
+                " WHERE l.room = ? AND l.owner <> ?",
+                (room, self.id),
             ).fetchone()
         return str(holder[0]) if holder is not None else False
 
@@ -692,9 +698,10 @@ class PostgresStore(Store):
             "SELECT r.id FROM rooms r LEFT JOIN leases l ON l.room = r.id"
             " LEFT JOIN processes p ON p.id = l.owner"
             " WHERE r.state = 'open'"
-            " AND (p.id IS NULL OR p.seen < now() - make_interval(secs => ?))"
+            " AND (p.id IS NULL OR p.seen < now() - make_interval(secs => ?)"
+            " OR (p.address = ? AND p.id <> ?))"
             " ORDER BY r.active LIMIT ?",
-            (self.lease_ttl, limit),
+            (self.lease_ttl, self.address, self.id, limit),
         ).fetchall()
         return [room for (room,) in rows]
 

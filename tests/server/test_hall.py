@@ -1,0 +1,147 @@
+"""A hall of two server processes on one PostgreSQL (issue 16): rooms spread over both, one
+killed with SIGKILL mid-hand, every room goes on in the other from its stored log (D60–D62)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+from pathlib import Path
+
+import psycopg
+import pytest
+
+from paohuzi.record import Record, replay
+from paohuzi.server.store import PG_MIGRATIONS, LeaseLost, StoredHand, StoredRoom, open_store
+from tests.pgcluster import db_url, on_postgres
+from tests.server.faults_player import Player
+from tests.server.harness import PERSON, LoggedServer, seat_url, sql
+
+pytestmark = [
+    pytest.mark.skipif(not on_postgres(), reason="a hall shares a PostgreSQL"),
+    pytest.mark.xdist_group("hall"),
+]
+
+ROOMS = 6
+HANDS = 2
+"""Hands each room finishes; the kill falls in the first."""
+
+
+def test_kill_9_of_one_process_every_room_goes_on_in_the_other(tmp_path: Path) -> None:
+    db = tmp_path / "hall"
+    options = ("--dev-seeded-deals", "--lease-ttl", "1.5")
+    first, second = LoggedServer(db, *options), LoggedServer(db, *options)
+    first.start()
+    second.start()
+    try:
+        made = [
+            (first if i % 2 == 0 else second).post(
+                "/api/rooms", {"bots": PERSON, "timer": 0, "seed": 100 + i}
+            )
+            for i in range(ROOMS)
+        ]
+        # Rooms are held by the process that made them; a third of the clients reach each
+        # room through the other (as a front proxy's hash may send them): forwarded.
+        owners = sql(db, "SELECT count(DISTINCT owner) FROM leases")
+        assert owners == [(2,)], owners
+        players = [
+            Player((first if i % 3 == 0 else second).ws(seat_url(room, 0)))
+            for i, room in enumerate(made)
+        ]
+        done: list[BaseException | None] = [None] * ROOMS
+
+        def play(i: int) -> None:
+            player = players[i]
+            deadline = time.monotonic() + 60
+            try:
+                while True:
+                    assert time.monotonic() < deadline, "the room did not go on"
+                    if player.play(finish=True, hand=HANDS):
+                        return
+                    # The connection broke: reconnect, to the process that lives.
+                    player.url = second.ws(seat_url(made[i], 0))
+                    time.sleep(0.1)
+            except BaseException as error:
+                done[i] = error
+
+        threads = [threading.Thread(target=play, args=(i,)) for i in range(ROOMS)]
+        for thread in threads:
+            thread.start()
+        deadline = time.monotonic() + 30
+        while min(p.acknowledged for p in players) < 3:
+            assert time.monotonic() < deadline, "the rooms did not start"
+            time.sleep(0.02)
+        assert first.process is not None
+        os.kill(first.process.pid, signal.SIGKILL)
+        first.process.wait()
+        killed_mid_hand = [p.last.get("hand_no") == 1 and not p.last.get("over") for p in players]
+        for thread in threads:
+            thread.join(90)
+        assert done == [None] * ROOMS, done
+        assert sum(killed_mid_hand) >= ROOMS // 2, killed_mid_hand
+        owners = sql(db, "SELECT count(DISTINCT owner) FROM leases")
+        assert owners == [(1,)], owners  # every room is the survivor's now
+        for room, player in zip(made, players, strict=True):
+            for n in range(player.last["hand_no"]):
+                record = second.get(f"/api/rooms/{room['room']}/hands/{n}/record")
+                again = replay(Record.from_json(record))
+                assert again.error is None and again.status == "finished", (n, again.error)
+                # Every action of seat 0 the hall applied, and nothing else, once each.
+                mine = [a.removeprefix("0 ") for a in record["actions"] if a.startswith("0 ")]
+                assert mine == player.applied.get(n + 1, []), (room["room"], n)
+        assert "Traceback" not in second.errors(), second.errors()[-3000:]
+    finally:
+        first.stop()
+        second.stop()
+
+
+def _room(room_id: str) -> StoredRoom:
+    return StoredRoom(room_id, 1.0, "hunan", None, 0, [{"token": "t"}], 0, [0, 0, 0], 0, 0)
+
+
+def test_a_stale_holder_can_never_write_after_another_took_its_room(tmp_path: Path) -> None:
+    url = db_url(tmp_path / "fence")
+    old = open_store(url, address="http://old", lease_ttl=0.5)
+    new = open_store(url, address="http://new", lease_ttl=0.5)
+    try:
+        assert old.create_room(_room("r"), StoredHand(0, 0, "x1", [], None, "s", "c"))
+        old.add_action("r", 0, 0, "0 discard x1")
+        assert new.claim("r") == "http://old"  # its holder lives: the room is not taken
+        time.sleep(0.7)  # no heartbeat from the old holder: taken for dead
+        assert new.claim("r") is True
+        with pytest.raises(LeaseLost):
+            old.add_action("r", 0, 1, "1 pass")
+        with pytest.raises(LeaseLost):
+            old.set_state("r", "closed")
+        assert old.heartbeat() == set()  # it learns it lost the room
+        hand = new.last_hand("r")
+        assert hand is not None and hand.actions == ["0 discard x1"]
+        new.add_action("r", 0, 1, "1 pass")
+        assert new.heartbeat() == {"r"}
+        assert old.claim("r") == "http://new"  # the new holder lives
+    finally:
+        old.close()
+        new.close()
+
+
+def test_a_database_of_the_first_postgresql_schema_is_migrated_in_place(tmp_path: Path) -> None:
+    url = db_url(tmp_path / "old")
+    with psycopg.connect(url, autocommit=True) as pg:
+        pg.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+        pg.execute("INSERT INTO schema_version VALUES (1)")
+        for statement in filter(str.strip, PG_MIGRATIONS[0].split(";")):
+            pg.execute(statement)
+        pg.execute(
+            "INSERT INTO rooms (id, created, rules, seed, timer, seats, dealer, totals, hands,"
+            " streak) VALUES ('old', 1, 'hunan', 0, 0, '[]', 0, '[0,0,0]', 0, 0)"
+        )
+    store = open_store(url, address="http://here")
+    try:
+        assert sql(tmp_path / "old", "SELECT version FROM schema_version") == [
+            (len(PG_MIGRATIONS),)
+        ]
+        assert store.orphans(10) == ["old"]  # no lease yet: any process may take it
+        assert store.claim("old") is True
+    finally:
+        store.close()
