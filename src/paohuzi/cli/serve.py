@@ -97,6 +97,12 @@ def add_parser(commands: Any) -> None:
         help="room creations per client address per minute (20)",
     )
     parser.add_argument(
+        "--rooms-per-address",
+        type=int,
+        default=50,
+        help="open rooms created from one client address (50)",
+    )
+    parser.add_argument(
         "--dev-seeded-deals",
         action="store_true",
         help="DEVELOPMENT ONLY: accept a seed for a room's decks, which makes them predictable",
@@ -187,6 +193,7 @@ def run(args: argparse.Namespace) -> int:
         room_ttl=args.room_ttl * 3600,
         max_rooms=args.max_rooms,
         rooms_per_minute=args.rooms_per_minute,
+        rooms_per_address=args.rooms_per_address,
         review_workers=max(1, args.review_workers),
         review_limit=args.review_limit,
     )

@@ -1068,12 +1068,12 @@ class Rooms:
         ttl = getattr(self.store, "lease_ttl", 3.0)
         while True:
             try:
-                self.keep_leases_now()
+                await self.keep_leases_now()
             except StoreError as error:
                 log.warning("hall: the heartbeat failed: %s", error)
             await asyncio.sleep(ttl / 3)
 
-    def keep_leases_now(self) -> None:
+    async def keep_leases_now(self) -> None:
         held = self.store.heartbeat()
         if held is not None:
             for room_id in set(self.rooms) - held:
@@ -1084,6 +1084,7 @@ class Rooms:
                 with contextlib.suppress(Elsewhere):
                     if self.get(room_id) is not None:
                         log.info("room %s: taken over from the stored log", room_id)
+                await asyncio.sleep(0)  # the server answers between two rooms
 
     async def restore_all(self) -> None:
         """Restore the noted rooms one by one, letting the server answer in between."""
