@@ -140,6 +140,7 @@ def main() -> None:
             subprocess.Popen(
                 [sys.executable, "-m", "paohuzi", "serve", "--port", str(port), "--db", db]
                 + ["--bot-delay", "0", "--max-rooms", str(10 * args.rooms)]
+                + ["--rooms-per-minute", "100000", "--rooms-per-address", "100000"]
                 + ["--dev-seeded-deals"],  # the rooms are created with seeds
                 stdout=subprocess.DEVNULL,
             )
