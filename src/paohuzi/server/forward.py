@@ -19,10 +19,10 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from websockets.asyncio.client import connect
 from websockets.exceptions import WebSocketException
 
+from paohuzi.server.rooms import MOVED
+
 FORWARDED = "x-paohuzi-forwarded"
 """Header of a forwarded request: it is not forwarded again (no loops between peers)."""
-MOVED = 4503
-"""Close code: the room moved, reconnect (as :data:`paohuzi.server.rooms.MOVED`)."""
 
 
 async def forward_websocket(websocket: WebSocket, address: str, room_id: str) -> None:
@@ -70,8 +70,8 @@ async def forward_websocket(websocket: WebSocket, address: str, room_id: str) ->
         pass
     if websocket.application_state is WebSocketState.CONNECTED:
         with contextlib.suppress(RuntimeError, WebSocketDisconnect):
-            if code == 1000 or not (1000 <= code < 5000) or code in (1005, 1006):
-                code = MOVED if code != 1000 else 1000
+            if code in (1005, 1006) or not 1000 <= code < 5000:
+                code = MOVED  # no code, or one that may not be sent: reconnect
             await websocket.close(code=code, reason=reason[:120])
 
 

@@ -62,7 +62,7 @@ export const MESSAGES = {
     replay_draw: "荒庄", replay_step: "第{i}/{n}步", score_n: "底数{n}",
     chou: "臭牌", chou_title: "这些牌本局你不能再吃或碰",
     e_turn: "还没轮到你", e_stale: "牌局已经往下走了，请再选一次", e_over: "本局已经结束",
-    e_save: "服务器没能保存这一步，什么也没变，请再试一次", e_slow: "操作太快了，请慢一点", e_moving: "牌桌正在换到另一台服务器，马上重连", in_hand: "手牌", groups_label: "门子",
+    e_save: "服务器没能保存这一步，什么也没变，请再试一次", e_slow: "操作太快了，请慢一点", e_moving: "牌桌正在换到另一个服务器，马上重连", in_hand: "手牌", groups_label: "门子",
     history: "打完的牌局与回放", history_empty: "还没有打完的牌局",
     invites_note: "每个朋友一个链接（也可以扫二维码）。人到齐了才发牌；房主也可以让电脑坐空位先开始。",
     nav_rules: "规则", nav_analysis: "算牌", nav_replay: "打开牌谱",
