@@ -644,7 +644,7 @@ class Room:
             auto = self.auto[seat]
             self.auto[seat] = False  # a person who acts has taken back control
             try:
-                await self._commit(seat, action)
+                self._commit(seat, action)
             except IllegalAction as error:
                 self.auto[seat] = auto
                 return str(error)
@@ -655,19 +655,13 @@ class Room:
         self.metrics.add(time.perf_counter() - started)
         return None
 
-    async def _commit(self, seat: int, action: Action) -> None:
-        """Store, then apply, then show. Raises IllegalAction or StoreError: nothing changed.
-        Called under the room's lock, so nothing else changes the room while a store that
-        writes from threads (PostgreSQL, D63) waits for its commit; other rooms go on."""
+    def _commit(self, seat: int, action: Action) -> None:
+        """Store, then apply, then show. Raises IllegalAction or StoreError: nothing changed."""
         game = self.game
         assert game is not None
         if action not in game.legal_actions():
             game.clone().apply(action)  # raises IllegalAction, saying why
-        stored = (self.id, self.hand_no, len(game.history), f"{seat} {action}")
-        if self.store.threaded:
-            await asyncio.to_thread(self.store.add_action, *stored)
-        else:
-            self.store.add_action(*stored)
+        self.store.add_action(self.id, self.hand_no, len(game.history), f"{seat} {action}")
         self.active = time.time()
         self._cancel_timer()
         self.own_actions[seat] += 1  # first: frames built during the action count it
@@ -853,7 +847,7 @@ class Room:
                 if not self._computer(seat):
                     continue  # the person took back control meanwhile
                 try:
-                    await self._commit(seat, action)
+                    self._commit(seat, action)
                 except StoreError as error:
                     log.warning("room %s: could not store a bot's move: %s", self.id, error)
                     await asyncio.sleep(RETRY)
@@ -887,7 +881,7 @@ class Room:
             count = before[1][0] + 1 if before[1] is not None else 1
             self.auto[seat], self.timed_out[seat] = True, (count, str(action))
             try:
-                await self._commit(seat, action)
+                self._commit(seat, action)
             except StoreError as error:
                 self.auto[seat], self.timed_out[seat] = before
                 log.warning("room %s: could not store a timeout: %s", self.id, error)

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 import logging
-import queue
 import sqlite3
 import threading
 import time
@@ -211,9 +210,6 @@ class Store:
 
     hall = False
     """Whether other processes share the database (rooms are then claimed, :meth:`claim`)."""
-    threaded = False
-    """Whether :meth:`add_action` may be called from worker threads, several at once (so a
-    room waiting for its commit does not hold up the others)."""
     _taken: tuple[type[BaseException], ...] = (sqlite3.IntegrityError,)
     """The driver's error for a primary key that is taken."""
 
@@ -576,17 +572,12 @@ the lease row (FOR SHARE, :meth:`PostgresStore._fence`), so the taking waits for
 replays it with the rest."""
 
 
-WRITERS = 4
-"""Connections a PostgreSQL store stores actions on at once (their commits overlap)."""
-
-
 class PostgresStore(Store):
     """A hall's shared PostgreSQL (psycopg 3). Each process has an id, an address its peers
     reach it at and a heartbeat; it serves only the rooms whose lease it holds, and each write
     of a room checks, in its own transaction, that it still holds it (D60)."""
 
     hall = True
-    threaded = True
 
     def __init__(self, url: str, *, address: str = "", lease_ttl: float = 3.0) -> None:
         import psycopg
@@ -605,9 +596,6 @@ class PostgresStore(Store):
         try:
             self._pg = self._connect()
             self._pg_reader = self._connect()
-            self._writers: queue.SimpleQueue[psycopg.Connection[Any]] = queue.SimpleQueue()
-            for _ in range(WRITERS):
-                self._writers.put(self._connect())
             self._migrate()
             with self._transaction():
                 self._execute(
@@ -644,32 +632,10 @@ class PostgresStore(Store):
                     self._execute(statement)
                 self._execute("UPDATE schema_version SET version = ?", (number,))
 
-    def add_action(self, room: str, n: int, i: int, action: str) -> None:
-        """As :meth:`Store.add_action`, on one of the writing connections: callable from any
-        thread, several at once."""
-        connection = self._writers.get()
-        try:
-            if connection.closed:
-                connection = self._connect()
-            with connection.transaction():
-                self._fence(room, connection)
-                connection.execute(
-                    "INSERT INTO actions VALUES (%s, %s, %s, %s)", (room, n, i, action)
-                )
-                connection.execute(
-                    "UPDATE rooms SET active = %s WHERE id = %s", (time.time(), room)
-                )
-        except self._psycopg.Error as error:
-            raise StoreError(str(error)) from error
-        finally:
-            self._writers.put(connection)
-
     def close(self) -> None:
         with suppress(Exception):
             for room in list(self._epochs):
                 self.release(room)
-        while not self._writers.empty():
-            self._writers.get().close()
         self._pg.close()
         self._pg_reader.close()
 
@@ -684,12 +650,14 @@ class PostgresStore(Store):
             except self._psycopg.Error as error:
                 raise StoreError(str(error)) from error
 
-    def _fence(self, room: str, connection: psycopg.Connection[Any] | None = None) -> None:
+    def _fence(self, room: str) -> None:
         epoch = self._epochs.get(room)
-        query = "SELECT 1 FROM leases WHERE room = %s AND owner = %s AND epoch = %s FOR SHARE"
         if (
             epoch is None
-            or not (connection or self._pg).execute(query, (room, self.id, epoch)).fetchone()
+            or not self._execute(
+                "SELECT 1 FROM leases WHERE room = ? AND owner = ? AND epoch = ? FOR SHARE",
+                (room, self.id, epoch),
+            ).fetchone()
         ):
             self._epochs.pop(room, None)
             raise LeaseLost(f"room {room} is held by another process now")
