@@ -100,8 +100,10 @@ def test_kill_9_of_one_process_every_room_goes_on_in_the_other(tmp_path: Path, f
     first, second = LoggedServer(db, *options), LoggedServer(db, *options)
     first.start()
     second.start()
-    proxy = Nginx(tmp_path / "nginx", [first.port, second.port]) if front == "nginx" else None
+    proxy: Nginx | None = None
     try:
+        if front == "nginx":
+            proxy = Nginx(tmp_path / "nginx", [first.port, second.port])
         if proxy is not None:
             # Rooms made through nginx land on either process (a random key for POSTs); the
             # clients reach them through it (the hash of the room id), before and after.
