@@ -6,6 +6,12 @@ by client-side random players over their own WebSocket: 3 × N connections), pla
 hand for the given time, then prints the rooms held, the actions handled and the server-side
 latency of an action (from its arrival to the last state sent: p50, p99) from ``/api/metrics``.
 Traffic stays on 127.0.0.1 and stops by itself.
+
+A hall (issue 16): ``--postgres`` starts a throwaway PostgreSQL (Debian's binaries) and
+``--processes N`` that many servers on it; rooms are created on them in turn and each client
+connects where a front proxy hashing the room id would send it (``--route hash``; a room held
+by another process is then forwarded to it) or straight to the room's holder (``--route
+holder``). It also prints the CPU the clients, the servers and everything else took.
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import socket
 import subprocess
@@ -20,6 +27,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -74,17 +82,25 @@ async def player(
 
 
 async def run(
-    base: str, rooms: int, seconds: float, think: float, round_trips: list[float]
+    bases: list[str], rooms: int, seconds: float, think: float, round_trips: list[float], route: str
 ) -> dict[str, int]:
     counts = {"hands": 0}
     tasks = []
     created = [
-        post(base + "/api/rooms", {"bots": [None, None, None], "timer": 0, "seed": i})
+        (
+            i % len(bases),
+            post(
+                bases[i % len(bases)] + "/api/rooms",
+                {"bots": [None, None, None], "timer": 0, "seed": i},
+            ),
+        )
         for i in range(rooms)
     ]
     stop = time.monotonic() + seconds
-    ws_base = base.replace("http", "ws")
-    for i, room in enumerate(created):
+    for i, (holder, room) in enumerate(created):
+        # A stable hash of the id, as nginx's ``hash $room consistent`` picks a process.
+        target = holder if route == "holder" else zlib.crc32(room["room"].encode()) % len(bases)
+        ws_base = bases[target].replace("http", "ws")
         for seat in range(3):
             url = f"{ws_base}/ws/{room['room']}?token={room['seats'][seat]['token']}"
             task = player(url, stop, i * 3 + seat, think, counts, round_trips)
@@ -100,45 +116,75 @@ def main() -> None:
     parser.add_argument(
         "--think", type=float, default=0.0, help="mean seconds a client bot thinks (0: at once)"
     )
+    parser.add_argument("--processes", type=int, default=1, help="server processes (a hall)")
+    parser.add_argument(
+        "--postgres", action="store_true", help="store in a throwaway PostgreSQL (else SQLite)"
+    )
+    parser.add_argument("--route", choices=("hash", "holder"), default="hash")
     args = parser.parse_args()
-    port = free_port()
+    if args.processes > 1 and not args.postgres:
+        parser.error("a hall of processes shares a PostgreSQL: add --postgres")
+    cluster: Any = None
     with tempfile.TemporaryDirectory() as tmp:
-        db = Path(tmp) / "load.db"
-        server = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "paohuzi",
-                "serve",
-                "--port",
-                str(port),
-                "--db",
-                str(db),
-                "--bot-delay",
-                "0",
-                "--dev-seeded-deals",  # the rooms are created with seeds
-            ],
-            stdout=subprocess.DEVNULL,
-        )
-        base = f"http://127.0.0.1:{port}"
+        db = str(Path(tmp) / "load.db")
+        if args.postgres:
+            sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+            from tests.pgcluster import Cluster, wait_ready
+
+            cluster = Cluster()
+            cluster.start()
+            wait_ready(cluster.url)
+            db = cluster.url
+        ports = [free_port() for _ in range(args.processes)]
+        servers = [
+            subprocess.Popen(
+                [sys.executable, "-m", "paohuzi", "serve", "--port", str(port), "--db", db]
+                + ["--bot-delay", "0", "--max-rooms", str(10 * args.rooms)]
+                + ["--rooms-per-minute", "100000", "--rooms-per-address", "100000"]
+                + ["--dev-seeded-deals"],  # the rooms are created with seeds
+                stdout=subprocess.DEVNULL,
+            )
+            for port in ports
+        ]
+        bases = [f"http://127.0.0.1:{port}" for port in ports]
         try:
-            for _ in range(200):
-                try:
-                    urllib.request.urlopen(base + "/api/metrics", timeout=1)
-                    break
-                except OSError:
-                    time.sleep(0.1)
+            for base in bases:
+                for _ in range(200):
+                    try:
+                        urllib.request.urlopen(base + "/api/metrics", timeout=1)
+                        break
+                    except OSError:
+                        time.sleep(0.1)
             round_trips: list[float] = []
-            counts = asyncio.run(run(base, args.rooms, args.seconds, args.think, round_trips))
-            metrics = json.load(urllib.request.urlopen(base + "/api/metrics", timeout=10))
+            cpu = Cpu([s.pid for s in servers])
+            counts = asyncio.run(
+                run(bases, args.rooms, args.seconds, args.think, round_trips, args.route)
+            )
+            used = cpu.used()
+            each = [
+                json.load(urllib.request.urlopen(base + "/api/metrics", timeout=10))
+                for base in bases
+            ]
         finally:
-            server.terminate()
-            server.wait()
+            for server in servers:
+                server.terminate()
+                server.wait()
+            if cluster is not None:
+                cluster.stop()
+    metrics = {
+        "rooms": sum(m["rooms"] for m in each),
+        "actions": sum(m["actions"] for m in each),
+        "p50_ms": "/".join(str(m.get("p50_ms")) for m in each),
+        "p99_ms": "/".join(str(m.get("p99_ms")) for m in each),
+        "max_ms": "/".join(str(m.get("max_ms")) for m in each),
+    }
     trips = sorted(round_trips)
 
     def pct(p: float) -> float:
         return round(trips[min(len(trips) - 1, int(p * len(trips)))] * 1000, 1) if trips else 0.0
 
+    store = "PostgreSQL" if args.postgres else "SQLite"
+    print(f"{args.processes} server process(es) on {store}, clients routed by {args.route}")
     print(
         f"{metrics['rooms']} rooms, {3 * args.rooms} WebSocket clients, think {args.think:g} s, "
         f"{args.seconds:g} s: {metrics['actions']} actions "
@@ -153,6 +199,41 @@ def main() -> None:
         "client round trip (answer sent to its state received): "
         f"p50 {pct(0.5)} ms, p99 {pct(0.99)} ms"
     )
+    print(
+        f"CPU (cores busy on average): clients {used['clients']:.2f}, servers "
+        f"{used['servers']:.2f}, everything else (PostgreSQL, other users) {used['other']:.2f}, "
+        f"of {os.cpu_count()}"
+    )
+
+
+class Cpu:
+    """CPU time taken from now on by this process (the clients), the servers, and the rest of
+    the machine (from /proc)."""
+
+    def __init__(self, servers: list[int]) -> None:
+        self.servers = servers
+        self.start = self._now()
+
+    def _now(self) -> tuple[float, float, float, float]:
+        tick = os.sysconf("SC_CLK_TCK")
+        clients = sum(os.times()[:2])
+        servers = 0.0
+        for pid in self.servers:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            servers += (int(fields[11]) + int(fields[12])) / tick
+        busy = Path("/proc/stat").read_text().splitlines()[0].split()[1:]
+        total = (sum(map(int, busy)) - int(busy[3]) - int(busy[4])) / tick  # less idle, iowait
+        return time.monotonic(), clients, servers, total
+
+    def used(self) -> dict[str, float]:
+        end = self._now()
+        wall = end[0] - self.start[0]
+        clients, servers, total = (end[i] - self.start[i] for i in (1, 2, 3))
+        return {
+            "clients": clients / wall,
+            "servers": servers / wall,
+            "other": max(0.0, total - clients - servers) / wall,
+        }
 
 
 if __name__ == "__main__":

@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from tests.pgcluster import db_url
+
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
 
@@ -43,7 +45,13 @@ class Server:
 
     def start(self) -> None:
         command = [sys.executable, "-m", "paohuzi", "serve", "--port", str(self.port)]
-        command += ["--db", str(self.db), "--bot-delay", str(self.bot_delay), "--dev-seeded-deals"]
+        command += [
+            "--db",
+            db_url(self.db),
+            "--bot-delay",
+            str(self.bot_delay),
+            "--dev-seeded-deals",
+        ]
         self.process = subprocess.Popen(
             command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
         )

@@ -24,6 +24,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from paohuzi.server.app import create_app
 from paohuzi.server.rooms import Room
+from tests.pgcluster import db_url
 from tests.server.conftest import Server
 
 TEXT, BINARY, CLOSE, PING = 0x1, 0x2, 0x8, 0x9
@@ -32,7 +33,15 @@ PERSON = [None, "greedy", "greedy"]
 
 
 def sql(db: Path, statement: str, *args: Any) -> list[Any]:
-    """Run one statement on a server's database file, as another process would; its rows."""
+    """Run one statement on a server's database (file, or PostgreSQL schema), as another
+    process would; its rows."""
+    url = db_url(db)
+    if url.startswith("postgresql://"):
+        import psycopg
+
+        with psycopg.connect(url, autocommit=True) as pg:
+            cursor = pg.execute(statement.replace("?", "%s"), args)
+            return cursor.fetchall() if cursor.description else []
     con = sqlite3.connect(db)
     try:
         with con:
@@ -53,7 +62,7 @@ def app_client(db: Path, *, address: str = "203.0.113.7", **settings: Any) -> Te
     """A server (enter it as a context manager) as a client at ``address`` sees it: by
     default a public one (no seeded deals), bots without pause, operator token "op"."""
     settings = {"bot_delay": 0, "operator_token": "op"} | settings
-    return TestClient(create_app(str(db), **settings), client=(address, 50000))
+    return TestClient(create_app(db_url(db), **settings), client=(address, 50000))
 
 
 def new_room(client: TestClient, bots: list[str | None], **fields: Any) -> dict[str, Any]:
@@ -105,7 +114,7 @@ class LoggedServer(Server):
 
     def start(self) -> None:
         command = [sys.executable, "-m", "paohuzi", "serve", "--port", str(self.port)]
-        command += ["--db", str(self.db), "--bot-delay", str(self.bot_delay), *self.options]
+        command += ["--db", db_url(self.db), "--bot-delay", str(self.bot_delay), *self.options]
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=log)
         deadline = time.monotonic() + 20

@@ -37,7 +37,8 @@ from paohuzi.server.app import create_app
 from paohuzi.server.botrunner import BotRunner
 from paohuzi.server.config import Config
 from paohuzi.server.rooms import SEAT_CONNECTIONS, Room, Rooms
-from paohuzi.server.store import Store
+from paohuzi.server.store import open_store
+from tests.pgcluster import db_url
 from tests.server.harness import (
     BINARY,
     CLOSE,
@@ -238,7 +239,7 @@ def test_f2_bots_with_nobody_watching_let_the_server_work_between_their_moves(
     rooms and requests get the event loop between two moves, not only after the hand."""
 
     async def run() -> int:
-        store = Store(tmp_path / "db")
+        store = open_store(db_url(tmp_path / "db"))
         rooms = Rooms(store, Config(bot_delay=0.4))
         most = 0
         playing = True
@@ -610,7 +611,9 @@ class Stalled:
 def test_f6_a_reader_that_falls_behind_is_dropped_then_gets_the_full_state(
     tmp_path: Path,
 ) -> None:
-    app = create_app(str(tmp_path / "db"), bot_delay=0, send_queue=8, dev_seeded_deals=True, **FAST)
+    app = create_app(
+        db_url(tmp_path / "db"), bot_delay=0, send_queue=8, dev_seeded_deals=True, **FAST
+    )
     with TestClient(Stalled(app)) as client:
         data = new_room(client, PERSON, seed=2)
         room: Room = app.state.rooms.rooms[data["room"]]

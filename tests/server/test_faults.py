@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import json
 import os
 import random
 import signal
@@ -18,14 +17,14 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from websockets.exceptions import ConnectionClosed
-from websockets.sync.client import connect
 
 from paohuzi.record import Record, replay
 from paohuzi.server import rooms as rooms_module
 from paohuzi.server.config import Config
 from paohuzi.server.rooms import SAVE_FAILED, Room, Rooms
-from paohuzi.server.store import Store
+from paohuzi.server.store import Store, open_store
+from tests.pgcluster import db_url, sqlite_only
+from tests.server.faults_player import Player
 from tests.server.harness import (
     FAST,
     PERSON,
@@ -42,67 +41,6 @@ from tests.server.harness import (
 KILLS = 22
 
 # ---------------------------------------------------------------- kill -9
-
-
-class Player:
-    """Seat 0 of a room, playing through whatever connection it gets, and what it knows of
-    its own actions: those the server applied (by hand), and the one not yet answered."""
-
-    def __init__(self, url: str) -> None:
-        self.url = url
-        self.applied: dict[int, list[str]] = {}
-        self.pending: tuple[int, int, str] | None = None
-        """Hand, seq and action sent, not yet known to be applied or not."""
-        self.acknowledged = 0
-        """Actions the connection they were sent on confirmed (the others were learnt after
-        a restart)."""
-        self.last: dict[str, Any] = {}
-        self._sent = 0.0
-
-    def learn(self, state: dict[str, Any], *, same_connection: bool) -> None:
-        """Whether the pending action was applied, from a state of the table."""
-        if self.pending is None:
-            return
-        hand, seq, text = self.pending
-        if state["hand_no"] != hand or state["seq"] > seq:
-            self.applied.setdefault(hand, []).append(text)
-            self.acknowledged += same_connection
-            self.pending = None
-        elif not same_connection:  # a restarted server that had not stored it
-            assert state["seq"] == seq, (state["seq"], seq)
-            self.pending = None
-
-    def play(self, finish: bool = False) -> bool:
-        """Play until the connection breaks (False) or, with ``finish``, until the hand in
-        play is over (True)."""
-        try:
-            with connect(self.url, open_timeout=5, close_timeout=1) as ws:
-                fresh = True
-                while True:
-                    message = json.loads(ws.recv(timeout=20))
-                    assert message["type"] == "state", message
-                    self.learn(message, same_connection=not fresh)
-                    fresh = False
-                    self.last = message
-                    if message["over"] and finish:
-                        return True
-                    if message["over"] or message["legal"]:
-                        self._send(ws, message)
-        except TimeoutError:
-            raise  # a server that stops answering is a failure, not a kill
-        except (ConnectionClosed, OSError):
-            return False
-
-    def _send(self, ws: Any, state: dict[str, Any]) -> None:
-        # Within the message rate a connection is allowed (20 a second).
-        time.sleep(max(0.0, self._sent + 0.06 - time.monotonic()))
-        if state["over"]:
-            ws.send(json.dumps({"type": "next"}))
-        else:
-            action = state["legal"][-1]
-            self.pending = (state["hand_no"], state["seq"], action)
-            ws.send(json.dumps({"type": "act", "action": action, "seq": state["seq"]}))
-        self._sent = time.monotonic()
 
 
 def test_kill_9_at_random_moments_loses_no_acknowledged_action(tmp_path: Path) -> None:
@@ -187,6 +125,7 @@ def on_the_loop(client: TestClient, work: Callable[[], Any]) -> Any:
     return client.portal.call(run)
 
 
+@sqlite_only
 def test_full_disk_an_action_is_refused_unchanged_then_accepted(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -222,6 +161,7 @@ def test_full_disk_an_action_is_refused_unchanged_then_accepted(
     assert why and all("full" in w for w in why), why
 
 
+@sqlite_only
 def test_full_disk_a_bots_move_waits_then_is_retried(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -267,11 +207,12 @@ async def _act_then_fill_if_a_bot_is_next(room: Room, store: Store) -> bool:
     return False
 
 
+@sqlite_only
 def test_full_disk_a_timeout_is_retried(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(rooms_module, "RETRY", 0.05)
 
     async def run() -> None:
-        store = Store(tmp_path / "db")
+        store = open_store(db_url(tmp_path / "db"))
         rooms = Rooms(store, Config(bot_delay=0, dev_seeded_deals=True))
         room = await rooms.create(PERSON, timer=0.2, seed=3)
         game = room.game
@@ -290,6 +231,7 @@ def test_full_disk_a_timeout_is_retried(tmp_path: Path, monkeypatch: pytest.Monk
     asyncio.run(run())
 
 
+@sqlite_only
 def test_full_disk_no_room_is_created_and_none_is_left_behind(tmp_path: Path) -> None:
     db = tmp_path / "db"
     with app_client(db, **FAST) as client:
@@ -307,6 +249,7 @@ def test_full_disk_no_room_is_created_and_none_is_left_behind(tmp_path: Path) ->
     assert stored == dealt == {first["room"], second["room"]}
 
 
+@sqlite_only
 def test_full_disk_a_deal_is_refused_unchanged_then_dealt(tmp_path: Path) -> None:
     with app_client(tmp_path / "db", dev_seeded_deals=True, **FAST) as client:
         data = new_room(client, PERSON, seed=4)
@@ -328,6 +271,7 @@ def test_full_disk_a_deal_is_refused_unchanged_then_dealt(tmp_path: Path) -> Non
 
 
 @pytest.mark.parametrize("crash", [False, True])
+@sqlite_only
 def test_full_disk_a_finished_hand_is_stored_once_writing_works_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, crash: bool
 ) -> None:
@@ -338,7 +282,7 @@ def test_full_disk_a_finished_hand_is_stored_once_writing_works_again(
     config = Config(bot_delay=0, dev_seeded_deals=True)
 
     async def first() -> tuple[str, list[int]]:
-        store = Store(tmp_path / "db")
+        store = open_store(db_url(tmp_path / "db"))
         rooms = Rooms(store, config)
         room = await rooms.create([None, None, None], timer=0, seed=7)
         game = room.game
@@ -371,7 +315,7 @@ def test_full_disk_a_finished_hand_is_stored_once_writing_works_again(
         return room.id, payments
 
     async def second(room_id: str, payments: list[int]) -> None:
-        store = Store(tmp_path / "db")
+        store = open_store(db_url(tmp_path / "db"))
         rooms = Rooms(store, config)
         rooms.load()
         room = rooms.get(room_id)

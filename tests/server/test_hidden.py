@@ -21,7 +21,8 @@ from paohuzi.position import Discarding
 from paohuzi.server.botrunner import BotRunner
 from paohuzi.server.config import Config
 from paohuzi.server.rooms import Listener, Room, Rooms
-from paohuzi.server.store import Store
+from paohuzi.server.store import open_store
+from tests.pgcluster import db_url
 
 DEALER = 0
 ASKED = 1  # the dealer's 下家: the only seat that may 吃 the dealer's discard
@@ -71,7 +72,7 @@ async def watch(
 ) -> dict[int | None, list[str]]:
     """Deal ``deck``, the dealer discards ``card``, seat 1 (a person, or a bot) passes whenever
     it is asked; returns what every seat and a spectator were sent, with arrival times."""
-    store = Store(tmp)
+    store = open_store(db_url(tmp))
     rooms = Rooms(store, Config(bot_delay=pace, dev_seeded_deals=True))
     Room.new_deck = lambda self: list(deck)  # type: ignore[method-assign]
     seats: list[str | None] = [None, "greedy" if bot else None, None]

@@ -9,10 +9,11 @@ from fastapi.testclient import TestClient
 
 from paohuzi.fairdeal import verify
 from paohuzi.server.app import create_app
+from tests.pgcluster import db_url
 
 
 def test_an_idle_room_closes_and_its_finished_hands_stay(tmp_path: Path) -> None:
-    app = create_app(str(tmp_path / "db.sqlite"), bot_delay=0, room_ttl=1.0)
+    app = create_app(db_url(tmp_path / "db.sqlite"), bot_delay=0, room_ttl=1.0)
     with TestClient(app) as client:
         room = client.post("/api/rooms", json={"bots": ["greedy"] * 3, "timer": 0}).json()["room"]
         deadline = time.monotonic() + 20
@@ -29,13 +30,13 @@ def test_an_idle_room_closes_and_its_finished_hands_stay(tmp_path: Path) -> None
         record = client.get(f"/api/rooms/{room}/hands/0/record").json()
         assert verify(record).ok
     # A restarted server does not bring the closed room back.
-    with TestClient(create_app(str(tmp_path / "db.sqlite"), bot_delay=0)) as client:
+    with TestClient(create_app(db_url(tmp_path / "db.sqlite"), bot_delay=0)) as client:
         assert client.get(f"/api/rooms/{room}").status_code == 404
         assert client.get(f"/api/rooms/{room}/hands/0/record").status_code == 200
 
 
 def test_an_expert_plays_from_its_worker_process(tmp_path: Path) -> None:
-    app = create_app(str(tmp_path / "db.sqlite"), bot_delay=0)
+    app = create_app(db_url(tmp_path / "db.sqlite"), bot_delay=0)
     with TestClient(app) as client:
         started = time.monotonic()
         body = {"bots": ["expert@1", "greedy", "expert@0.05s"], "timer": 0}

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -14,8 +13,9 @@ from paohuzi.record import Record, replay
 from paohuzi.rules import HUNAN, RuleSet
 from paohuzi.server.config import Config
 from paohuzi.server.rooms import Rooms
-from paohuzi.server.store import Store
-from tests.server.harness import FAST, app_client, new_room, play_out, receive, seat_url
+from paohuzi.server.store import open_store
+from tests.pgcluster import db_url
+from tests.server.harness import FAST, app_client, new_room, play_out, receive, seat_url, sql
 
 FOUR = {"preset": "hunan", "players": 4}
 HOUSE = {"preset": "hunan", "min_huxi": 10, "hu_on_discard": True}
@@ -55,7 +55,7 @@ def test_a_house_rule_room_is_stored_whole_and_restored_with_its_rules(tmp_path:
     db = tmp_path / "db"
 
     async def create() -> str:
-        store = Store(db)
+        store = open_store(db_url(db))
         rooms = Rooms(store, Config(bot_delay=0))
         room = await rooms.create([None, None, None], rules=HOUSE, timer=0)
         rooms.close()
@@ -63,7 +63,7 @@ def test_a_house_rule_room_is_stored_whole_and_restored_with_its_rules(tmp_path:
         return room.id
 
     async def restore(room_id: str) -> RuleSet:
-        store = Store(db)
+        store = open_store(db_url(db))
         rooms = Rooms(store, Config(bot_delay=0))
         rooms.load()
         room = rooms.get(room_id)
@@ -84,7 +84,7 @@ def test_a_room_stored_by_preset_name_still_restores(tmp_path: Path) -> None:
     db = tmp_path / "db"
 
     async def create() -> str:
-        store = Store(db)
+        store = open_store(db_url(db))
         rooms = Rooms(store, Config(bot_delay=0))
         room = await rooms.create([None, None, None], timer=0)
         rooms.close()
@@ -92,12 +92,10 @@ def test_a_room_stored_by_preset_name_still_restores(tmp_path: Path) -> None:
         return room.id
 
     room_id = asyncio.run(create())
-    with sqlite3.connect(db) as connection:
-        connection.execute("UPDATE rooms SET rules = 'hunan' WHERE id = ?", (room_id,))
-    connection.close()
+    sql(db, "UPDATE rooms SET rules = 'hunan' WHERE id = ?", room_id)
 
     async def restore() -> Any:
-        store = Store(db)
+        store = open_store(db_url(db))
         rooms = Rooms(store, Config(bot_delay=0))
         rooms.load()
         room = rooms.get(room_id)

@@ -20,14 +20,15 @@ from paohuzi.record import Record, replay
 from paohuzi.server.app import create_app
 from paohuzi.server.config import Config
 from paohuzi.server.rooms import Frame, Listener, Room, Rooms
-from paohuzi.server.store import Store
+from paohuzi.server.store import open_store
+from tests.pgcluster import db_url
 
 
 @pytest.fixture
 def client(tmp_path: Path) -> Any:
     with TestClient(
         create_app(
-            str(tmp_path / "db.sqlite"), bot_delay=0, dev_seeded_deals=True, operator_token="op"
+            db_url(tmp_path / "db.sqlite"), bot_delay=0, dev_seeded_deals=True, operator_token="op"
         )
     ) as c:
         yield c
@@ -173,7 +174,7 @@ def over(room: Room) -> bool:
 @pytest.mark.parametrize("seed", range(6))
 def test_no_message_shows_a_hidden_card(seed: int, tmp_path: Path) -> None:
     async def run() -> int:
-        store = Store(tmp_path / f"{seed}.db")
+        store = open_store(db_url(tmp_path / f"{seed}.db"))
         rooms = Rooms(store, Config(bot_delay=1e-6, dev_seeded_deals=True))
         room = await rooms.create(["greedy", "random", "greedy"], timer=0, seed=seed)
         await until(lambda: over(room))
@@ -212,7 +213,7 @@ def test_restore_after_restart_continues_where_it_was(tmp_path: Path) -> None:
     db = str(tmp_path / "db.sqlite")
 
     async def first() -> tuple[str, int, list[str]]:
-        store = Store(db)
+        store = open_store(db_url(db))
         rooms = Rooms(store, Config(bot_delay=0, dev_seeded_deals=True))
         room = await rooms.create([None, "greedy", "greedy"], timer=0, seed=8)
         game = room.game
@@ -228,7 +229,7 @@ def test_restore_after_restart_continues_where_it_was(tmp_path: Path) -> None:
         return room.id, room.match.hands, history
 
     async def second(room_id: str) -> tuple[int, list[str]]:
-        store = Store(db)
+        store = open_store(db_url(db))
         rooms = Rooms(store, Config(bot_delay=0, dev_seeded_deals=True))
         rooms.load()
         room = rooms.get(room_id)
@@ -246,7 +247,7 @@ def test_restore_after_restart_continues_where_it_was(tmp_path: Path) -> None:
 
 def test_the_turn_timer_plays_for_a_silent_seat(tmp_path: Path) -> None:
     async def run() -> tuple[int, int]:
-        store = Store(tmp_path / "timer.db")
+        store = open_store(db_url(tmp_path / "timer.db"))
         rooms = Rooms(store, Config(bot_delay=0, dev_seeded_deals=True))
         room = await rooms.create([None, "greedy", "greedy"], timer=0.05, seed=3)
         game = room.game

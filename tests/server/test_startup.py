@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import sqlite3
 import time
 import urllib.error
 import urllib.request
@@ -13,8 +12,10 @@ from pathlib import Path
 
 from paohuzi.server.config import Config
 from paohuzi.server.rooms import Rooms
-from paohuzi.server.store import Store
+from paohuzi.server.store import open_store
+from tests.pgcluster import db_url
 from tests.server.conftest import Server
+from tests.server.harness import sql
 
 ROOMS = 1000
 
@@ -23,7 +24,7 @@ def stored_rooms(db: Path, count: int) -> list[str]:
     """``count`` rooms of three people, each a few random actions into its hand."""
 
     async def make() -> list[str]:
-        store = Store(db)
+        store = open_store(db_url(db))
         rooms = Rooms(store, Config(bot_delay=0, rooms_per_minute=10**6, max_rooms=10**6))
         rng = random.Random(3)
         made = []
@@ -74,9 +75,9 @@ def test_the_server_listens_within_2_s_with_1000_stored_rooms(tmp_path: Path) ->
 def test_a_room_that_does_not_replay_is_quarantined_and_the_others_start(tmp_path: Path) -> None:
     db = tmp_path / "bad.db"
     good, bad = stored_rooms(db, 2)
-    with sqlite3.connect(db) as connection:  # the stored game of one room is broken
-        connection.execute("UPDATE actions SET action = '0 peng' WHERE room = ?", (bad,))
-        connection.execute("UPDATE hands SET deck = 'x1 x2' WHERE room = ?", (bad,))
+    # The stored game of one room is broken.
+    sql(db, "UPDATE actions SET action = '0 peng' WHERE room = ?", bad)
+    sql(db, "UPDATE hands SET deck = 'x1 x2' WHERE room = ?", bad)
     server = Server(db)
     server.start()
     try:
@@ -91,7 +92,5 @@ def test_a_room_that_does_not_replay_is_quarantined_and_the_others_start(tmp_pat
         assert server.get("/api/metrics")["quarantined"] == 1
     finally:
         server.stop()
-    with sqlite3.connect(db) as connection:  # kept on disk for the operator
-        assert connection.execute("SELECT state FROM rooms WHERE id = ?", (bad,)).fetchone() == (
-            "quarantined",
-        )
+    # Kept on disk for the operator.
+    assert sql(db, "SELECT state FROM rooms WHERE id = ?", bad) == [("quarantined",)]

@@ -22,7 +22,8 @@ from paohuzi.observation import observe
 from paohuzi.server.app import create_app
 from paohuzi.server.config import Config
 from paohuzi.server.rooms import Listener, Room, Rooms
-from paohuzi.server.store import Store
+from paohuzi.server.store import open_store
+from tests.pgcluster import db_url
 from tests.server.test_hidden import ASKED, DEALER, SEED, sibling_decks
 
 
@@ -54,7 +55,7 @@ def test_the_next_hand_deals_when_every_person_is_ready(tmp_path: Path) -> None:
     db = str(tmp_path / "ready.db")
 
     async def first() -> str:
-        store = Store(db)
+        store = open_store(db_url(db))
         rooms = Rooms(store, Config(bot_delay=0, dev_seeded_deals=True))
         room = await rooms.create([None, None, "greedy"], timer=0, seed=4)
         await play_out(room, {0, 1})
@@ -69,7 +70,7 @@ def test_the_next_hand_deals_when_every_person_is_ready(tmp_path: Path) -> None:
         return room.id
 
     async def second(room_id: str) -> None:
-        store = Store(db)
+        store = open_store(db_url(db))
         rooms = Rooms(store, Config(bot_delay=0, dev_seeded_deals=True))
         rooms.load()
         room = rooms.get(room_id)  # restarted: readiness is not stored, each says it again
@@ -88,7 +89,7 @@ def test_the_next_hand_deals_when_every_person_is_ready(tmp_path: Path) -> None:
 
 def test_a_timeout_puts_the_seat_on_tuoguan_and_it_plays_on(tmp_path: Path) -> None:
     async def run() -> None:
-        store = Store(tmp_path / "timeout.db")
+        store = open_store(db_url(tmp_path / "timeout.db"))
         rooms = Rooms(store, Config(bot_delay=0, dev_seeded_deals=True))
         room = await rooms.create([None, "greedy", "greedy"], timer=0.05, seed=3)
         room.listeners = [Listener(s, _ignore, _closed, 1000) for s in (0, 1, None)]
@@ -113,7 +114,7 @@ def test_a_timeout_puts_the_seat_on_tuoguan_and_it_plays_on(tmp_path: Path) -> N
 
 def test_a_person_hands_over_and_takes_back_control(tmp_path: Path) -> None:
     async def run() -> None:
-        store = Store(tmp_path / "auto.db")
+        store = open_store(db_url(tmp_path / "auto.db"))
         rooms = Rooms(store, Config(bot_delay=0, dev_seeded_deals=True))
         room = await rooms.create([None, "greedy", "greedy"], timer=0, seed=5)
         game = room.game
@@ -141,7 +142,7 @@ def test_a_person_hands_over_and_takes_back_control(tmp_path: Path) -> None:
 
 def test_acting_takes_back_control(tmp_path: Path) -> None:
     async def run() -> None:
-        store = Store(tmp_path / "act.db")
+        store = open_store(db_url(tmp_path / "act.db"))
         rooms = Rooms(store, Config(bot_delay=0, dev_seeded_deals=True))
         room = await rooms.create([None, "greedy", "greedy"], timer=0, seed=5)
         game = room.game
@@ -167,7 +168,7 @@ async def _closed(code: int, reason: str) -> None:
 async def _watch(deck: list[int], card: int, tmp: Path) -> dict[int | None, list[Any]]:
     """Seat 1 is a person who lets its time run out; the dealer discards ``card``. Returns
     the states every seat and a spectator were sent until the next card is shown."""
-    store = Store(tmp)
+    store = open_store(db_url(tmp))
     rooms = Rooms(store, Config(bot_delay=0.01, dev_seeded_deals=True))
     room = await rooms.create([None, None, "greedy"], timer=0.2, seed=SEED)
     sent: dict[int | None, list[Any]] = {s: [] for s in (0, 1, None)}
@@ -219,7 +220,7 @@ def test_tuoguan_after_a_hidden_question_shows_nobody_the_question(
 
 
 def test_ready_and_auto_messages(tmp_path: Path) -> None:
-    app = create_app(str(tmp_path / "db.sqlite"), bot_delay=0, dev_seeded_deals=True)
+    app = create_app(db_url(tmp_path / "db.sqlite"), bot_delay=0, dev_seeded_deals=True)
     with TestClient(app) as client:
         data = client.post(
             "/api/rooms", json={"bots": [None, "greedy", "greedy"], "timer": 0, "seed": 2}
@@ -253,7 +254,7 @@ def test_ready_and_auto_messages(tmp_path: Path) -> None:
 
 def test_the_hint_counts_the_winning_cards_you_have_not_seen(tmp_path: Path) -> None:
     async def run() -> None:
-        store = Store(tmp_path / "hint.db")
+        store = open_store(db_url(tmp_path / "hint.db"))
         rooms = Rooms(store, Config(bot_delay=0, dev_seeded_deals=True))
         room = await rooms.create([None, "greedy", "greedy"], timer=0, seed=1)
         for seed in range(200):  # a hand where seat 0 comes to wait (听牌)

@@ -27,7 +27,25 @@ def add_parser(commands: Any) -> None:
     parser.add_argument(
         "--db",
         default="paohuzi.db",
-        help="SQLite database of rooms and hands (default: paohuzi.db in the current folder)",
+        help="database of rooms and hands: a SQLite file (default: paohuzi.db in the current "
+        "folder), or postgresql://… shared by a hall of server processes (docs/deploy.md)",
+    )
+    parser.add_argument(
+        "--address",
+        help="in a hall: the address the other processes reach this one at "
+        "(default http://HOST:PORT)",
+    )
+    parser.add_argument(
+        "--lease-ttl",
+        type=float,
+        default=3.0,
+        metavar="SECONDS",
+        help="in a hall: a process silent this long is taken for dead, its rooms taken over (3)",
+    )
+    parser.add_argument(
+        "--log-json",
+        action="store_true",
+        help="log one JSON object a line (for a log collector) instead of plain text",
     )
     parser.add_argument(
         "--bot-delay", type=float, default=0.4, help="seconds a bot waits before moving (0.4)"
@@ -84,6 +102,12 @@ def add_parser(commands: Any) -> None:
         type=int,
         default=20,
         help="room creations per client address per minute (20)",
+    )
+    parser.add_argument(
+        "--rooms-per-address",
+        type=int,
+        default=50,
+        help="open rooms created from one client address (50)",
     )
     parser.add_argument(
         "--dev-seeded-deals",
@@ -164,9 +188,15 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as error:
         print(f"paohuzi serve: error: --offer-bots: {error}", file=sys.stderr)
         return 2
+    if args.log_json:
+        from paohuzi.server.logs import log_json
+
+        log_json()
     config = Config(
         offered_bots=offered,
         db=args.db,
+        address=args.address or f"http://{args.host}:{args.port}",
+        lease_ttl=args.lease_ttl,
         public_url=public_url,
         allow_origins=tuple(args.allow_origin),
         operator_token=args.operator_token,
@@ -176,6 +206,7 @@ def run(args: argparse.Namespace) -> int:
         room_ttl=args.room_ttl * 3600,
         max_rooms=args.max_rooms,
         rooms_per_minute=args.rooms_per_minute,
+        rooms_per_address=args.rooms_per_address,
         review_workers=max(1, args.review_workers),
         review_limit=args.review_limit,
     )
@@ -185,6 +216,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"paohuzi: open {public_url}/ in a browser (Ctrl-C stops)", flush=True)
     uvicorn.run(
         app,
+        log_config=None if args.log_json else uvicorn.config.LOGGING_CONFIG,
         host=args.host,
         port=args.port,
         log_level="warning",

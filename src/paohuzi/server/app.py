@@ -34,11 +34,12 @@ from paohuzi.evaluator import best_win, current_huxi
 from paohuzi.record import Record, RecordError
 from paohuzi.rules import PRESETS
 from paohuzi.server.config import Config
+from paohuzi.server.forward import FORWARDED, forward_get, forward_websocket
 from paohuzi.server.limits import Bucket, RateLimiter
 from paohuzi.server.replays import Replays, frames_of
 from paohuzi.server.reviews import Busy, Reviews
-from paohuzi.server.rooms import Full, Listener, Room, RoomError, Rooms
-from paohuzi.server.store import Store, StoreError
+from paohuzi.server.rooms import MOVED, Elsewhere, Full, Listener, Room, RoomError, Rooms
+from paohuzi.server.store import StoreError, open_store
 
 STATIC = resources.files("paohuzi.server") / "static"
 TYPES = {
@@ -317,12 +318,14 @@ def create_app(config: Config | str = "paohuzi.db", **settings: Any) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = Store(config.db)
+        store = open_store(config.db, address=config.address or public, lease_ttl=config.lease_ttl)
         rooms = Rooms(store, config)
         app.state.rooms = rooms
         app.state.reviews = Reviews(config.review_workers, config.review_queue, config.review_limit)
         rooms.load()
         tasks = [asyncio.create_task(rooms.restore_all()), asyncio.create_task(rooms.expire())]
+        if store.hall:
+            tasks.append(asyncio.create_task(rooms.keep_leases()))
         yield
         for task in tasks:
             task.cancel()
@@ -357,7 +360,11 @@ def create_app(config: Config | str = "paohuzi.db", **settings: Any) -> FastAPI:
         return found
 
     def open_room(request: Request, room_id: str) -> Room:
-        room = rooms_of(request).get(room_id) if len(room_id) <= MAX_ID else None
+        try:
+            room = rooms_of(request).get(room_id) if len(room_id) <= MAX_ID else None
+        except StoreError as error:
+            trouble.warn("store", f"could not open a room: {error}")
+            raise HTTPException(503, "the server could not reach its database; try again") from None
         if room is None:
             raise HTTPException(404, "no such room (or it has closed)")
         return room
@@ -412,12 +419,24 @@ def create_app(config: Config | str = "paohuzi.db", **settings: Any) -> FastAPI:
 
     @app.get("/healthz")
     async def health() -> dict[str, str]:
+        """Liveness: the process answers (a supervisor restarts one that does not)."""
         return {"status": "ok"}
 
     @app.get("/api/bots")
     async def offered_bots() -> dict[str, list[str]]:
         """The bots the lobby offers (the operator's ``--offer-bots``), by name."""
         return {"bots": config.lobby_bots()}
+
+    @app.get("/readyz")
+    async def ready(request: Request) -> JSONResponse:
+        """Readiness: the database answers (and, in a hall, this process's heartbeat is
+        stored); a front proxy sends no new room here while it is not."""
+        try:
+            rooms_of(request).store.ping()
+        except StoreError as error:
+            trouble.warn("store", f"not ready: {error}")
+            return JSONResponse({"status": "unavailable"}, status_code=503)
+        return JSONResponse({"status": "ready"})
 
     @app.post("/api/rooms")
     async def create_room(request: Request, body: NewRoom) -> JSONResponse:
@@ -462,8 +481,13 @@ def create_app(config: Config | str = "paohuzi.db", **settings: Any) -> FastAPI:
         )
 
     @app.get("/api/rooms/{room_id}")
-    async def room_info(request: Request, room_id: str) -> dict[str, Any]:
-        room = open_room(request, room_id)
+    async def room_info(request: Request, room_id: str) -> Any:
+        try:
+            room = open_room(request, room_id)
+        except Elsewhere as elsewhere:
+            if FORWARDED in request.headers:
+                raise HTTPException(503, "the room is moving; try again") from None
+            return await forward_get(elsewhere.address, request.url.path)
         return {
             "room": room.id,
             "seats": [{"seat": i} | s.public() for i, s in enumerate(room.seats)],
@@ -613,7 +637,20 @@ def create_app(config: Config | str = "paohuzi.db", **settings: Any) -> FastAPI:
             await websocket.send_json({"type": "error", "message": message})
             await websocket.close(code=code)
 
-        room = rooms_of(websocket).get(room_id) if len(room_id) <= MAX_ID else None
+        try:
+            room = rooms_of(websocket).get(room_id) if len(room_id) <= MAX_ID else None
+        except StoreError as error:
+            trouble.warn("store", f"could not open a room: {error}")
+            await refuse("the server could not reach its database; reconnect", MOVED)
+            return
+        except Elsewhere as elsewhere:
+            # Another process of the hall holds the room: carry the connection to it (D61),
+            # once; a forwarded one that finds it moved again reconnects from the start.
+            if FORWARDED in websocket.headers:
+                await refuse("the room is moving to another process; reconnect", MOVED)
+                return
+            await forward_websocket(websocket, elsewhere.address, room_id)
+            return
         if room is None:
             await refuse("no such room (or it has closed)", 4404)
             return

@@ -17,6 +17,13 @@ class Config:
     """Every setting of a server; ``paohuzi serve`` sets them from its options."""
 
     db: str = "paohuzi.db"
+    """A SQLite file, or ``postgresql://…``: a hall's database, shared by many processes."""
+    address: str = ""
+    """In a hall: the address the other processes reach this one at (``http://10.0.0.5:8001``),
+    to forward a room's connections to it while it holds the room (D61)."""
+    lease_ttl: float = 3.0
+    """In a hall: seconds without a heartbeat after which a process counts as dead and its
+    rooms are taken over by the others."""
     public_url: str | None = None
     """The address players reach the server at (``https://paohuzi.example``): invite links are
     built from it, never from a request's Host header. None: the address it listens on."""

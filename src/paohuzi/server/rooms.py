@@ -74,6 +74,8 @@ TOO_SLOW = 4008
 """WebSocket close code for a connection that fell too far behind: reconnect for the state."""
 GONE = 4410
 """WebSocket close code for a room that closed."""
+MOVED = 4503
+"""WebSocket close code for a room another process of the hall holds now: reconnect."""
 HAND_SEQ = 1_000_000
 """``seq`` of hand *n* starts at n × this (a hand has a few hundred events at most)."""
 SEAT_CONNECTIONS = 8
@@ -87,6 +89,14 @@ class RoomError(ValueError):
 
 class Full(RoomError):
     """The server holds as many rooms (or a room as many connections) as it may."""
+
+
+class Elsewhere(Exception):
+    """The room is held by another live process of the hall, at ``address`` (D61)."""
+
+    def __init__(self, address: str) -> None:
+        super().__init__(address)
+        self.address = address
 
 
 def reveal_of(game: Game) -> JSON:
@@ -1047,9 +1057,36 @@ class Rooms:
 
     def load(self) -> None:
         """Note every open room of the database; each is restored on first use, or by
-        :meth:`restore_all` in the background. Quick: nothing is replayed here."""
-        self._stored = {r.id: r for r in self.store.open_rooms()}
+        :meth:`restore_all` in the background. Quick: nothing is replayed here. In a hall the
+        rooms are other processes' too: :meth:`keep_leases` takes those nobody holds."""
+        if not self.store.hall:
+            self._stored = {r.id: r for r in self.store.open_rooms()}
         self.quarantined = len(self.store.quarantined())
+
+    async def keep_leases(self) -> None:
+        """In a hall, for ever: the heartbeat (a third of the lease's time apart), letting go
+        of the rooms another process took meanwhile (this one was thought dead: its writes
+        are refused since, D60), then taking the rooms of processes that died (D62)."""
+        ttl = getattr(self.store, "lease_ttl", 3.0)
+        while True:
+            try:
+                await self.keep_leases_now()
+            except StoreError as error:
+                log.warning("hall: the heartbeat failed: %s", error)
+            await asyncio.sleep(ttl / 3)
+
+    async def keep_leases_now(self) -> None:
+        held = self.store.heartbeat()
+        if held is not None:
+            for room_id in set(self.rooms) - held:
+                log.warning("room %s: another process holds it now; its connections move", room_id)
+                self.rooms.pop(room_id).close(MOVED)
+        for room_id in self.store.orphans(100):
+            if room_id not in self.rooms and self.count() < self.config.max_rooms:
+                with contextlib.suppress(Elsewhere):
+                    if self.get(room_id) is not None:
+                        log.info("room %s: taken over from the stored log", room_id)
+                await asyncio.sleep(0)  # the server answers between two rooms
 
     async def restore_all(self) -> None:
         """Restore the noted rooms one by one, letting the server answer in between."""
@@ -1058,11 +1095,20 @@ class Rooms:
             await asyncio.sleep(0)
 
     def get(self, room_id: str) -> Room | None:
-        """An open room by id, restored now if it was not yet."""
+        """An open room by id, restored now if it was not yet (in a hall: when no live process
+        holds it; else raises :class:`Elsewhere`)."""
         room = self.rooms.get(room_id)
         if room is not None:
             return room
-        stored = self._stored.pop(room_id, None)
+        if not self.store.hall:
+            stored = self._stored.pop(room_id, None)
+        else:
+            held = self.store.claim(room_id)
+            if isinstance(held, str):
+                raise Elsewhere(held)
+            stored = self.store.room(room_id) if held else None
+            if held and stored is None:
+                self.store.release(room_id)
         if stored is None:
             return None
         try:
@@ -1154,6 +1200,8 @@ class Rooms:
                     continue
                 room.close(GONE)
                 del self.rooms[room.id]
+                with contextlib.suppress(StoreError):
+                    self.store.release(room.id)
 
     def close(self) -> None:
         for room in self.rooms.values():

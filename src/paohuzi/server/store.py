@@ -1,12 +1,18 @@
-"""SQLite persistence: every room, every action before it is applied, every finished hand.
+"""Persistence: every room, every action before it is applied, every finished hand.
+
+Two stores behind one interface (:class:`Store`): SQLite, the embedded default, for one
+server process; PostgreSQL (``postgresql://…``, :class:`PostgresStore`) for a hall of many
+processes sharing one database, where each room is held by one process at a time under a
+lease (:meth:`Store.claim`), and every write of a room is fenced by it (D60).
 
 A hand in progress is stored as its deck, dealer and actions, so a restarted server replays it
 to exactly where it was (the engine is deterministic). Every write is its own transaction,
 committed before the server shows its effect to anyone; a failed write raises
 :class:`StoreError` and leaves the database as it was.
 
-The schema is versioned (``PRAGMA user_version``): :data:`MIGRATIONS` are numbered SQL steps,
-applied in order at start, so a database of an older server is brought up to date in place.
+The schema is versioned (``PRAGMA user_version``; in PostgreSQL a ``schema_version`` table):
+:data:`MIGRATIONS` and :data:`PG_MIGRATIONS` are numbered SQL steps, applied in order at start,
+so a database of an older server is brought up to date in place (D59).
 """
 
 from __future__ import annotations
@@ -16,11 +22,15 @@ import logging
 import sqlite3
 import threading
 import time
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import psycopg
 
 MIGRATIONS: tuple[str, ...] = (
     # 1: the first server's schema.
@@ -75,6 +85,65 @@ MIGRATIONS: tuple[str, ...] = (
     """,
 )
 
+PG_MIGRATIONS: tuple[str, ...] = (
+    # 1: the schema of SQLite's third step, in PostgreSQL's types.
+    """
+    CREATE TABLE rooms (
+        id TEXT PRIMARY KEY,
+        created DOUBLE PRECISION NOT NULL,
+        rules TEXT NOT NULL,
+        seed BIGINT NOT NULL,
+        timer DOUBLE PRECISION NOT NULL,
+        seats TEXT NOT NULL,
+        dealer INTEGER NOT NULL,
+        totals TEXT NOT NULL,
+        hands INTEGER NOT NULL,
+        streak INTEGER NOT NULL,
+        seeded INTEGER NOT NULL DEFAULT 1,
+        active DOUBLE PRECISION NOT NULL DEFAULT 0,
+        state TEXT NOT NULL DEFAULT 'open',
+        note TEXT NOT NULL DEFAULT '',
+        length INTEGER NOT NULL DEFAULT 0,
+        match_start INTEGER NOT NULL DEFAULT 0,
+        match_no INTEGER NOT NULL DEFAULT 1,
+        waits INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE INDEX rooms_state ON rooms (state, active);
+    CREATE TABLE hands (
+        room TEXT NOT NULL,
+        n INTEGER NOT NULL,
+        dealer INTEGER NOT NULL,
+        deck TEXT NOT NULL,
+        record TEXT,
+        salt TEXT,
+        commitment TEXT,
+        PRIMARY KEY (room, n)
+    );
+    CREATE TABLE actions (
+        room TEXT NOT NULL,
+        n INTEGER NOT NULL,
+        i INTEGER NOT NULL,
+        action TEXT NOT NULL,
+        PRIMARY KEY (room, n, i)
+    );
+    """,
+    # 2: a hall of processes (issue 16): who lives (a heartbeat) and who holds which room.
+    """
+    CREATE TABLE processes (
+        id TEXT PRIMARY KEY,
+        address TEXT NOT NULL,
+        seen TIMESTAMPTZ NOT NULL
+    );
+    CREATE TABLE leases (
+        room TEXT PRIMARY KEY,
+        owner TEXT NOT NULL,
+        epoch BIGINT NOT NULL
+    );
+    CREATE INDEX leases_owner ON leases (owner);
+    """,
+)
+"""PostgreSQL's own numbered steps (its first is SQLite's first three at once)."""
+
 log = logging.getLogger("paohuzi.server")
 
 OPEN, CLOSED, QUARANTINED = "open", "closed", "quarantined"
@@ -83,6 +152,11 @@ OPEN, CLOSED, QUARANTINED = "open", "closed", "quarantined"
 
 class StoreError(Exception):
     """A write that did not happen (disk full, I/O error, …): nothing of it was stored."""
+
+
+class LeaseLost(StoreError):
+    """A write of a room this process no longer holds: another took it over (it was thought
+    dead), so nothing of it was stored, and nothing of it ever will be (fencing, D60)."""
 
 
 @dataclass
@@ -130,8 +204,14 @@ def _connect(path: str) -> sqlite3.Connection:
 
 
 class Store:
-    """The database of a server: one connection that writes (from the event loop) and one
-    that reads history (from worker threads, one at a time)."""
+    """The database of a server (SQLite): one connection that writes (from the event loop) and
+    one that reads history (from worker threads, one at a time). Every room is this process's:
+    a SQLite file belongs to one server."""
+
+    hall = False
+    """Whether other processes share the database (rooms are then claimed, :meth:`claim`)."""
+    _taken: tuple[type[BaseException], ...] = (sqlite3.IntegrityError,)
+    """The driver's error for a primary key that is taken."""
 
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
@@ -140,18 +220,24 @@ class Store:
         self._reader = _connect(self.path)
         self._read_lock = threading.Lock()
 
+    def _execute(self, sql: str, args: tuple[Any, ...] = ()) -> Any:
+        return self._db.execute(sql, args)
+
+    def _read(self, sql: str, args: tuple[Any, ...] = ()) -> Any:
+        return self._reader.execute(sql, args)
+
     def _migrate(self) -> None:
-        version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        version = self._execute("PRAGMA user_version").fetchone()[0]
         if (
             version == 0
-            and self._db.execute("SELECT 1 FROM sqlite_master WHERE name = 'rooms'").fetchone()
+            and self._execute("SELECT 1 FROM sqlite_master WHERE name = 'rooms'").fetchone()
         ):
             version = 1  # a database of the first server, made before versions were kept
         for number, step in enumerate(MIGRATIONS[version:], start=version + 1):
             with self._transaction():
                 for statement in filter(str.strip, step.split(";")):
-                    self._db.execute(statement)
-                self._db.execute(f"PRAGMA user_version = {number}")
+                    self._execute(statement)
+                self._execute(f"PRAGMA user_version = {number}")
 
     def close(self) -> None:
         self._db.close()
@@ -160,20 +246,52 @@ class Store:
     @contextmanager
     def _transaction(self) -> Iterator[None]:
         try:
-            self._db.execute("BEGIN IMMEDIATE")
+            self._execute("BEGIN IMMEDIATE")
             try:
                 yield
             except BaseException:
                 # SQLite has rolled back already after some errors (a full disk, I/O): a
                 # second ROLLBACK would fail and hide the cause.
                 if self._db.in_transaction:
-                    self._db.execute("ROLLBACK")
+                    self._execute("ROLLBACK")
                 raise
-            self._db.execute("COMMIT")
+            self._execute("COMMIT")
         except sqlite3.Error as error:
             if self._db.in_transaction:
-                self._db.execute("ROLLBACK")
+                self._execute("ROLLBACK")
             raise StoreError(str(error)) from error
+
+    def ping(self) -> None:
+        """Raise :class:`StoreError` unless the database answers now."""
+        try:
+            with self._read_lock:
+                self._read("SELECT 1").fetchone()
+        except Exception as error:
+            raise StoreError(str(error)) from error
+
+    # ------------------------------------------------------------------ leases (a hall)
+
+    def _fence(self, room: str) -> None:
+        """Inside a write of ``room``: raise :class:`LeaseLost` unless this process holds it."""
+
+    def _lease_new(self, room: str) -> None:
+        """Inside the creation of ``room``: this process holds it from the start."""
+
+    def claim(self, room: str) -> bool | str:
+        """Hold ``room`` (its lease) if it is open and no live process does: True when it is
+        this process's now, False when it is not open, else the address of its live holder."""
+        return True
+
+    def heartbeat(self) -> set[str] | None:
+        """Tell the hall this process lives; the rooms it still holds (None: all it had)."""
+        return None
+
+    def orphans(self, limit: int) -> list[str]:
+        """Open rooms that no live process holds (their holder died), oldest activity first."""
+        return []
+
+    def release(self, room: str) -> None:
+        """Let go of ``room`` (it closed here, or this process stops)."""
 
     # ------------------------------------------------------------------ writes
 
@@ -182,25 +300,26 @@ class Store:
         the id is taken already."""
         try:
             with self._transaction():
-                self._db.execute(
+                self._execute(
                     "INSERT INTO rooms (id, created, rules, seed, timer, seats, dealer, totals,"
                     " hands, streak, seeded, active, state, length, match_start, match_no, waits)"
                     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         *self._room_values(room),
-                        room.seed is not None,
+                        int(room.seed is not None),
                         room.active,
                         OPEN,
                         room.length,
                         room.match_start,
                         room.match_no,
-                        room.waits,
+                        int(room.waits),
                     ),
                 )
+                self._lease_new(room.id)
                 if hand is not None:
                     self._insert_hand(room.id, hand)
         except StoreError as error:
-            if isinstance(error.__cause__, sqlite3.IntegrityError):
+            if isinstance(error.__cause__, self._taken):
                 return False
             raise
         return True
@@ -220,7 +339,7 @@ class Store:
         )
 
     def _insert_hand(self, room: str, hand: StoredHand) -> None:
-        self._db.execute(
+        self._execute(
             "INSERT INTO hands (room, n, dealer, deck, record, salt, commitment)"
             " VALUES (?, ?, ?, ?, NULL, ?, ?)",
             (room, hand.n, hand.dealer, hand.deck, hand.salt, hand.commitment),
@@ -229,10 +348,11 @@ class Store:
     def start_hand(self, room: str, hand: StoredHand, match: StoredRoom | None = None) -> None:
         """A new deal; with ``match``, the first of a new match (its score and start)."""
         with self._transaction():
+            self._fence(room)
             self._insert_hand(room, hand)
             self._touch(room)
             if match is not None:
-                self._db.execute(
+                self._execute(
                     "UPDATE rooms SET totals = ?, match_start = ?, match_no = ? WHERE id = ?",
                     (json.dumps(match.totals), match.match_start, match.match_no, room),
                 )
@@ -240,23 +360,26 @@ class Store:
     def set_seats(self, room: str, seats: list[dict[str, Any]]) -> None:
         """Who sits where: names, arrivals, bots that took empty seats."""
         with self._transaction():
-            self._db.execute("UPDATE rooms SET seats = ? WHERE id = ?", (json.dumps(seats), room))
+            self._fence(room)
+            self._execute("UPDATE rooms SET seats = ? WHERE id = ?", (json.dumps(seats), room))
             self._touch(room)
 
     def add_action(self, room: str, n: int, i: int, action: str) -> None:
         """Store an action before it is applied; a second action at the same place fails."""
         with self._transaction():
-            self._db.execute("INSERT INTO actions VALUES (?, ?, ?, ?)", (room, n, i, action))
+            self._fence(room)
+            self._execute("INSERT INTO actions VALUES (?, ?, ?, ?)", (room, n, i, action))
             self._touch(room)
 
     def finish_hand(self, room: StoredRoom, n: int, record: dict[str, Any]) -> None:
         """The finished hand's record and the room's new score, together."""
         with self._transaction():
-            self._db.execute(
+            self._fence(room.id)
+            self._execute(
                 "UPDATE hands SET record = ? WHERE room = ? AND n = ?",
                 (json.dumps(record, ensure_ascii=False), room.id, n),
             )
-            self._db.execute(
+            self._execute(
                 "UPDATE rooms SET dealer = ?, totals = ?, hands = ?, streak = ?, active = ?"
                 " WHERE id = ?",
                 (
@@ -271,22 +394,18 @@ class Store:
 
     def set_state(self, room: str, state: str, note: str = "") -> None:
         with self._transaction():
-            self._db.execute(
-                "UPDATE rooms SET state = ?, note = ? WHERE id = ?", (state, note, room)
-            )
+            self._fence(room)
+            self._execute("UPDATE rooms SET state = ?, note = ? WHERE id = ?", (state, note, room))
 
     def _touch(self, room: str) -> None:
-        self._db.execute("UPDATE rooms SET active = ? WHERE id = ?", (time.time(), room))
+        self._execute("UPDATE rooms SET active = ? WHERE id = ?", (time.time(), room))
 
     # ------------------------------------------------------------------ reads at start
 
     def open_rooms(self) -> list[StoredRoom]:
         """The open rooms; one whose row does not read is quarantined, not fatal to the rest."""
-        rows = self._db.execute(
-            "SELECT id, created, rules, seed, timer, seats, dealer, totals, hands, streak,"
-            " seeded, active, state, length, match_start, match_no, waits FROM rooms"
-            " WHERE state = ?"
-            " ORDER BY active",
+        rows = self._execute(
+            f"SELECT {_ROOM_COLUMNS} FROM rooms WHERE state = ? ORDER BY active",
             (OPEN,),
         ).fetchall()
         found = []
@@ -300,8 +419,24 @@ class Store:
                     self.set_state(row[0], QUARANTINED, note)
         return found
 
+    def room(self, room: str) -> StoredRoom | None:
+        """One open room, as :meth:`open_rooms` reads them; None if it is not open."""
+        row = self._execute(
+            f"SELECT {_ROOM_COLUMNS} FROM rooms WHERE id = ? AND state = ?", (room, OPEN)
+        ).fetchone()
+        if row is None:
+            return None
+        try:
+            return _stored_room(row)
+        except (ValueError, TypeError) as error:
+            note = f"its row does not read: {type(error).__name__}: {error}"[:500]
+            log.error("room %s quarantined: %s", row[0], note)
+            with suppress(StoreError):
+                self.set_state(row[0], QUARANTINED, note)
+            return None
+
     def last_hand(self, room: str) -> StoredHand | None:
-        row = self._db.execute(
+        row = self._execute(
             "SELECT n, dealer, deck, record, salt, commitment FROM hands WHERE room = ?"
             " ORDER BY n DESC LIMIT 1",
             (room,),
@@ -311,7 +446,7 @@ class Store:
         n, dealer, deck, record, salt, commitment = row
         actions = [
             a
-            for (a,) in self._db.execute(
+            for (a,) in self._execute(
                 "SELECT action FROM actions WHERE room = ? AND n = ? ORDER BY i", (room, n)
             )
         ]
@@ -320,22 +455,21 @@ class Store:
         )
 
     def quarantined(self) -> list[tuple[str, str]]:
-        return self._db.execute(
+        rows: list[tuple[str, str]] = self._execute(
             "SELECT id, note FROM rooms WHERE state = ? ORDER BY id", (QUARANTINED,)
         ).fetchall()
+        return [(str(a), str(b)) for a, b in rows]
 
     # ------------------------------------------------------------------ history (threads)
 
     def room_exists(self, room: str) -> bool:
         with self._read_lock:
-            return bool(
-                self._reader.execute("SELECT 1 FROM rooms WHERE id = ?", (room,)).fetchone()
-            )
+            return bool(self._read("SELECT 1 FROM rooms WHERE id = ?", (room,)).fetchone())
 
     def finished_hands(self, room: str, after: int, limit: int) -> list[dict[str, Any]]:
         """Finished hands numbered above ``after``, at most ``limit``: number, dealer and result."""
         with self._read_lock:
-            rows = self._reader.execute(
+            rows = self._read(
                 "SELECT n, dealer, record FROM hands WHERE room = ? AND n > ?"
                 " AND record IS NOT NULL ORDER BY n LIMIT ?",
                 (room, after, limit),
@@ -357,12 +491,18 @@ class Store:
 
     def record(self, room: str, n: int) -> dict[str, Any] | None:
         with self._read_lock:
-            row = self._reader.execute(
+            row = self._read(
                 "SELECT record FROM hands WHERE room = ? AND n = ? AND record IS NOT NULL",
                 (room, n),
             ).fetchone()
         found: dict[str, Any] | None = json.loads(row[0]) if row else None
         return found
+
+
+_ROOM_COLUMNS = (
+    "id, created, rules, seed, timer, seats, dealer, totals, hands, streak,"
+    " seeded, active, state, length, match_start, match_no, waits"
+)
 
 
 def _stored_room(row: tuple[Any, ...]) -> StoredRoom:
@@ -403,3 +543,173 @@ def _stored_room(row: tuple[Any, ...]) -> StoredRoom:
         match_no,
         bool(waits),
     )
+
+
+def open_store(url: str | Path, *, address: str = "", lease_ttl: float = 3.0) -> Store:
+    """The store a ``--db`` names: ``postgresql://…`` (or ``postgres://…``) a hall's shared
+    PostgreSQL, anything else a SQLite file."""
+    text = str(url)
+    if text.startswith(("postgresql://", "postgres://")):
+        return PostgresStore(text, address=address, lease_ttl=lease_ttl)
+    return Store(text)
+
+
+_CLAIM = """
+INSERT INTO leases (room, owner, epoch)
+SELECT %s, %s, 1 WHERE EXISTS (SELECT 1 FROM rooms WHERE id = %s AND state = 'open')
+ON CONFLICT (room) DO UPDATE SET owner = excluded.owner, epoch = leases.epoch + 1
+WHERE leases.owner = excluded.owner OR NOT EXISTS (
+    SELECT 1 FROM processes p
+    WHERE p.id = leases.owner AND p.seen > now() - make_interval(secs => %s)
+    AND p.address <> %s
+)
+RETURNING epoch
+"""
+"""Take a room's lease if nobody holds it, or its holder's heartbeat is older than the TTL, or
+its holder had this process's address (an earlier run of it, killed: two live processes never
+listen at one address); every taking counts one more epoch. A holder's write in flight holds
+the lease row (FOR SHARE, :meth:`PostgresStore._fence`), so the taking waits for it and then
+replays it with the rest."""
+
+
+class PostgresStore(Store):
+    """A hall's shared PostgreSQL (psycopg 3). Each process has an id, an address its peers
+    reach it at and a heartbeat; it serves only the rooms whose lease it holds, and each write
+    of a room checks, in its own transaction, that it still holds it (D60)."""
+
+    hall = True
+
+    def __init__(self, url: str, *, address: str = "", lease_ttl: float = 3.0) -> None:
+        import psycopg
+
+        self._psycopg = psycopg
+        self._taken = (psycopg.errors.UniqueViolation,)
+        self.path = url
+        self.url = url
+        self.id = uuid.uuid4().hex
+        self.address = address
+        self.lease_ttl = lease_ttl
+        self._epochs: dict[str, int] = {}
+        self._lock = threading.RLock()
+        """The writing connection is shared by the event loop and start-up; one at a time."""
+        self._read_lock = threading.Lock()
+        try:
+            self._pg = self._connect()
+            self._pg_reader = self._connect()
+            self._migrate()
+            with self._transaction():
+                self._execute(
+                    "INSERT INTO processes (id, address, seen) VALUES (?, ?, now())",
+                    (self.id, address),
+                )
+        except psycopg.Error as error:
+            raise StoreError(f"PostgreSQL: {error}") from error
+
+    def _connect(self) -> psycopg.Connection[Any]:
+        return self._psycopg.connect(self.url, autocommit=True, connect_timeout=5)
+
+    def _execute(self, sql: str, args: tuple[Any, ...] = ()) -> Any:
+        if self._pg.closed:
+            self._pg = self._connect()  # the server restarted: connect again
+        return self._pg.execute(sql.replace("?", "%s"), args)
+
+    def _read(self, sql: str, args: tuple[Any, ...] = ()) -> Any:
+        if self._pg_reader.closed:
+            self._pg_reader = self._connect()
+        return self._pg_reader.execute(sql.replace("?", "%s"), args)
+
+    def _migrate(self) -> None:
+        with self._transaction():
+            # Processes starting together migrate one after the other.
+            self._execute("SELECT pg_advisory_xact_lock(16016)")
+            self._execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+            row = self._execute("SELECT version FROM schema_version").fetchone()
+            if row is None:
+                self._execute("INSERT INTO schema_version VALUES (0)")
+            version = row[0] if row else 0
+            for number, step in enumerate(PG_MIGRATIONS[version:], start=version + 1):
+                for statement in filter(str.strip, step.split(";")):
+                    self._execute(statement)
+                self._execute("UPDATE schema_version SET version = ?", (number,))
+
+    def close(self) -> None:
+        with suppress(Exception):
+            for room in list(self._epochs):
+                self.release(room)
+        self._pg.close()
+        self._pg_reader.close()
+
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        with self._lock:
+            try:
+                if self._pg.closed:
+                    self._pg = self._connect()
+                with self._pg.transaction():
+                    yield
+            except self._psycopg.Error as error:
+                raise StoreError(str(error)) from error
+
+    def _fence(self, room: str) -> None:
+        epoch = self._epochs.get(room)
+        if (
+            epoch is None
+            or not self._execute(
+                "SELECT 1 FROM leases WHERE room = ? AND owner = ? AND epoch = ? FOR SHARE",
+                (room, self.id, epoch),
+            ).fetchone()
+        ):
+            self._epochs.pop(room, None)
+            raise LeaseLost(f"room {room} is held by another process now")
+
+    def _lease_new(self, room: str) -> None:
+        self._execute("INSERT INTO leases VALUES (?, ?, 1)", (room, self.id))
+        self._epochs[room] = 1
+
+    def claim(self, room: str) -> bool | str:
+        with self._transaction():
+            row = self._execute(
+                _CLAIM, (room, self.id, room, self.lease_ttl, self.address)
+            ).fetchone()
+            if row is not None:
+                self._epochs[room] = row[0]
+                return True
+            holder = self._execute(
+                "SELECT p.address FROM leases l JOIN processes p ON p.id = l.owner"
+                " JOIN rooms r ON r.id = l.room AND r.state = 'open'"
+                " WHERE l.room = ? AND l.owner <> ?",
+                (room, self.id),
+            ).fetchone()
+        return str(holder[0]) if holder is not None else False
+
+    def heartbeat(self) -> set[str] | None:
+        with self._transaction():
+            self._execute("UPDATE processes SET seen = now() WHERE id = ?", (self.id,))
+            rows = self._execute(
+                "SELECT room, epoch FROM leases WHERE owner = ?", (self.id,)
+            ).fetchall()
+        held = {room for room, epoch in rows if self._epochs.get(room) == epoch}
+        for room in set(self._epochs) - held:
+            del self._epochs[room]
+        return held
+
+    def orphans(self, limit: int) -> list[str]:
+        rows = self._execute(
+            "SELECT r.id FROM rooms r LEFT JOIN leases l ON l.room = r.id"
+            " LEFT JOIN processes p ON p.id = l.owner"
+            " WHERE r.state = 'open'"
+            " AND (p.id IS NULL OR p.seen < now() - make_interval(secs => ?)"
+            " OR (p.address = ? AND p.id <> ?))"
+            " ORDER BY r.active LIMIT ?",
+            (self.lease_ttl, self.address, self.id, limit),
+        ).fetchall()
+        return [room for (room,) in rows]
+
+    def release(self, room: str) -> None:
+        epoch = self._epochs.pop(room, None)
+        if epoch is not None:
+            with self._transaction():
+                self._execute(
+                    "UPDATE leases SET owner = '' WHERE room = ? AND owner = ? AND epoch = ?",
+                    (room, self.id, epoch),
+                )

@@ -927,7 +927,8 @@ function connect() {
 
 // The server answers in English; the refusals a player meets at the table are said here.
 const SERVER_WORDS = [[/^it is not your turn/, "e_turn"], [/^stale action/, "e_stale"], [/^the hand is over/, "e_over"],
-  [/^the server could not save/, "e_save"], [/^too many messages/, "e_slow"]];
+  [/^the server could not save/, "e_save"], [/^too many messages/, "e_slow"],
+  [/^the room is moving|^the server could not reach its database/, "e_moving"]];
 
 function serverSays(message) {
   const found = SERVER_WORDS.find(([pattern]) => pattern.test(message));

@@ -1,0 +1,236 @@
+"""A hall of two server processes on one PostgreSQL (issue 16): rooms spread over both, one
+killed with SIGKILL mid-hand, every room goes on in the other from its stored log (D60–D62)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import threading
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+
+from paohuzi.record import Record, replay
+from paohuzi.server.store import PG_MIGRATIONS, LeaseLost, StoredHand, StoredRoom, open_store
+from tests.pgcluster import db_url, on_postgres
+from tests.server.conftest import free_port
+from tests.server.faults_player import Player
+from tests.server.harness import PERSON, LoggedServer, seat_url, sql
+
+pytestmark = [
+    pytest.mark.skipif(not on_postgres(), reason="a hall shares a PostgreSQL"),
+    pytest.mark.xdist_group("hall"),
+]
+
+ROOMS = 6
+HANDS = 2
+"""Hands each room finishes; the kill falls in the first."""
+
+
+NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
+
+
+class Nginx:
+    """nginx with deploy/nginx.conf's routing (its map and upstream, TLS left out) in front of
+    the given processes, on a free loopback port."""
+
+    def __init__(self, folder: Path, ports: list[int]) -> None:
+        deploy = (Path(__file__).parents[2] / "deploy" / "nginx.conf").read_text()
+        routing = deploy[: deploy.index("server {")]
+        lines = [f"    server 127.0.0.1:{p} max_fails=1 fail_timeout=5s;" for p in ports]
+        upstream = [line for line in routing.splitlines() if "server 127.0.0.1:" not in line]
+        at = next(i for i, line in enumerate(upstream) if "hash $paohuzi_room" in line)
+        routing = "\n".join(upstream[: at + 1] + lines + upstream[at + 1 :])
+        self.port = free_port()
+        self.folder = folder
+        (folder / "logs").mkdir(parents=True, exist_ok=True)
+        (folder / "nginx.conf").write_text(
+            f"daemon off; pid {folder}/nginx.pid; error_log {folder}/logs/error.log;\n"
+            "events {}\n"
+            f"http {{ access_log off; client_body_temp_path {folder}; proxy_temp_path {folder};\n"
+            f"{routing}\n"
+            f"server {{ listen 127.0.0.1:{self.port}; location / {{ proxy_pass http://paohuzi;"
+            " proxy_http_version 1.1; proxy_set_header Upgrade $http_upgrade;"
+            " proxy_set_header Connection $connection_upgrade;"
+            ' proxy_set_header X-Paohuzi-Forwarded "";'
+            " proxy_next_upstream error timeout http_502 http_503; } } }\n"
+        )
+        self.process = subprocess.Popen(
+            [NGINX, "-p", str(folder), "-c", str(folder / "nginx.conf")],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                urllib.request.urlopen(self.url + "/healthz", timeout=1).read()
+                return
+            except OSError:
+                assert time.monotonic() < deadline, "nginx did not start"
+                time.sleep(0.05)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def post(self, path: str, body: dict[str, Any]) -> Any:
+        request = urllib.request.Request(
+            self.url + path, json.dumps(body).encode(), {"Content-Type": "application/json"}
+        )
+        return json.load(urllib.request.urlopen(request, timeout=10))
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(10)
+
+
+@pytest.mark.parametrize("front", ["direct", "nginx"])
+def test_kill_9_of_one_process_every_room_goes_on_in_the_other(tmp_path: Path, front: str) -> None:
+    if front == "nginx" and not Path(NGINX).exists():
+        pytest.skip("nginx is not installed (scripts/test installs it)")
+    db = tmp_path / "hall"
+    options = ("--dev-seeded-deals", "--lease-ttl", "1.5")
+    first, second = LoggedServer(db, *options), LoggedServer(db, *options)
+    first.start()
+    second.start()
+    proxy: Nginx | None = None
+    try:
+        if front == "nginx":
+            proxy = Nginx(tmp_path / "nginx", [first.port, second.port])
+        if proxy is not None:
+            # Rooms made through nginx land on either process (a random key for POSTs); the
+            # clients reach them through it (the hash of the room id), before and after.
+            made: list[dict[str, Any]] = []
+            while len(made) < ROOMS or sql(db, "SELECT count(DISTINCT owner) FROM leases") != [
+                (2,)
+            ]:
+                assert len(made) < 30, "nginx sent every new room to one process"
+                made.append(
+                    proxy.post("/api/rooms", {"bots": PERSON, "timer": 0, "seed": 100 + len(made)})
+                )
+            ws_base = proxy.url.replace("http", "ws", 1)
+            urls = [ws_base + seat_url(room, 0) for room in made]
+            after = urls
+        else:
+            made = [
+                (first if i % 2 == 0 else second).post(
+                    "/api/rooms", {"bots": PERSON, "timer": 0, "seed": 100 + i}
+                )
+                for i in range(ROOMS)
+            ]
+            # Rooms are held by the process that made them; a third of the clients reach each
+            # room through the other (as a front proxy's hash may send them): forwarded.
+            urls = [
+                (first if i % 3 == 0 else second).ws(seat_url(room, 0))
+                for i, room in enumerate(made)
+            ]
+            after = [second.ws(seat_url(room, 0)) for room in made]
+        owners = sql(db, "SELECT count(DISTINCT owner) FROM leases")
+        assert owners == [(2,)], owners
+        players = [Player(url) for url in urls]
+        count = len(players)
+        done: list[BaseException | None] = [None] * count
+
+        def play(i: int) -> None:
+            player = players[i]
+            deadline = time.monotonic() + 60
+            try:
+                while True:
+                    assert time.monotonic() < deadline, "the room did not go on"
+                    if player.play(finish=True, hand=HANDS):
+                        return
+                    # The connection broke: reconnect, to the process that lives.
+                    player.url = after[i]
+                    time.sleep(0.1)
+            except BaseException as error:
+                done[i] = error
+
+        threads = [threading.Thread(target=play, args=(i,)) for i in range(count)]
+        for thread in threads:
+            thread.start()
+        deadline = time.monotonic() + 30
+        while min(p.acknowledged for p in players) < 3:
+            assert time.monotonic() < deadline, "the rooms did not start"
+            time.sleep(0.02)
+        assert first.process is not None
+        os.kill(first.process.pid, signal.SIGKILL)
+        first.process.wait()
+        killed_mid_hand = [p.last.get("hand_no") == 1 and not p.last.get("over") for p in players]
+        for thread in threads:
+            thread.join(90)
+        assert done == [None] * count, done
+        assert sum(killed_mid_hand) >= count // 2, killed_mid_hand
+        owners = sql(db, "SELECT count(DISTINCT owner) FROM leases")
+        assert owners == [(1,)], owners  # every room is the survivor's now
+        for room, player in zip(made, players, strict=True):
+            for n in range(player.last["hand_no"]):
+                record = second.get(f"/api/rooms/{room['room']}/hands/{n}/record")
+                again = replay(Record.from_json(record))
+                assert again.error is None and again.status == "finished", (n, again.error)
+                # Every action of seat 0 the hall applied, and nothing else, once each.
+                mine = [a.removeprefix("0 ") for a in record["actions"] if a.startswith("0 ")]
+                assert mine == player.applied.get(n + 1, []), (room["room"], n)
+        assert "Traceback" not in second.errors(), second.errors()[-3000:]
+    finally:
+        if proxy is not None:
+            proxy.stop()
+        first.stop()
+        second.stop()
+
+
+def _room(room_id: str) -> StoredRoom:
+    return StoredRoom(room_id, 1.0, "hunan", None, 0, [{"token": "t"}], 0, [0, 0, 0], 0, 0)
+
+
+def test_a_stale_holder_can_never_write_after_another_took_its_room(tmp_path: Path) -> None:
+    url = db_url(tmp_path / "fence")
+    old = open_store(url, address="http://old", lease_ttl=0.5)
+    new = open_store(url, address="http://new", lease_ttl=0.5)
+    try:
+        assert old.create_room(_room("r"), StoredHand(0, 0, "x1", [], None, "s", "c"))
+        old.add_action("r", 0, 0, "0 discard x1")
+        assert new.claim("r") == "http://old"  # its holder lives: the room is not taken
+        time.sleep(0.7)  # no heartbeat from the old holder: taken for dead
+        assert new.claim("r") is True
+        with pytest.raises(LeaseLost):
+            old.add_action("r", 0, 1, "1 pass")
+        with pytest.raises(LeaseLost):
+            old.set_state("r", "closed")
+        assert old.heartbeat() == set()  # it learns it lost the room
+        hand = new.last_hand("r")
+        assert hand is not None and hand.actions == ["0 discard x1"]
+        new.add_action("r", 0, 1, "1 pass")
+        assert new.heartbeat() == {"r"}
+        assert old.claim("r") == "http://new"  # the new holder lives
+    finally:
+        old.close()
+        new.close()
+
+
+def test_a_database_of_the_first_postgresql_schema_is_migrated_in_place(tmp_path: Path) -> None:
+    url = db_url(tmp_path / "old")
+    with psycopg.connect(url, autocommit=True) as pg:
+        pg.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+        pg.execute("INSERT INTO schema_version VALUES (1)")
+        for statement in filter(str.strip, PG_MIGRATIONS[0].split(";")):
+            pg.execute(statement)
+        pg.execute(
+            "INSERT INTO rooms (id, created, rules, seed, timer, seats, dealer, totals, hands,"
+            " streak) VALUES ('old', 1, 'hunan', 0, 0, '[]', 0, '[0,0,0]', 0, 0)"
+        )
+    store = open_store(url, address="http://here")
+    try:
+        assert sql(tmp_path / "old", "SELECT version FROM schema_version") == [
+            (len(PG_MIGRATIONS),)
+        ]
+        assert store.orphans(10) == ["old"]  # no lease yet: any process may take it
+        assert store.claim("old") is True
+    finally:
+        store.close()
