@@ -32,6 +32,7 @@ from paohuzi.env.hand import deal, full_state, penalty_payments, state_planes
 from paohuzi.env.hand import illegal_penalty as penalty_of
 from paohuzi.game import Game
 from paohuzi.native_game import NativeGame, new_game
+from paohuzi.observation import observe
 from paohuzi.position import ClaimWindow, Over
 from paohuzi.rules import HUNAN, RuleSet
 

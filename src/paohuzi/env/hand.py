@@ -14,7 +14,6 @@ from paohuzi.cards import NUM_KINDS, parse_cards
 from paohuzi.env.encoding import observation_arrays, planes
 from paohuzi.game import Game
 from paohuzi.native_game import NativeGame, new_game
-from paohuzi.observation import observe
 from paohuzi.rules import PRESETS, RuleSet
 from paohuzi.scoring import largest_payment
 

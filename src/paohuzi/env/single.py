@@ -33,6 +33,7 @@ from paohuzi.env.hand import deal, illegal_penalty, penalty_payments
 from paohuzi.env.policy import Policy, PolicyBot
 from paohuzi.game import Game
 from paohuzi.native_game import NativeGame, new_game
+from paohuzi.observation import observe
 from paohuzi.position import Over
 from paohuzi.rules import HUNAN, RuleSet
 
