@@ -308,7 +308,7 @@ fn layout(seats: usize) -> Layout {
         offer,
         scalars,
         liang,
-        planes: liang + 1,
+        planes: liang + 2, // the last: the seat's 臭胡 marks (R9.3, D50)
         hand_sizes,
         hidden_wei,
         dealer,
@@ -404,6 +404,9 @@ impl Game {
         }
         out[lay.scalars * NUM_KINDS..lay.liang * NUM_KINDS].copy_from_slice(&scalars);
         out[at(lay.liang, usize::from(self.liang))] = 1.0;
+        for &(k, _) in &self.seats[me].chou_hu {
+            out[at(lay.liang + 1, usize::from(k))] = 1.0;
+        }
         out
     }
 }

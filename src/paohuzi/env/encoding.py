@@ -254,12 +254,7 @@ def observation_arrays(game: Game | NativeGame, seat: int) -> dict[str, NDArray[
     game."""
     if isinstance(game, NativeGame):
         lay = layout(game.rules.players)
-        array = np.zeros((lay.planes, NUM_KINDS), dtype=np.float32)
-        # The native encoder gives every plane but the last, the seat's 臭胡 marks (R9.3).
-        native = np.frombuffer(game.encoded(seat), dtype=np.float32)
-        array[: lay.chou_hu] = native.reshape(lay.chou_hu, NUM_KINDS)
-        for k, _ in game.seats[seat].chou_hu:
-            array[lay.chou_hu, k] = 1
+        array = np.frombuffer(game.encoded(seat), dtype=np.float32).reshape(lay.planes, NUM_KINDS)
         mask = np.frombuffer(game.mask(seat), dtype=np.int8)
         return {"observation": array, "action_mask": mask}
     obs = observe(game, seat, events=False)
