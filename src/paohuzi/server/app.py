@@ -66,6 +66,13 @@ SECURITY_HEADERS = [
 MAX_ID = 64
 """Longest room id looked up (ours are 22 characters)."""
 
+
+def plausible_id(room_id: str) -> bool:
+    """Whether ``room_id`` could name a room: short printable ASCII. Anything else is no room,
+    and never reaches the store (PostgreSQL refuses a NUL in text with an error)."""
+    return len(room_id) <= MAX_ID and room_id.isascii() and room_id.isprintable()
+
+
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
@@ -361,7 +368,7 @@ def create_app(config: Config | str = "paohuzi.db", **settings: Any) -> FastAPI:
 
     def open_room(request: Request, room_id: str) -> Room:
         try:
-            room = rooms_of(request).get(room_id) if len(room_id) <= MAX_ID else None
+            room = rooms_of(request).get(room_id) if plausible_id(room_id) else None
         except StoreError as error:
             trouble.warn("store", f"could not open a room: {error}")
             raise HTTPException(503, "the server could not reach its database; try again") from None
@@ -371,7 +378,7 @@ def create_app(config: Config | str = "paohuzi.db", **settings: Any) -> FastAPI:
 
     async def known_room(request: Request, room_id: str) -> str:
         """A room of the database, open or closed: its history stays readable."""
-        if len(room_id) <= MAX_ID and (
+        if plausible_id(room_id) and (
             room_id in rooms_of(request).rooms
             or await asyncio.to_thread(rooms_of(request).store.room_exists, room_id)
         ):
@@ -638,7 +645,7 @@ def create_app(config: Config | str = "paohuzi.db", **settings: Any) -> FastAPI:
             await websocket.close(code=code)
 
         try:
-            room = rooms_of(websocket).get(room_id) if len(room_id) <= MAX_ID else None
+            room = rooms_of(websocket).get(room_id) if plausible_id(room_id) else None
         except StoreError as error:
             trouble.warn("store", f"could not open a room: {error}")
             await refuse("the server could not reach its database; reconnect", MOVED)
