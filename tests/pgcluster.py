@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pytest
 
+from tests import clock
+
 ENV = "PAOHUZI_TEST_STORE"
 URL = "PAOHUZI_TEST_PG_URL"
 """Set by the test session for its workers: the cluster's base URL."""
@@ -108,15 +110,15 @@ def db_url(path: Path | str) -> str:
     return f"{base}?options=-csearch_path%3D{schema}"
 
 
-def wait_ready(url: str, seconds: float = 20) -> None:
+def wait_ready(url: str, seconds: float = clock.PATIENCE) -> None:
     import psycopg
 
-    deadline = time.monotonic() + seconds
+    deadline = clock.deadline(seconds)
     while True:
         try:
             psycopg.connect(url).close()
             return
         except psycopg.OperationalError:
-            if time.monotonic() > deadline:
+            if clock.expired(deadline):
                 raise
             time.sleep(0.1)

@@ -72,6 +72,7 @@ def _check_holding(h: Holding, rules: RuleSet, rng: random.Random) -> bool:
     return won is not None
 
 
+@pytest.mark.sweep
 @pytest.mark.parametrize("shard", range(SHARDS))
 def test_native_agrees_on_random_holdings(shard: int) -> None:
     rng = random.Random(14_000 + shard)

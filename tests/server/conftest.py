@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from tests import clock
 from tests.pgcluster import db_url
 
 if TYPE_CHECKING:
@@ -55,8 +56,8 @@ class Server:
         self.process = subprocess.Popen(
             command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
         )
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
+        deadline = clock.deadline()
+        while not clock.expired(deadline):
             try:
                 urllib.request.urlopen(self.url + "/api/metrics", timeout=1).read()
                 return

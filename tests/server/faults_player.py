@@ -10,6 +10,8 @@ from typing import Any
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.sync.client import connect
 
+from tests import clock
+
 
 class Player:
     """Seat 0 of a room, playing through whatever connection it gets, and what it knows of
@@ -46,7 +48,7 @@ class Player:
             with connect(self.url, open_timeout=5, close_timeout=1) as ws:
                 fresh = True
                 while True:
-                    message = json.loads(ws.recv(timeout=20))
+                    message = json.loads(ws.recv(timeout=clock.PATIENCE))
                     if message["type"] == "error" and fresh:
                         return False  # refused for now (a room moving in a hall): again
                     assert message["type"] == "state", message
@@ -64,11 +66,11 @@ class Player:
 
     def _send(self, ws: Any, state: dict[str, Any]) -> None:
         # Within the message rate a connection is allowed (20 a second).
-        time.sleep(max(0.0, self._sent + 0.06 - time.monotonic()))
+        time.sleep(max(0.0, self._sent + 0.06 - time.monotonic()))  # pacing, not a bound
         if state["over"]:
             ws.send(json.dumps({"type": "next"}))
         else:
             action = state["legal"][-1]
             self.pending = (state["hand_no"], state["seq"], action)
             ws.send(json.dumps({"type": "act", "action": action, "seq": state["seq"]}))
-        self._sent = time.monotonic()
+        self._sent = time.monotonic()  # when the last message went (pacing, not a bound)

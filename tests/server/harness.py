@@ -24,6 +24,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from paohuzi.server.app import create_app
 from paohuzi.server.rooms import Room
+from tests import clock
 from tests.pgcluster import db_url
 from tests.server.conftest import Server
 
@@ -81,7 +82,7 @@ def seat_url(data: dict[str, Any], seat: int) -> str:
     return f"/ws/{data['room']}?token={data['seats'][seat]['token']}"
 
 
-def receive(ws: WebSocketTestSession, seconds: float = 10) -> Any:
+def receive(ws: WebSocketTestSession, seconds: float = clock.PATIENCE) -> Any:
     """The next message, parsed; fails the test rather than wait for ever."""
 
     async def get() -> Any:
@@ -117,8 +118,8 @@ class LoggedServer(Server):
         command += ["--db", db_url(self.db), "--bot-delay", str(self.bot_delay), *self.options]
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=log)
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
+        deadline = clock.deadline()
+        while not clock.expired(deadline):
             try:
                 urllib.request.urlopen(self.url + "/healthz", timeout=1).read()
                 return

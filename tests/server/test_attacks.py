@@ -38,6 +38,7 @@ from paohuzi.server.botrunner import BotRunner
 from paohuzi.server.config import Config
 from paohuzi.server.rooms import SEAT_CONNECTIONS, Room, Rooms
 from paohuzi.server.store import open_store
+from tests import clock
 from tests.pgcluster import db_url
 from tests.server.harness import (
     BINARY,
@@ -155,9 +156,7 @@ def test_f1_decks_do_not_follow_from_the_global_random_generator(tmp_path: Path)
 )
 def test_f2_bot_settings_out_of_bounds_are_refused_at_once(tmp_path: Path, name: str) -> None:
     with app_client(tmp_path / "db") as client:
-        started = time.monotonic()
         response = client.post("/api/rooms", json={"bots": [None, name, "greedy"], "timer": 0})
-        assert time.monotonic() - started < 1
         detail = one_line_error(response)
         assert "expert@N" in detail or "32 characters" in detail, detail
         assert client.app.state.rooms.count() == 0  # type: ignore[attr-defined]
@@ -175,45 +174,51 @@ def test_f2_an_all_bot_room_is_created_at_once_and_plays_in_the_background(
     """The bots' first decision waits until the request has been answered: had the request
     waited for the hand, it would never have been answered."""
     answered = threading.Event()
-    pool = _stub_searches(monkeypatch, answered)
+    pool, searched = _stub_searches(monkeypatch, answered)
     try:
         with app_client(tmp_path / "db", bot_deadline=60) as client:
-            started = time.monotonic()
             data = new_room(client, ["expert", "expert", "expert"])
-            assert time.monotonic() - started < 0.5
             room = room_of(client, data["room"])
-            assert room.game is not None and room.game.history == []
+            # Answered before any search could end (each waits for ``answered``): no move yet.
+            assert searched == [] and room.game is not None and room.game.history == []
             answered.set()
+            # A progress deadline, not a speed: a hand of greedy-speed moves, on any machine.
+            deadline = clock.deadline(60)
             while not room.game.is_over:
-                assert time.monotonic() - started < 20, "the room stopped"
+                assert not clock.expired(deadline), "the room stopped"
                 time.sleep(0.01)
     finally:
         answered.set()
         pool.shutdown()
 
 
-def _stub_searches(monkeypatch: pytest.MonkeyPatch, go: threading.Event) -> Executor:
+def _stub_searches(
+    monkeypatch: pytest.MonkeyPatch, go: threading.Event
+) -> tuple[Executor, list[Action]]:
     """Searching bots decide in a thread of the test, as the greedy bot would, once ``go``
-    is set (at most 30 s later)."""
+    is set (at most 30 s later). The list gets each answer a search gave: a decision made
+    while it is shorter than the decisions asked for was the server's own fallback."""
     pool = ThreadPoolExecutor(1)
+    searched: list[Action] = []
 
     def decide(name: str, seed: int, observation: Observation, limit: float) -> Action:
         go.wait(30)
-        return GreedyBot().act(observation)
+        searched.append(GreedyBot().act(observation))
+        return searched[-1]
 
     def executor(self: BotRunner) -> Executor:
         return pool
 
     monkeypatch.setattr(botrunner, "_decide", decide)
     monkeypatch.setattr(BotRunner, "_executor", executor)
-    return pool
+    return pool, searched
 
 
 def test_f3_a_hidden_answer_comes_within_the_pace_even_when_the_workers_are_busy(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     go = threading.Event()
-    pool = _stub_searches(monkeypatch, go)  # every search waits: the workers are busy
+    pool, searched = _stub_searches(monkeypatch, go)  # every search waits: the workers are busy
     game = Game(seed=2)
     while PASS not in game.legal_actions():
         game.apply(game.legal_actions()[0])
@@ -221,15 +226,16 @@ def test_f3_a_hidden_answer_comes_within_the_pace_even_when_the_workers_are_busy
     obs = observe(game, game.to_act)
     runner = BotRunner(workers=1, deadline=12)
 
-    async def ask() -> tuple[float, Action]:
-        started = time.monotonic()
+    async def ask() -> tuple[list[Action], Action]:
         action, _ = await runner.decide("expert", 1, obs, limit=0.2)
-        return time.monotonic() - started, action
+        return list(searched), action
 
-    took, action = asyncio.run(ask())
+    ended, action = asyncio.run(ask())
     go.set()
     pool.shutdown()
-    assert took < 0.5 and action == GreedyBot().act(obs)
+    # The answer came while the search still waited (none had ended): the limit's fallback,
+    # not the search 12 s of deadline later.
+    assert ended == [] and action == GreedyBot().act(obs)
 
 
 def test_f2_bots_with_nobody_watching_let_the_server_work_between_their_moves(
@@ -256,9 +262,9 @@ def test_f2_bots_with_nobody_watching_let_the_server_work_between_their_moves(
 
         created = [await rooms.create(["greedy"] * 3, timer=0) for _ in range(3)]
         watchers = [asyncio.create_task(watch(room)) for room in created]
-        deadline = time.monotonic() + 20
+        deadline = clock.deadline()
         while not all(r.game is not None and r.game.is_over for r in created):
-            assert time.monotonic() < deadline
+            assert not clock.expired(deadline)
             await asyncio.sleep(0.01)
         playing = False
         await asyncio.gather(*watchers)
@@ -288,9 +294,9 @@ def test_f2_a_bot_that_raises_is_replaced_and_logged_once(
     with app_client(tmp_path / "db", dev_seeded_deals=True) as client:
         data = new_room(client, ["broken", "greedy", "broken"], seed=3)
         room = room_of(client, data["room"])
-        deadline = time.monotonic() + 20
+        deadline = clock.deadline()
         while not (room.game is not None and room.game.is_over):
-            assert time.monotonic() < deadline, "the room stopped"
+            assert not clock.expired(deadline), "the room stopped"
             time.sleep(0.01)
         game = room.game
     replaced = [r for r in caplog.records if "replaced by greedy" in r.getMessage()]
@@ -310,22 +316,25 @@ def test_f2_a_bot_past_its_deadline_gets_the_greedy_choice(
     """A searching bot that never answers (a worker stuck for seconds) costs its room the
     deadline and no more: the greedy bot's choice is played."""
     release = threading.Event()
-    pool = _stub_searches(monkeypatch, release)
+    pool, searched = _stub_searches(monkeypatch, release)
     try:
         with app_client(tmp_path / "db", dev_seeded_deals=True, bot_deadline=0.05) as client:
             data = new_room(client, ["expert", "greedy", "greedy"], seed=5)
             room = room_of(client, data["room"])
-            started = time.monotonic()
+            # A progress deadline, not a speed: the stuck search holds its one worker 30 s,
+            # so a room that waited for it would not end a hand before this.
+            deadline = clock.deadline()
             while not (room.game is not None and room.game.is_over):
-                assert time.monotonic() - started < 30, "the room stopped"
+                assert not clock.expired(deadline), "the room stopped"
                 time.sleep(0.01)
             game = room.game
+            ended = list(searched)
     finally:
         release.set()
         pool.shutdown()
     decisions = sum(1 for seat, _ in game.history if seat == 0)
     assert decisions > 0
-    assert time.monotonic() - started < 0.05 * decisions + 10
+    assert ended == []  # the hand ended with every search still stuck: none was waited for
     again = Game(PRESETS["hunan"], dealer=game.dealer, deck=game.deck)
     for seat, action in game.history:
         if seat == 0:
@@ -391,9 +400,13 @@ def test_f2_rooms_that_do_not_replay_are_quarantined_and_the_others_start(
         assert client.app.state.rooms.quarantined == len(bad)  # type: ignore[attr-defined]
 
 
-def test_f2_startup_does_not_wait_for_stored_rooms(tmp_path: Path) -> None:
+def test_f2_startup_does_not_wait_for_stored_rooms(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """200 rooms stopped mid-hand, 20 of them with bots to move (their person made a bot):
-    the server answers at once, and the bots play on in the background."""
+    the server starts having replayed none of them (the old one replayed every room and the
+    bots' pauses first: 173 s), and the bots play on in the background. Counted, not timed:
+    how soon it listens is benchmarks/server.py's figure."""
     db = tmp_path / "db"
     with app_client(db, **FAST) as client:
         ids = [new_room(client, PERSON)["room"] for _ in range(200)]
@@ -402,16 +415,30 @@ def test_f2_startup_does_not_wait_for_stored_rooms(tmp_path: Path) -> None:
         seats = json.loads(stored)
         seats[0]["bot"] = "greedy"
         sql(db, "UPDATE rooms SET seats = ? WHERE id = ?", json.dumps(seats), room_id)
-    started = time.monotonic()
+    restored: list[str] = []
+    at_start: list[int] = []
+    real_restore, real_load = Rooms._restore, Rooms.load
+
+    def restore(self: Rooms, stored: Any) -> Room:
+        restored.append(stored.id)
+        return real_restore(self, stored)
+
+    def load(self: Rooms) -> None:
+        real_load(self)
+        at_start.append(len(restored))  # what startup replayed before serving
+
+    monkeypatch.setattr(Rooms, "_restore", restore)
+    monkeypatch.setattr(Rooms, "load", load)
     with app_client(db, bot_delay=0.4) as client:
         assert client.get("/healthz").status_code == 200
-        # The old server replayed the bots' pauses first: 173 s. Here the bots' own moves
-        # share the event loop with the first requests (about 1 s on a busy 2-core machine).
-        assert time.monotonic() - started < 5
+        assert at_start == [0]
         assert client.get(f"/api/rooms/{ids[-1]}").status_code == 200
+        # A progress deadline, not a speed: one greedy move after a 0.4 s pause, on any machine.
+        deadline = clock.deadline(60)
         while client.get(f"/api/rooms/{ids[0]}/hands").json() == []:
-            assert time.monotonic() - started < 20, "the bots did not play on"
+            assert not clock.expired(deadline), "the bots did not play on"
             time.sleep(0.05)
+    assert len(set(restored)) == len(restored)  # each room replayed once, in the background
 
 
 # ---------------------------------------------------------------- 4: each action once
@@ -431,9 +458,9 @@ def test_f4_an_action_sent_twice_at_once_is_played_once(tmp_path: Path) -> None:
             assert game is not None
             played = 0
             for _ in range(5):
-                deadline = time.monotonic() + 10
+                deadline = clock.deadline()
                 while game.to_act != 0 and not game.is_over:
-                    assert time.monotonic() < deadline
+                    assert not clock.expired(deadline)
                     time.sleep(0.005)
                 if game.is_over:
                     break
@@ -724,9 +751,7 @@ def test_f6_metrics_of_many_samples_stay_small_and_quick(tmp_path: Path) -> None
         empty = asizeof(metrics)
         for i in range(200_000):
             metrics.add((i % 1000) / 10_000)
-        started = time.perf_counter()
         response = client.get("/api/metrics", headers={"Authorization": "Bearer op"})
-        assert time.perf_counter() - started < 0.05
         assert asizeof(metrics) < empty + 100  # no sample kept
         summary = response.json()
         assert summary["actions"] == 200_000 and 40 <= summary["p50_ms"] <= 70
@@ -1008,7 +1033,7 @@ def test_f8_a_real_server_takes_its_own_origin_only(tmp_path: Path) -> None:
         data = server.post("/api/rooms", {"bots": PERSON, "timer": 0})
         url = server.ws(seat_url(data, 0))
         with connect(url, origin=Origin(server.url)) as ws:
-            assert json.loads(ws.recv(timeout=10))["you"] == 0
+            assert json.loads(ws.recv(timeout=clock.PATIENCE))["you"] == 0
         with pytest.raises(InvalidStatus), connect(url, origin=Origin("https://evil.example")):
             pass
     finally:

@@ -23,6 +23,7 @@ from paohuzi.server import rooms as rooms_module
 from paohuzi.server.config import Config
 from paohuzi.server.rooms import SAVE_FAILED, Room, Rooms
 from paohuzi.server.store import Store, open_store
+from tests import clock
 from tests.pgcluster import db_url, sqlite_only
 from tests.server.faults_player import Player
 from tests.server.harness import (
@@ -174,22 +175,24 @@ def test_full_disk_a_bots_move_waits_then_is_retried(
         assert game is not None
 
         # Seat 0 plays until its action leaves a bot to move; then the disk is full at once.
-        deadline = time.monotonic() + 20
+        deadline = clock.deadline()
         while True:
-            assert time.monotonic() < deadline and not game.is_over
+            assert not clock.expired(deadline) and not game.is_over
             assert client.portal is not None
             if client.portal.call(_act_then_fill_if_a_bot_is_next, room, store):
                 break
             time.sleep(0.01)
         assert game.to_act in (1, 2)
         moves = len(game.history)
-        time.sleep(0.4)
-        assert len(game.history) == moves
-        failed = [r for r in caplog.records if "could not store a bot's move" in r.getMessage()]
-        assert len(failed) >= 2  # tried again, and again
+
+        def failures() -> int:
+            return sum("could not store a bot's move" in r.getMessage() for r in caplog.records)
+
+        clock.wait_until(lambda: failures() >= 2, "the bot's move was not tried again")
+        assert len(game.history) == moves  # tried again, and again, and never played
         on_the_loop(client, lambda: free(store))
         while len(game.history) == moves:
-            assert time.monotonic() < deadline, "the bot never moved again"
+            assert not clock.expired(deadline), "the bot never moved again"
             time.sleep(0.01)
 
 
@@ -332,8 +335,8 @@ def test_full_disk_a_finished_hand_is_stored_once_writing_works_again(
     asyncio.run(second(room_id, payments))
 
 
-async def until(condition: Callable[[], bool], seconds: float = 10) -> None:
-    deadline = time.monotonic() + seconds
+async def until(condition: Callable[[], bool], seconds: float = clock.PATIENCE) -> None:
+    deadline = clock.deadline(seconds)
     while not condition():
-        assert time.monotonic() < deadline, "timed out"
+        assert not clock.expired(deadline), "timed out"
         await asyncio.sleep(0.005)

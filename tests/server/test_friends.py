@@ -12,6 +12,7 @@ import pytest
 
 from paohuzi.cli import main
 from paohuzi.record import Record, position_json
+from tests import clock
 from tests.server.harness import FAST, app_client, new_room, play_out, receive, room_of, seat_url
 
 FRIENDS = [None, None, "greedy"]
@@ -132,8 +133,8 @@ def test_phrases_and_reactions_reach_everyone_and_are_rate_limited(tmp_path: Pat
             refused = 0
             for _ in range(6):
                 second.send_json({"type": "say", "what": "like"})
-            deadline = time.monotonic() + 5
-            while refused == 0 and time.monotonic() < deadline:
+            deadline = clock.deadline()
+            while refused == 0 and not clock.expired(deadline):
                 message = receive(second)
                 refused += "too many reactions" in message.get("message", "")
             assert refused
@@ -164,9 +165,9 @@ def test_rules_come_as_a_preset_or_a_rule_set_object(tmp_path: Path) -> None:
 
 def finished_hand(client: Any) -> tuple[str, dict[str, Any]]:
     data = new_room(client, ["greedy", "greedy", "greedy"])
-    deadline = time.monotonic() + 30
+    deadline = clock.deadline()
     while not client.get(f"/api/rooms/{data['room']}/hands").json():
-        assert time.monotonic() < deadline
+        assert not clock.expired(deadline)
         time.sleep(0.05)
     record: dict[str, Any] = client.get(f"/api/rooms/{data['room']}/hands/0/record").json()
     return data["room"], record
@@ -198,10 +199,10 @@ def test_a_review_in_the_background_finds_what_paohuzi_review_prints(
         assert client.get(url, params={"seat": 0, "samples": 2}).status_code == 404
         started = client.post(url, json={"seat": 0, "samples": 2})
         assert started.status_code in (200, 202)
-        deadline = time.monotonic() + 60
+        deadline = clock.deadline(60)
         found = started.json()
         while found["state"] in ("queued", "running"):
-            assert time.monotonic() < deadline
+            assert not clock.expired(deadline)
             time.sleep(0.1)
             found = client.get(url, params={"seat": 0, "samples": 2}).json()
         assert found["state"] == "done" and found["done"] == found["total"]

@@ -28,6 +28,7 @@ from paohuzi.observation import Observation
 from paohuzi.server import botrunner
 from paohuzi.server.botrunner import BotRunner
 from paohuzi.server.rooms import Room
+from tests import clock
 from tests.server.harness import (
     PERSON,
     app_client,
@@ -134,12 +135,12 @@ def check_reply(reply: Any) -> None:
 
 def settle(room: Room) -> None:
     """Wait until the bots are done: seat 0 must decide, or the hand is over."""
-    deadline = time.monotonic() + 10
+    deadline = clock.deadline()
     while True:
         game = room.game
         if game is not None and (game.is_over or game.to_act == 0) and not room.lock.locked():
             return
-        assert time.monotonic() < deadline, "the bots never stopped"
+        assert not clock.expired(deadline), "the bots never stopped"
         time.sleep(0.002)
 
 
@@ -283,9 +284,9 @@ segments = st.text(max_size=30) | st.integers().map(str) | st.sampled_from(["", 
 def test_fuzzed_reads(tmp_path: Path) -> None:
     with app_client(tmp_path / "db", **LIMITS) as client:
         finished = new_room(client, ["greedy", "greedy", "greedy"])["room"]
-        deadline = time.monotonic() + 20
+        deadline = clock.deadline()
         while client.get(f"/api/rooms/{finished}/hands").json() == []:
-            assert time.monotonic() < deadline
+            assert not clock.expired(deadline)
             time.sleep(0.02)
 
         @EXAMPLES

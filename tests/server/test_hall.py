@@ -19,6 +19,7 @@ import pytest
 
 from paohuzi.record import Record, replay
 from paohuzi.server.store import PG_MIGRATIONS, LeaseLost, StoredHand, StoredRoom, open_store
+from tests import clock
 from tests.pgcluster import db_url, on_postgres
 from tests.server.conftest import free_port
 from tests.server.faults_player import Player
@@ -67,13 +68,13 @@ class Nginx:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
-        deadline = time.monotonic() + 10
+        deadline = clock.deadline()
         while True:
             try:
                 urllib.request.urlopen(self.url + "/healthz", timeout=1).read()
                 return
             except OSError:
-                assert time.monotonic() < deadline, "nginx did not start"
+                assert not clock.expired(deadline), "nginx did not start"
                 time.sleep(0.05)
 
     @property
@@ -140,10 +141,10 @@ def test_kill_9_of_one_process_every_room_goes_on_in_the_other(tmp_path: Path, f
 
         def play(i: int) -> None:
             player = players[i]
-            deadline = time.monotonic() + 60
+            deadline = clock.deadline(60)
             try:
                 while True:
-                    assert time.monotonic() < deadline, "the room did not go on"
+                    assert not clock.expired(deadline), "the room did not go on"
                     if player.play(finish=True, hand=HANDS):
                         return
                     # The connection broke: reconnect, to the process that lives.
@@ -155,9 +156,9 @@ def test_kill_9_of_one_process_every_room_goes_on_in_the_other(tmp_path: Path, f
         threads = [threading.Thread(target=play, args=(i,)) for i in range(count)]
         for thread in threads:
             thread.start()
-        deadline = time.monotonic() + 30
+        deadline = clock.deadline()
         while min(p.acknowledged for p in players) < 3:
-            assert time.monotonic() < deadline, "the rooms did not start"
+            assert not clock.expired(deadline), "the rooms did not start"
             time.sleep(0.02)
         assert first.process is not None
         os.kill(first.process.pid, signal.SIGKILL)

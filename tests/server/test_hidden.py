@@ -22,6 +22,7 @@ from paohuzi.server.botrunner import BotRunner
 from paohuzi.server.config import Config
 from paohuzi.server.rooms import Listener, Room, Rooms
 from paohuzi.server.store import open_store
+from tests import clock
 from tests.pgcluster import db_url
 
 DEALER = 0
@@ -60,10 +61,10 @@ def sibling_decks() -> tuple[list[int], list[int], int]:
     raise AssertionError("no pair of sibling decks found")
 
 
-async def until(condition: Callable[[], bool], seconds: float = 10) -> None:
-    deadline = time.monotonic() + seconds
+async def until(condition: Callable[[], bool], seconds: float = clock.PATIENCE) -> None:
+    deadline = clock.deadline(seconds)
     while not condition():
-        assert time.monotonic() < deadline, "timed out"
+        assert not clock.expired(deadline), "timed out"
         await asyncio.sleep(0.002)
 
 
@@ -78,12 +79,15 @@ async def watch(
     seats: list[str | None] = [None, "greedy" if bot else None, None]
     room = await rooms.create(seats, timer=0, seed=SEED)
     sent: dict[int | None, list[str]] = {s: [] for s in (0, 1, 2, None)}
-    started = time.monotonic()
+    # Arrival times are measured, in units of the pace, not bounded: a message would need to
+    # be half a pace (0.25 s) late to change its unit. The hall's timing test counts ticks.
+    started = time.monotonic()  # arrival times are measured from here, not bounded
 
     def sender(seat: int | None) -> Callable[[str], asyncio.Future[None]]:
         async def send(text: str) -> None:
             sent[seat].append(text)
-            sent[seat].append(f"@{round((time.monotonic() - started) / max(pace, 1e-9))}")
+            moment = time.monotonic() - started  # a measurement (see above), not a bound
+            sent[seat].append(f"@{round(moment / max(pace, 1e-9))}")
 
         return send  # type: ignore[return-value]
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from websockets.sync.client import connect
 
+from tests import clock
 from tests.server.conftest import Server
 
 
@@ -15,7 +16,7 @@ def _act(ws: Any, state: dict[str, Any], sent: list[str]) -> dict[str, Any]:
     sent.append("0 " + state["legal"][-1])
     ws.send(json.dumps({"type": "act", "action": state["legal"][-1], "seq": state["seq"]}))
     while True:
-        message: dict[str, Any] = json.loads(ws.recv(timeout=10))
+        message: dict[str, Any] = json.loads(ws.recv(timeout=clock.PATIENCE))
         assert message["type"] != "error", message
         if message["seq"] > state["seq"] and (message["legal"] or message["over"]):
             return message
@@ -28,7 +29,7 @@ def test_sigkill_and_restart_lose_no_action(server: Server) -> None:
     )
     sent: list[str] = []
     with connect(ws_url) as ws:
-        state = json.loads(ws.recv(timeout=10))
+        state = json.loads(ws.recv(timeout=clock.PATIENCE))
         for _ in range(3):
             if state["over"] or not state["legal"]:
                 break
@@ -38,7 +39,7 @@ def test_sigkill_and_restart_lose_no_action(server: Server) -> None:
     server.kill()
     server.start()
     with connect(ws_url) as ws:
-        state = json.loads(ws.recv(timeout=10))
+        state = json.loads(ws.recv(timeout=clock.PATIENCE))
         assert state["seq"] == before["seq"] and state["hand"] == before["hand"]
         assert state["events"] == before["events"] and state["legal"] == before["legal"]
         while not state["over"]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -21,6 +20,7 @@ from paohuzi.server.app import create_app
 from paohuzi.server.config import Config
 from paohuzi.server.rooms import Frame, Listener, Room, Rooms
 from paohuzi.server.store import open_store
+from tests import clock
 from tests.pgcluster import db_url
 
 
@@ -159,11 +159,11 @@ def _check_message(game: Game, seat: int | None, text: str) -> None:
         assert message["legal"] == [] and message["chou"] == ""
 
 
-async def until(condition: Callable[[], bool], seconds: float = 20) -> None:
+async def until(condition: Callable[[], bool], seconds: float = clock.PATIENCE) -> None:
     """Wait (in the event loop) until ``condition`` holds."""
-    deadline = time.monotonic() + seconds
+    deadline = clock.deadline(seconds)
     while not condition():
-        assert time.monotonic() < deadline, "timed out"
+        assert not clock.expired(deadline), "timed out"
         await asyncio.sleep(0.005)
 
 

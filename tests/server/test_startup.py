@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import random
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from paohuzi.server.config import Config
 from paohuzi.server.rooms import Rooms
@@ -47,26 +49,48 @@ def stored_rooms(db: Path, count: int) -> list[str]:
     return asyncio.run(make())
 
 
-def time_to_listen(db: Path) -> tuple[Server, float]:
-    server = Server(db)
-    started = time.monotonic()
-    server.start()  # returns once /api/metrics answers
-    return server, time.monotonic() - started
-
-
-def test_the_server_listens_within_2_s_with_1000_stored_rooms(tmp_path: Path) -> None:
-    """Listening does not wait for the stored rooms: 0.6 s here on a quiet machine (Python
-    starting included). On a busy one (CI runs tests in parallel) the bound is taken against
-    the same server starting on an empty database: the rooms may add no more than 1 s."""
-    empty, took_empty = time_to_listen(tmp_path / "empty.db")
-    empty.stop()
+def test_a_server_with_1000_stored_rooms_listens_having_replayed_none(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Listening does not wait for the stored rooms: startup notes them and replays none
+    (counted); each is replayed on first use, or in the background. How soon a server
+    listens is a figure of speed: ``benchmarks/startup.py`` prints it with and without rooms."""
     db = tmp_path / "many.db"
     ids = stored_rooms(db, ROOMS)
-    server, took = time_to_listen(db)
+    replayed: list[str] = []
+    real = Rooms._restore
+
+    def restore(self: Rooms, stored: Any) -> Any:
+        replayed.append(stored.id)
+        return real(self, stored)
+
+    monkeypatch.setattr(Rooms, "_restore", restore)
+
+    async def start() -> None:
+        store = open_store(db_url(db))
+        try:
+            rooms = Rooms(store, Config(bot_delay=0))
+            rooms.load()  # all that startup does before it listens
+            assert replayed == [] and rooms.rooms == {}
+            assert rooms.count() == (0 if store.hall else ROOMS)  # a hall takes them by lease
+            picked = random.Random(1).sample(ids, 5)
+            for room_id in picked:  # restored on demand, each once
+                room = rooms.get(room_id)
+                assert room is not None and room.id == room_id
+                assert rooms.get(room_id) is room
+            assert replayed == picked
+            for room_id in picked:  # let the next process take them (in a hall)
+                rooms.rooms.pop(room_id).close()
+                store.release(room_id)
+            rooms.close()
+        finally:
+            store.close()
+
+    asyncio.run(start())
+    server = Server(db)
+    server.start()  # returns once /api/metrics answers
     try:
-        print(f"listening after {took:.2f} s ({took_empty:.2f} s with no rooms)")
-        assert took < 2.0 or took - took_empty < 1.0, f"{took:.2f} s ({took_empty:.2f} s)"
-        for room_id in random.Random(1).sample(ids, 5):  # restored on demand or already
+        for room_id in random.Random(2).sample(ids, 5):  # restored on demand or already
             assert server.get(f"/api/rooms/{room_id}")["room"] == room_id
     finally:
         server.stop()

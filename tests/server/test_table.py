@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -23,14 +22,15 @@ from paohuzi.server.app import create_app
 from paohuzi.server.config import Config
 from paohuzi.server.rooms import Listener, Room, Rooms
 from paohuzi.server.store import open_store
+from tests import clock
 from tests.pgcluster import db_url
 from tests.server.test_hidden import ASKED, DEALER, SEED, sibling_decks
 
 
-async def until(condition: Callable[[], bool], seconds: float = 20) -> None:
-    deadline = time.monotonic() + seconds
+async def until(condition: Callable[[], bool], seconds: float = clock.PATIENCE) -> None:
+    deadline = clock.deadline(seconds)
     while not condition():
-        assert time.monotonic() < deadline, "timed out"
+        assert not clock.expired(deadline), "timed out"
         await asyncio.sleep(0.002)
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -24,6 +23,7 @@ from playwright.sync_api import (
     WebSocketRoute,
 )
 
+from tests import clock
 from tests.server.conftest import Server
 
 DESKTOP: ViewportSize = {"width": 1280, "height": 800}
@@ -62,13 +62,13 @@ class Table:
         assert self.errors == []
 
 
-def wait_js(page: Page, expression: str, timeout: float = 30) -> None:
+def wait_js(page: Page, expression: str, timeout: float = clock.PATIENCE) -> None:
     """Wait until ``expression`` is true in the page. Playwright's ``wait_for_function``
     evaluates its predicate with ``eval``, which the page's Content-Security-Policy forbids
     (as it should); ``evaluate`` goes through the debugger and is allowed."""
-    deadline = time.monotonic() + timeout
+    deadline = clock.deadline(timeout)
     while not page.evaluate(expression):
-        assert time.monotonic() < deadline, f"timed out waiting for {expression}"
+        assert not clock.expired(deadline), f"timed out waiting for {expression}"
         page.wait_for_timeout(50)
 
 
@@ -122,8 +122,8 @@ def step(page: Page, before_discard: Callable[[], None] | None = None) -> str | 
 def play_until_settled(
     pages: list[Page], seconds: float = 120, seen: set[str] | None = None
 ) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
+    deadline = clock.deadline(seconds)
+    while not clock.expired(deadline):
         if all(p.is_visible("#settlement") for p in pages):
             return
         for page in pages:
@@ -223,8 +223,8 @@ def test_a_whole_hand_by_clicking_cards_and_prompt_buttons(
     table.shot("table")
     seen: set[str] = set()
     shot_prompt = shot_discard = False
-    deadline = time.monotonic() + 120
-    while not page.is_visible("#settlement") and time.monotonic() < deadline:
+    deadline = clock.deadline(120)
+    while not page.is_visible("#settlement") and not clock.expired(deadline):
         if not shot_prompt and page.locator("#prompt .claim-chi-open").count():
             page.click("#prompt .claim-chi-open")  # a 吃 with several ways: each one shown
             page.wait_for_selector("#prompt .chi-option")
@@ -235,7 +235,9 @@ def test_a_whole_hand_by_clicking_cards_and_prompt_buttons(
         except Exception:
             done = None
         if done == "discard" and not shot_discard:  # the card flies to the centre
-            page.wait_for_selector("#flying .flyer", state="attached", timeout=2000)
+            page.wait_for_selector(
+                "#flying .flyer", state="attached", timeout=clock.PATIENCE * 1000
+            )
         shot_discard = shot_discard or done == "discard"
         if page.is_visible("#banner"):
             seen.add("banner")
@@ -591,8 +593,8 @@ def test_keyboard_only_play_and_reduced_motion(site: Server, browser: Browser, s
     page.goto(site.url + local(room["seats"][0]["url"]))
     page.wait_for_selector("#hand .card")
     decided = 0
-    deadline = time.monotonic() + 60
-    while decided < 4 and time.monotonic() < deadline:
+    deadline = clock.deadline(60)
+    while decided < 4 and not clock.expired(deadline):
         if page.is_visible("#prompt .claims"):
             page.keyboard.press("g")  # 过
             decided += 1
@@ -618,21 +620,23 @@ def test_keyboard_only_play_and_reduced_motion(site: Server, browser: Browser, s
 
 
 def test_page_weight_and_first_render(site: Server, browser: Browser) -> None:
-    """HTML + scripts + styles + fonts under 400 KB; the table drawn within 1 s on loopback."""
+    """HTML + scripts + styles + fonts under 400 KB, and the table drawn in the shipped fonts.
+    How soon it is drawn is a figure of speed: benchmarks/page.py prints it (issue 21)."""
     page = browser.new_page(viewport=DESKTOP)
     room = new_room(site, [None, "greedy", "greedy"], WIN_SEED)
-    started = time.monotonic()
     page.goto(site.url + local(room["seats"][0]["url"]))
     page.wait_for_selector("#hand .card")
     page.evaluate("document.fonts.ready")
-    drawn = time.monotonic() - started
+    families = page.evaluate(
+        "[...document.fonts].filter(f => f.status === 'loaded').map(f => f.family)"
+    )
     weight = page.evaluate(
         "performance.getEntriesByType('resource').concat(performance.getEntriesByType('navigation'))"
         ".filter(e => !e.name.includes('/api/')).reduce((n, e) => n + e.encodedBodySize, 0)"
     )
-    print(f"page weight {weight / 1024:.1f} KB, first render {drawn * 1000:.0f} ms")
+    print(f"page weight {weight / 1024:.1f} KB, fonts loaded {families}")
     assert weight < 400 * 1024
-    assert drawn < 1.0
+    assert any("ZiCard" in f for f in families), f"the cards' font did not load: {families}"
     page.close()
 
 

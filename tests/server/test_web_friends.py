@@ -15,6 +15,7 @@ from playwright.sync_api import Browser, Page, WebSocketRoute
 from paohuzi.cli import main
 from paohuzi.observation import observe
 from paohuzi.record import Record, position_json
+from tests import clock
 from tests.server.conftest import Server
 from tests.server.test_web import (
     DESKTOP,
@@ -187,9 +188,9 @@ def test_four_seats_in_the_lobby_and_the_waiting_room_with_a_fake_server(
 
 def finished_hand(server: Server, seed: int = 6) -> tuple[str, dict[str, Any]]:
     room = server.post("/api/rooms", {"bots": ["greedy"] * 3, "timer": 0, "seed": seed})["room"]
-    deadline = time.monotonic() + 30
+    deadline = clock.deadline()
     while not server.get(f"/api/rooms/{room}/hands"):
-        assert time.monotonic() < deadline
+        assert not clock.expired(deadline)
         time.sleep(0.05)
     record: dict[str, Any] = server.get(f"/api/rooms/{room}/hands/0/record")
     return room, record

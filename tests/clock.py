@@ -1,0 +1,54 @@
+"""Waiting in tests: progress deadlines, never speeds (issue 21).
+
+A test whose point is "this does not stall" waits for the progress itself (a state that
+arrives, a hand that ends, a server that answers) and fails only when none comes within a
+deadline that a machine ten times slower than a quiet one still meets. Figures of speed are
+the benchmarks' (``benchmarks/``), which print them; CI runs on a shared machine.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+
+PATIENCE = 60.0
+"""Seconds a test waits for progress before it calls a stall: the slowest single wait here
+(a server process starting, a hand of bots with their pauses) takes a few seconds on a quiet
+2-core machine, so ten times slower still meets it."""
+
+LEAST = 5.0
+"""No deadline is shorter: below this a loaded machine, not the code, decides the test."""
+
+
+def deadline(seconds: float = PATIENCE) -> float:
+    """The moment, ``seconds`` from now, after which waiting is a stall."""
+    if seconds < LEAST:
+        raise ValueError(f"a deadline of {seconds} s would time the machine, not the code")
+    # The only wall clock a test reads to bound a wait: progress is awaited, never timed.
+    return time.monotonic() + seconds
+
+
+def expired(moment: float) -> bool:
+    """Whether a deadline from :func:`deadline` has passed."""
+    return time.monotonic() > moment  # a progress deadline (see deadline()), not a speed
+
+
+def wait_until(
+    condition: Callable[[], object], what: str = "timed out", seconds: float = PATIENCE
+) -> None:
+    """Poll ``condition`` until it holds; fail naming ``what`` if the deadline passes first."""
+    end = deadline(seconds)
+    while not condition():
+        assert not expired(end), what
+        time.sleep(0.02)
+
+
+async def until(
+    condition: Callable[[], object], what: str = "timed out", seconds: float = PATIENCE
+) -> None:
+    """:func:`wait_until` inside an event loop, letting it run between two polls."""
+    end = deadline(seconds)
+    while not condition():
+        assert not expired(end), what
+        await asyncio.sleep(0.005)
