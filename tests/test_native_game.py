@@ -363,6 +363,7 @@ def test_rollouts_agree() -> None:
 
 
 def test_rollouts_agree_with_the_pure_python_engine() -> None:
+    compared = 0
     for i in range(6):
         rules = (HUNAN, LUZHOU, HOUSE)[i % 3]
         position = _position_after(rules, 95_000 + i, 10 + i)
@@ -375,6 +376,8 @@ def test_rollouts_agree_with_the_pure_python_engine() -> None:
             candidates = game.legal_actions()[:3]
             expected = rollout_payments(game, candidates, seat)
         assert rollout_payments(game, candidates, seat) == expected
+        compared += len(candidates)
+    assert compared >= 12  # 17 (six positions, up to three candidates each)
 
 
 # ----------------------------------------------------------------------------- where it is used
