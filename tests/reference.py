@@ -1,4 +1,5 @@
-"""A deliberately slow, independent evaluator of R3, R9.1 and R10 (Hunan), for cross-checks.
+"""A deliberately slow, independent evaluator of R3, R9.1, R9.5.1 and R10 (Hunan), for
+cross-checks.
 
 It shares nothing with ``paohuzi.evaluator`` but the card ints: cards are lists, groups are
 (type, sorted cards) tuples, every decomposition is enumerated by brute force, and the hu-xi
@@ -10,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cache
 from itertools import combinations
 
 RefGroup = tuple[str, tuple[int, ...]]
@@ -91,7 +93,11 @@ class RefResult:
     groups: list[RefGroup]
 
 
-def mingtang(all_cards: list[int], groups: list[RefGroup]) -> list[tuple[str, int]]:
+def mingtang(
+    all_cards: list[int], groups: list[RefGroup], leftover: list[int] | None = None
+) -> list[tuple[str, int]]:
+    """R10.1's table; ``leftover``: a forced 天胡's cards in no group (D3: 对对胡 allows a pair)."""
+    left = leftover or []
     red = sum(c in RED for c in all_cards)
     big = sum(c >= 10 for c in all_cards)
     small = len(all_cards) - big
@@ -104,7 +110,8 @@ def mingtang(all_cards: list[int], groups: list[RefGroup]) -> list[tuple[str, in
         found.append(("点胡", 3))
     if red == 0:
         found.append(("乌胡", 5))
-    if all(g[0] not in ("chi", "run", "jiao") for g in groups):
+    pair_at_most = not left or (len(left) == 2 and left[0] == left[1])
+    if pair_at_most and all(g[0] not in ("chi", "run", "jiao") for g in groups):
         found.append(("对对胡", 4))
     if big >= 18:
         found.append(("大字胡", 6 + big - 18))
@@ -114,9 +121,17 @@ def mingtang(all_cards: list[int], groups: list[RefGroup]) -> list[tuple[str, in
 
 
 def ref_score(
-    huxi: int, all_cards: list[int], groups: list[RefGroup], self_drawn: bool, haidi: bool = False
+    huxi: int,
+    all_cards: list[int],
+    groups: list[RefGroup],
+    self_drawn: bool,
+    haidi: bool = False,
+    tianhu: bool = False,
 ) -> RefResult:
-    deng = (huxi - 12) // 3 + (1 if self_drawn else 0)
+    """R10: 等 from the hu-xi (counted double for a 天胡, R10.1), +1 for 自摸 (a 天胡 is one,
+    R9.5.3); 番 the sum of the 名堂 (平胡 1), +1 for 海底胡 (D1); 底数 = 等 × 番."""
+    counted = 2 * huxi if tianhu else huxi
+    deng = (counted - 12) // 3 + (1 if self_drawn or tianhu else 0)
     names = mingtang(all_cards, groups)
     fan = sum(f for _, f in names) if names else 1
     if haidi:
@@ -130,8 +145,13 @@ def ref_best_win(
     win: int,
     self_drawn: bool,
     from_discard: bool = False,
+    *,
+    haidi: bool = False,
+    tianhu: bool = False,
+    min_huxi: int = 15,
 ) -> RefResult | None:
-    """Best win by 底数 then hu-xi, or None (R9.1), by enumerating everything."""
+    """Best win by 底数 then hu-xi, or None (R9.1), by enumerating everything. ``self_drawn``
+    places the card as the winner's own draw (R9.1, point 1); a 天胡 scores as 自摸 either way."""
     counts = Counter(hand)
     kans = sorted(k for k, n in counts.items() if n == 3)
     table_kind = {g[1][0]: g[0] for g in table if g[0] in ("peng", "wei", "chouwei")}
@@ -186,9 +206,46 @@ def ref_best_win(
             if len(groups) != 7:
                 continue
             huxi = sum(group_huxi(g) for g in groups)
-            if huxi < 15:
+            if huxi < min_huxi:
                 continue
-            result = ref_score(huxi, all_cards, groups, self_drawn)
+            result = ref_score(huxi, all_cards, groups, self_drawn, haidi, tianhu)
             if best is None or (result.points, result.huxi) > (best.points, best.huxi):
                 best = result
     return best
+
+
+@cache
+def _best_partial(cards: tuple[int, ...]) -> tuple[int, tuple[RefGroup, ...]]:
+    """Greatest hu-xi of sequences and 绞 formed from sorted ``cards``, leftovers allowed."""
+    if not cards:
+        return 0, ()
+    first, rest = cards[0], cards[1:]
+    best = _best_partial(rest)  # the first card left over
+    for i, j in combinations(range(len(rest)), 2):
+        triple = (first, rest[i], rest[j])
+        kind = shape(triple)
+        if kind is None:
+            continue
+        group: RefGroup = ("run" if kind == "seq" else "jiao", triple)
+        value, groups = _best_partial(tuple(c for n, c in enumerate(rest) if n not in (i, j)))
+        if value + group_huxi(group) > best[0]:
+            best = (value + group_huxi(group), (group, *groups))
+    return best
+
+
+def ref_partial(cards: list[int]) -> tuple[int, list[RefGroup], list[int]]:
+    """The greatest hu-xi of cards in hand with leftovers allowed (R10.6, R9.5.1): a four is a
+    提, three of a kind a locked 坎 (R3), the rest the best sequences and 绞. Returns the
+    hu-xi, those groups, and the cards left in no group."""
+    counts = Counter(cards)
+    fixed: list[RefGroup] = [("ti", (k,) * 4) for k in sorted(counts) if counts[k] == 4]
+    fixed += [("kan", (k,) * 3) for k in sorted(counts) if counts[k] == 3]
+    loose = sorted(c for c in cards if counts[c] < 3)
+    value, groups = _best_partial(tuple(loose))
+    leftover = Counter(loose) - Counter(c for _, cards in groups for c in cards)
+    return sum(map(group_huxi, fixed)) + value, fixed + list(groups), sorted(leftover.elements())
+
+
+def ref_current_huxi(hand: list[int], table: list[RefGroup]) -> int:
+    """A player's current total hu-xi (R10.6): his table's groups plus the best of his hand."""
+    return sum(map(group_huxi, table)) + ref_partial(hand)[0]

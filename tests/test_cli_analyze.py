@@ -10,7 +10,9 @@ from typing import Any
 import jsonschema
 import pytest
 
+from paohuzi.cards import parse_cards, parse_kind
 from paohuzi.cli import main
+from tests.reference import ref_best_win
 
 MINGTANG = {
     "type": "array",
@@ -126,9 +128,28 @@ def test_f6_hu_self_drawn_with_table_and_mingtang(capsys: pytest.CaptureFixture[
     assert data["groups"][:3] == ["ti:x9x9x9x9", "peng:d4d4d4", "wei:d6d6d6"]
 
 
+SHORT = "x1 x2 x3 x4 x5 x6 x7 x8 x9 x10 x10 d10 d1 d2 d3 d4 d5 d6 d7 d8"
+"""Seven groups with d9 (x1x2x3 3, d1d2d3 6, four sequences and a 绞 0): 9 hu-xi, short of 15."""
+
+
 def test_f6_no_hu(capsys: pytest.CaptureFixture[str]) -> None:
+    # R9.1.1: HAND's kans d1 and x5 and its runs x1x2x3, x7x8x9, d2d7d10, d4d5d6 leave d8 d9,
+    # which only d7 or d10 completes: x4 makes no seven groups. The reference agrees.
+    hand = parse_cards(HAND)
+    assert ref_best_win(hand, [], parse_kind("x4"), False, min_huxi=0) is None
     data = analyze_json(["--hand", HAND, "--win", "x4"], capsys)
     jsonschema.validate(data, NO_HU)
+    assert data == {"hu": False}
+    # R9.1.2: seven groups of under 15 hu-xi are no 胡 either.
+    short = parse_cards(SHORT)
+    assert ref_best_win(short, [], parse_kind("d9"), False, min_huxi=0) is not None
+    assert ref_best_win(short, [], parse_kind("d9"), False) is None
+    assert analyze_json(["--hand", SHORT, "--win", "d9"], capsys) == {"hu": False}
+    # The same hands, where the rules say they win, are answered yes: the no is an answer.
+    won = ref_best_win(hand, [], parse_kind("d10"), False)
+    assert won is not None
+    data = analyze_json(["--hand", HAND, "--win", "d10"], capsys)
+    assert data["hu"] is True and (data["huxi"], data["score"]) == (won.huxi, won.points)
 
 
 def test_f6_waits(capsys: pytest.CaptureFixture[str]) -> None:

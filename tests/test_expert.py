@@ -95,6 +95,7 @@ def test_unseen_cards_are_spread_uniformly_where_nothing_else_is_known() -> None
 
 def test_a_card_shown_from_ones_own_draw_caps_that_kind_in_hand() -> None:
     rng = random.Random(5)
+    checked = 0
     for game, seat, _ in random_decisions(range(30)):
         obs = observe(game, seat)
         shown = {(e.seat, e.card) for e in obs.events if e.type.value == "show" and e.seat != seat}
@@ -102,6 +103,8 @@ def test_a_card_shown_from_ones_own_draw_caps_that_kind_in_hand() -> None:
             position = sample(obs, rng)
             for other, kind in shown:
                 assert kind is not None and position.hands[other][kind] <= 1
+                checked += 1
+    assert checked > 1000  # cards shown, each checked in a sample
 
 
 def test_expert_returns_a_legal_choice_and_wins_when_it_can() -> None:
@@ -109,15 +112,19 @@ def test_expert_returns_a_legal_choice_and_wins_when_it_can() -> None:
     play(game, "0 discard x1")
     quiet(game, 18)
     expert = ExpertBot(1, samples=2)
+    decided = 0
     while on_offer(game) == 3:
         seat = game.to_act
         assert seat is not None
         action = expert.act(observe(game, seat))
         assert action in game.legal_actions()
         game.apply(action)
-    if not game.is_over:
-        pass_until(game, 1)
-        assert expert.act(observe(game, 1)) == HU
+        decided += 1
+    # Seats 1 and 2 were offered x4 (吃, and for seat 2 碰 too) and passed it by: the d10 that
+    # seat 1 waits on comes next.
+    assert decided == 2 and not game.is_over
+    pass_until(game, 1)
+    assert expert.act(observe(game, 1)) == HU
 
 
 def test_expert_estimates_every_candidate_with_a_sample_budget() -> None:

@@ -163,7 +163,8 @@ def test_r5_2_a_forced_pao_on_the_last_card_is_carried_out_before_huangzhuang() 
     assert table(game, 2) == ["pao:d10d10d10d10"]
     result = game.result
     assert result is not None and result.winner is None and result.payments == (0, 0, 0)
-    assert result.other_huxi[2] == game.huxi(2) >= 9  # the 跑 of a big kind: 9 (R3)
+    # R3: the 跑 of a big kind 9, x1x2x3 3, d1d2d3 6 (x4–x9 and d4–d8 sequences of 0).
+    assert result.other_huxi[2] == game.huxi(2) == 9 + 3 + 6
 
 
 def test_r8_on_offer_is_told_of_every_card_on_offer_before_anyone_is_asked() -> None:

@@ -179,6 +179,7 @@ def test_observation_does_not_change_when_hidden_cards_are_reshuffled() -> None:
 
 
 def test_observation_hides_other_wei_and_draws() -> None:
+    checked = {"own wei": 0, "other wei": 0, "other draw or wei event": 0}
     for seed in range(200):
         game = Game(seed=seed)
         choices = random.Random(seed)
@@ -190,6 +191,9 @@ def test_observation_hides_other_wei_and_draws() -> None:
                     for group in seen.tables[other]:
                         if group.type.value == "wei":
                             assert (group.cards is None) == (other != seat)
+                            checked["other wei" if other != seat else "own wei"] += 1
                 for event in seen.events:
                     if event.type.value in ("draw", "wei") and event.seat != seat:
                         assert event.card is None
+                        checked["other draw or wei event"] += 1
+    assert min(checked.values()) > 1000, checked

@@ -6,9 +6,11 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from paohuzi.actions import PASS, Action
 from paohuzi.bots import GreedyBot, RandomBot, play_hand
 from paohuzi.bots.protocol import SubprocessBot
 from paohuzi.game import Game
+from paohuzi.observation import Observation
 from paohuzi.record import Record, record_of, replay
 
 EXAMPLE = Path(__file__).parent.parent / "examples" / "bots" / "random_bot.py"
@@ -66,6 +68,48 @@ def test_a_silent_bot_times_out() -> None:
     assert any("no answer" in e for e in bot.errors)
 
 
+BYE = "'bye': unknown action 'bye' (discard, chi, peng, hu, pass)"
+_GONE = ("the bot exited", "the bot closed its input")
+"""How a bot's exit is seen: at the next answer read, or the next message written."""
+
+
+class _Watched:
+    """A bot whose every decision is kept: what it was offered, what it chose, and whether its
+    program had been seen to exit by then."""
+
+    def __init__(self, bot: SubprocessBot) -> None:
+        self.bot = bot
+        self.name = bot.name
+        self.decisions: list[tuple[tuple[Action, ...], Action, bool]] = []
+
+    def act(self, observation: Observation) -> Action:
+        action = self.bot.act(observation)
+        exited = any(e in _GONE for e in self.bot.errors)
+        self.decisions.append((tuple(observation.legal), action, exited))
+        return action
+
+    def end(self, observation: Observation) -> None:
+        self.bot.end(observation)
+
+
 def test_a_bot_that_exits_is_replaced_by_the_default() -> None:
     bot = _broken("print('bye')")
-    _check_game_survives(bot, hands=1)
+    watched = _Watched(bot)
+    try:
+        for i in range(5):
+            game = Game(seed=100 + i)
+            play_hand(game, [watched, RandomBot(i), RandomBot(i + 1)])
+            assert game.is_over
+            assert replay(Record.from_json(record_of(game).to_json())).error is None
+        # Its one line is read as an answer, or not if it is gone before the first message.
+        assert bot.errors[-1] in _GONE and bot.errors[:-1] in ([], [f"unreadable answer {BYE}"])
+        after = [(legal, action) for legal, action, exited in watched.decisions if exited]
+        # Every decision from the exit on is the default's (docs/protocol.md): pass when the
+        # seat may, else the first legal action; and the game played them.
+        assert len(after) >= 40, len(after)  # 51 (seeded hands; 50 if its line is never read)
+        for legal, action in after:
+            assert action in legal and action == (PASS if PASS in legal else legal[0])
+        assert any(action != PASS for _, action in after)  # it discards too, not only passes
+    finally:
+        bot.close()
+    assert bot._process.returncode == 0  # the program did exit (after its one line)

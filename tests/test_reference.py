@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from paohuzi.evaluator import best_win, waits
+from paohuzi.evaluator import best_win, current_huxi, waits
 from paohuzi.samples import Holding, random_holding
-from tests.reference import RefResult, ref_best_win
+from tests.reference import RefResult, group_huxi, ref_best_win, ref_current_huxi
 
 
 def _reference(h: Holding, win: int, self_drawn: bool) -> RefResult | None:
@@ -53,3 +53,15 @@ def test_r9_1_waits_match_reference() -> None:
             if held < 4 and (ref := _reference(h, win, False)) is not None:
                 expected.append((win, ref.huxi, ref.points))
         assert [(w.win, w.huxi, w.points) for w in waits(h.hand, h.table)] == expected, h
+
+
+def test_r10_6_current_huxi_matches_reference() -> None:
+    # The reference's partial decomposition (used for the golden records' other_huxi and the
+    # forced 天胡, tests/test_golden.py) against the evaluator's, on holdings of every kind.
+    differ = set()
+    for h in _holdings(7, 300):
+        table = [(g.type.value, g.cards) for g in h.table]
+        expected = ref_current_huxi(list(h.hand), table)
+        assert current_huxi(h.hand, h.table) == expected, h
+        differ.add(expected - sum(map(group_huxi, table)))
+    assert len(differ) > 5  # the hands' own hu-xi vary: the comparison is not all zeros
