@@ -272,13 +272,19 @@ def test_history_encodes_the_seats_last_events() -> None:
     observation = aec.observe(aec.agent_selection)
     assert observation["history"].shape == (6, HISTORY_WIDTH)
     assert aec.observation_space(aec.agent_selection).contains(observation)
-    obs = observe(aec.game, 0)
-    rows = encode_history(obs, 200)
-    assert rows.sum(axis=1).max() <= 3
-    assert int((rows.sum(axis=1) > 0).sum()) == len(obs.events)
-    # Another seat's face-down draw has no card in the row.
-    for event, row in zip(obs.events, rows[-len(obs.events) :], strict=True):
-        assert (row[-20:].sum() == 1) == (event.card is not None)
+    # Seat 0's events over whole random games: another seat's face-down draw (a 偎 or 提
+    # from the wall) has no card in its row, every other event its one card.
+    hidden = shown = 0
+    for game, _, _ in random_decisions(range(20)):
+        obs = observe(game, 0)
+        rows = encode_history(obs, 400)
+        assert rows.sum(axis=1).max() <= 3
+        assert int((rows.sum(axis=1) > 0).sum()) == len(obs.events)
+        for event, row in zip(obs.events, rows[-len(obs.events) :], strict=True):
+            assert (row[-20:].sum() == 1) == (event.card is not None)
+            hidden += event.card is None
+            shown += event.card is not None
+    assert hidden > 20 and shown > 200, (hidden, shown)
 
 
 def test_r9_3_chou_hu_marks_are_in_the_observation() -> None:
