@@ -336,3 +336,14 @@ def test_fuzzed_reads(tmp_path: Path) -> None:
                 assert response.status_code < 500, (path, response.status_code)
 
         fuzz()
+
+
+@pytest.mark.parametrize("key", ["\n", "a\rb", "\u2028", "\x00", "x" * 500])
+def test_a_key_of_any_characters_is_refused_in_one_line(tmp_path: Path, key: str) -> None:
+    """Found by the fuzzer on a loaded CI run: an unknown key with a newline in it came back
+    in the error's detail, breaking the one-line contract (docs/security.md)."""
+    with app_client(tmp_path / "db", **LIMITS) as client:
+        response = client.post("/api/rooms", json={"bots": PERSON, key: None})
+        assert response.status_code == 422
+        check_json(response, repr(key))
+        assert len(response.json()["detail"]) < 400

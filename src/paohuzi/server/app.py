@@ -67,6 +67,12 @@ MAX_ID = 64
 """Longest room id looked up (ours are 22 characters)."""
 
 
+def one_line(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters, every character that is not printable written as
+    its escape: a client's words (a JSON key, say) echoed in an error stay one line."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text[:limit])[:limit]
+
+
 def plausible_id(room_id: str) -> bool:
     """Whether ``room_id`` could name a room: short printable ASCII. Anything else is no room,
     and never reaches the store (PostgreSQL refuses a NUL in text with an error)."""
@@ -349,13 +355,13 @@ def create_app(config: Config | str = "paohuzi.db", **settings: Any) -> FastAPI:
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, error: RequestValidationError) -> JSONResponse:
         first = error.errors()[0] if error.errors() else {}
-        where = ".".join(str(p) for p in first.get("loc", ()) if p != "body")
-        message = str(first.get("msg", "invalid request"))[:200]
+        where = one_line(".".join(str(p) for p in first.get("loc", ()) if p != "body"), 80)
+        message = one_line(str(first.get("msg", "invalid request")), 200)
         return JSONResponse({"detail": f"{where}: {message}" if where else message}, 422)
 
     @app.exception_handler(StarletteHTTPException)
     async def refused(request: Request, error: StarletteHTTPException) -> JSONResponse:
-        return JSONResponse({"detail": str(error.detail)[:300]}, error.status_code)
+        return JSONResponse({"detail": one_line(str(error.detail), 300)}, error.status_code)
 
     @app.exception_handler(Exception)
     async def failed(request: Request, error: Exception) -> JSONResponse:
