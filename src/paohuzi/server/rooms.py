@@ -663,18 +663,32 @@ class Room:
         assert game is not None
         if action not in game.legal_actions():
             game.clone().apply(action)  # raises IllegalAction, saying why
-        self.store.add_action(self.id, self.hand_no, len(game.history), f"{seat} {action}")
-        self.active = time.time()
-        self._cancel_timer()
-        self.own_actions[seat] += 1  # first: frames built during the action count it
-        if action.type is ActionType.DISCARD:  # a public move: the table sees its 托管 now
-            self.auto_shown[seat] = self.auto[seat]
-        game.apply(action)
-        if game.is_over:
-            self.auto_shown = list(self.auto)  # the record opens every answer anyway
-            self._finish()
-        self._settle()
-        self._kick()
+        index = len(game.history)
+        self.store.add_action(self.id, self.hand_no, index, f"{seat} {action}")
+        try:
+            self.active = time.time()
+            self._cancel_timer()
+            self.own_actions[seat] += 1  # first: frames built during the action count it
+            if action.type is ActionType.DISCARD:  # a public move: the table sees its 托管 now
+                self.auto_shown[seat] = self.auto[seat]
+            game.apply(action)
+            if game.is_over:
+                self.auto_shown = list(self.auto)  # the record opens every answer anyway
+                self._finish()
+            self._settle()
+            self._kick()
+        except Exception:
+            # A bug: the rule sets that reach a room are checked (issue 22), so nothing should
+            # fail once the action is stored. Never silently: whoever asked gets an error too.
+            log.exception(
+                "room %s: hand %d action %d (%s %s) was stored, then failed",
+                self.id,
+                self.hand_no,
+                index,
+                seat,
+                action,
+            )
+            raise
 
     def new_deck(self) -> list[Kind]:
         """The next hand's deck: from the CSPRNG, or the match's seed in development."""
