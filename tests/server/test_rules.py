@@ -11,7 +11,9 @@ from typing import Any
 
 import pytest
 
-from paohuzi.fairdeal import verify
+from paohuzi.cards import parse_cards
+from paohuzi.cli.verify import check_replay
+from paohuzi.fairdeal import commitment, verify
 from paohuzi.record import Record, replay
 from paohuzi.rules import HUNAN, RuleSet
 from paohuzi.server.config import Config
@@ -219,3 +221,44 @@ def test_a_stored_rule_set_out_of_range_is_quarantined_naming_the_field(tmp_path
         listed = client.get("/api/admin/quarantine", headers={"Authorization": "Bearer op"})
         why = {entry["room"]: entry["why"] for entry in listed.json()}
         assert "deng_step" in why[room_id]
+
+
+def test_a_server_record_commits_to_its_hand_number_and_rules(tmp_path: Path) -> None:
+    """Issue 22: the record of hand n says so, and its deal's commitment covers the hand number,
+    the dealer and the rule set, so ``paohuzi verify`` names any of them changed."""
+    with app_client(tmp_path / "db", **FAST) as client:
+        data = new_room(client, PERSON, rules=HOUSE)
+        with client.websocket_connect(seat_url(data, 0)) as ws:
+            for n in range(2):
+                state = receive(ws)
+                while state.get("hand_no") != n + 1:
+                    state = receive(ws)
+                seen = state["commitment"]
+                play_out(ws, state)
+                record = client.get(f"/api/rooms/{data['room']}/hands/{n}/record").json()
+                assert record["hand"] == n and record["deal"]["scheme"] == "paohuzi-deal/2"
+                assert verify(record, seen).ok, verify(record, seen).message
+                assert check_replay(Record.from_json(record)) is None
+                ws.send_json({"type": "next"})
+    other = dict(record, hand=0)
+    assert verify(other).message == "hand: the record says 0, the deal committed to 1"
+    loose = dict(record, ruleset=dict(record["ruleset"], min_huxi=15))
+    assert verify(loose).message.startswith("ruleset.min_huxi: the record says 15")
+
+
+def test_a_hand_dealt_before_the_second_scheme_still_verifies(tmp_path: Path) -> None:
+    """A hand committed to by the first scheme (dealt by a server before issue 22) keeps it:
+    its record says paohuzi-deal/1 and opens to the commitment its table was shown."""
+    db = tmp_path / "db"
+    with app_client(db, **FAST) as client:
+        data = new_room(client, PERSON)
+    [(deck, salt)] = sql(db, "SELECT deck, salt FROM hands WHERE room = ?", data["room"])
+    old = commitment(parse_cards(deck), salt)
+    sql(db, "UPDATE hands SET commitment = ? WHERE room = ?", old, data["room"])
+    with app_client(db, **FAST) as client, client.websocket_connect(seat_url(data, 0)) as ws:
+        state = receive(ws)
+        assert state["commitment"] == old
+        play_out(ws, state)
+        record = client.get(f"/api/rooms/{data['room']}/hands/0/record").json()
+    assert record["deal"]["scheme"] == "paohuzi-deal/1" and verify(record, old).ok
+    assert check_replay(Record.from_json(record)) is None
