@@ -10,8 +10,7 @@ also builds the extension ``paohuzi._native``, and this module plugs it into
 methods, and every result is the same Python object (``HuResult``, ``Wait``, ``Group``,
 ``Score``) with the same values, the same groups chosen among equally good ones. The Python
 evaluator stays the reference, and serves any rule set the native core does not know (a 名堂 of
-a shape other than ``paohuzi.mingtang``'s three, a ``RuleSet`` subclass, a ``product`` of 番
-that could leave 64 bits).
+a shape other than ``paohuzi.mingtang``'s three, a ``RuleSet`` subclass).
 
 The environment variable ``PAOHUZI_NATIVE`` decides: ``0`` runs pure Python, ``1`` requires
 the native core (importing ``paohuzi`` fails without it), unset or empty uses it when built.
@@ -59,7 +58,7 @@ _MAX_WEIGHT = 1000
 _MAX_CACHED = 64
 _MAX_FAN = 1 << 40
 """The greatest 番 the native core's 64-bit figures take (with room for 等 times it). A
-``RuleSet`` allows less (``paohuzi.rules.MOST_FAN``): this guards a subclass's values."""
+``RuleSet`` allows less (``paohuzi.rules.MOST_FAN``, D65): the check stays as the core's own."""
 
 
 def _threes() -> list[tuple[Kind, ...]]:
