@@ -46,7 +46,8 @@ SEAT_COUNTS = (DEALT, DEALT + 1)
 
 
 MOST_CARDS = 27
-"""The most cards a winner holds: 20 + max(0, k - 1) with up to 6 fours, and the winning card."""
+"""More cards than a winner holds: 20 + max(0, k - 1) with k 提 and 跑 (R6), and the winning
+card (a bound of the cards one 名堂 counts)."""
 
 HUXI_RANGE = range(0, 1001)
 """Hu-xi of one group in the R3 table (every row, red rows too, and the ``cap``)."""
@@ -202,11 +203,6 @@ class Seating:
 def seating(seats: int, dealer: int) -> Seating:
     """The (shared) :class:`Seating` of a table of ``seats`` with this dealer."""
     return Seating(seats, dealer)
-
-
-def check_seat_count(seats: int) -> None:
-    """Raise ValueError unless a table may have this many seats (R12)."""
-    seating(seats, 0)
 
 
 class FanCombine(enum.Enum):
