@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import random
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,8 @@ import pytest
 from paohuzi.cards import parse_cards
 from paohuzi.cli.verify import check_replay
 from paohuzi.fairdeal import commitment, verify
-from paohuzi.record import Record, replay
+from paohuzi.game import Game
+from paohuzi.record import Record, record_of, replay
 from paohuzi.rules import HUNAN, RuleSet
 from paohuzi.server.config import Config
 from paohuzi.server.rooms import Rooms
@@ -262,3 +264,23 @@ def test_a_hand_dealt_before_the_second_scheme_still_verifies(tmp_path: Path) ->
         record = client.get(f"/api/rooms/{data['room']}/hands/0/record").json()
     assert record["deal"]["scheme"] == "paohuzi-deal/1" and verify(record, old).ok
     assert check_replay(Record.from_json(record)) is None
+
+
+def test_a_clients_record_under_rules_out_of_range_is_a_422_naming_the_field(
+    tmp_path: Path,
+) -> None:
+    """The replay board's records come from a client's disk: its rule set is checked too (a 等
+    step of 0 divided by zero at the win: a 500)."""
+    for seed in range(100):
+        game = Game(seed=seed)
+        rng = random.Random(seed)
+        while not game.is_over:
+            game.apply(rng.choice(game.legal_actions()))
+        if game.result is not None and game.result.winner is not None:
+            break
+    data = record_of(game).to_json()
+    data["ruleset"]["deng_step"] = 0
+    with app_client(tmp_path / "db", **FAST) as client:
+        response = client.post("/api/replay", content=json.dumps(data))
+    assert response.status_code == 422, response.text
+    assert response.json()["detail"].startswith("ruleset: deng_step: ")
