@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from paohuzi.cards import full_deck
-from paohuzi.fairdeal import SCHEME, commitment, verify
+from paohuzi.cards import full_deck, parse_cards
+from paohuzi.fairdeal import SCHEME, SCHEME_TERMS, commitment, deal_terms, verify
 from paohuzi.game import Game
 from paohuzi.record import record_of
 
@@ -77,3 +77,99 @@ def test_the_verify_command(tmp_path: Path) -> None:
     broken.write_text("{")
     done = run_verify(broken)
     assert done.returncode == 2 and "Traceback" not in done.stderr
+
+
+def server_record(seed: int = 5, hand: int = 3) -> dict[str, Any]:
+    """A finished hand's record as the server writes it since issue 22: its hand number, and a
+    paohuzi-deal/2 commitment to the deck and the terms (hand, dealer, rule set)."""
+    data = finished_record(seed)
+    data["hand"] = hand
+    terms = deal_terms(hand, data["dealer"], data["ruleset"])
+    deck = parse_cards(data["deck"])
+    data["deal"] = {
+        "scheme": SCHEME_TERMS,
+        "commitment": commitment(deck, SALT, terms),
+        "terms": terms,
+        "salt": SALT,
+    }
+    return data
+
+
+def test_the_second_scheme_commits_to_the_terms_as_documented() -> None:
+    data = server_record()
+    terms = data["deal"]["terms"]
+    assert json.loads(terms) == {"hand": 3, "dealer": data["dealer"], "ruleset": data["ruleset"]}
+    assert terms.isascii() and " " not in terms
+    text = f"paohuzi-deal/2\n{SALT}\n{terms}\n{data['deck']}"
+    assert data["deal"]["commitment"] == hashlib.sha256(text.encode()).hexdigest()
+    assert verify(data).ok and "hand number" in verify(data).message
+
+
+def _tampered(data: dict[str, Any], how: str) -> dict[str, Any]:
+    """The record changed one way; a copy."""
+    data = json.loads(json.dumps(data))
+    actions, result = data["actions"], data["result"]
+    if how == "last action dropped":
+        data["actions"] = actions[:-1]
+    elif how == "middle action dropped":
+        del actions[len(actions) // 2]
+    elif how == "payments changed":
+        result["payments"] = [p * 2 for p in result["payments"]]
+    elif how == "winner changed":
+        result["winner"] = 1 if result["winner"] != 1 else 2
+    elif how == "hand number changed":
+        data["hand"] += 1
+    elif how == "rule set changed":
+        data["ruleset"]["deng_step"] += 1
+    elif how == "action after the end":
+        actions.append(f"{data['dealer']} pass")
+    elif how == "result dropped":
+        del data["result"]
+    return data
+
+
+TAMPERINGS = {
+    "last action dropped": "actions: the hand does not end with the record's last action",
+    "middle action dropped": "action",
+    "payments changed": "result.payments: the record says",
+    "winner changed": "result.winner: the record says",
+    "hand number changed": "hand: the record says 4, the deal committed to 3",
+    "rule set changed": "ruleset.deng_step: the record says 4, the deal committed to 3",
+    "action after the end": "comes after the end of the hand",
+    "result dropped": "result: the record of a finished hand has no result",
+}
+
+
+def _won() -> dict[str, Any]:
+    """A server record of a hand someone won (so its winner and payments say something)."""
+    for seed in range(100):
+        data = server_record(seed)
+        if data["result"]["winner"] is not None:
+            return data
+    raise AssertionError("no win in 100 seeded hands")
+
+
+def test_verify_names_what_was_tampered_with(tmp_path: Path) -> None:
+    """Issue 22: a finished server record with its last action dropped passed (exit 0)."""
+    data = _won()
+    good = tmp_path / "good.phz.json"
+    good.write_text(json.dumps(data))
+    done = run_verify(good, "--commitment", data["deal"]["commitment"])
+    assert done.returncode == 0 and "deal verified" in done.stdout, done.stdout
+    for how, message in TAMPERINGS.items():
+        path = tmp_path / f"{how.replace(' ', '-')}.phz.json"
+        path.write_text(json.dumps(_tampered(data, how)))
+        done = run_verify(path)
+        assert done.returncode == 1, (how, done.stdout, done.stderr)
+        assert done.stdout.startswith("not verified: ") and message in done.stdout, (
+            how,
+            done.stdout,
+        )
+
+
+def test_a_first_scheme_record_with_its_last_action_dropped_fails_too(tmp_path: Path) -> None:
+    data = finished_record()
+    path = tmp_path / "short.phz.json"
+    path.write_text(json.dumps(dict(data, actions=data["actions"][:-1])))
+    done = run_verify(path)
+    assert done.returncode == 1 and "an action is missing" in done.stdout, done.stdout

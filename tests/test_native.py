@@ -26,7 +26,7 @@ from paohuzi.cards import COPIES, NUM_KINDS, Kind
 from paohuzi.evaluator import PreparedHand, forced_tianhu
 from paohuzi.groups import Group, GroupType
 from paohuzi.mingtang import HUNAN_MINGTANG, SizeCount, WinContext
-from paohuzi.rules import HUNAN, LUZHOU, FanCombine, RuleSet
+from paohuzi.rules import HUNAN, LUZHOU, MOST_FAN, FanCombine, RuleSet, RuleSetError, fan_bound
 from paohuzi.samples import Holding, random_holding
 from tests.helpers import C, K, T
 
@@ -125,11 +125,13 @@ def test_a_rule_set_read_from_json_is_served_natively() -> None:
     assert fast.waits() == slow.waits()
 
 
-def test_a_product_of_fan_beyond_64_bits_is_served_by_python() -> None:
-    huge = SizeCount("大", big=True, threshold=0, value=1 << 30, per_extra=0)
-    rules = replace(HUNAN, mingtang=(huge, huge, huge), fan_combine=FanCombine.PRODUCT)
-    assert native.core is not None and not native.core.serves(rules)
-    assert native.core.serves(replace(rules, fan_combine=FanCombine.SUM))
+def test_a_product_of_fan_beyond_the_rule_sets_bound_is_refused_and_the_largest_is_native() -> None:
+    big = SizeCount("大", big=True, threshold=0, value=1000, per_extra=0)
+    with pytest.raises(RuleSetError, match=r"^mingtang: .* 番"):
+        replace(HUNAN, mingtang=(big, big, big, big), fan_combine=FanCombine.PRODUCT)
+    three = replace(HUNAN, mingtang=(big, big, big), fan_combine=FanCombine.PRODUCT)
+    assert fan_bound(three.mingtang, three.fan_combine) == 10**9 <= MOST_FAN
+    assert native.core is not None and native.core.serves(three)
 
 
 def _dealt(rng: random.Random, size: int) -> list[Kind]:

@@ -128,7 +128,7 @@ def test_a_record_whose_rules_and_ruleset_disagree_is_refused() -> None:
     data = record_of(random_game(HUNAN, 1)).to_json()
     with pytest.raises(RecordError, match="not the ruleset's preset"):
         Record.from_json(dict(data, rules="luzhou"))
-    with pytest.raises(RecordError, match="ruleset: unknown rule"):
+    with pytest.raises(RecordError, match="ruleset: bogus: unknown rule"):
         Record.from_json(dict(data, ruleset={"preset": "hunan", "bogus": 1}))
     with pytest.raises(RecordError, match="dealer must be 0, 1, 2 or 3"):
         Record.from_json(dict(record_of(random_game(FOUR, 1)).to_json(), dealer=4))

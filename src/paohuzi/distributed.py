@@ -7,8 +7,11 @@ give identical results, in job order.
 from __future__ import annotations
 
 import multiprocessing
+import os
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
+
+from paohuzi.workers import start_worker
 
 J = TypeVar("J")
 R = TypeVar("R")
@@ -34,7 +37,9 @@ def run_jobs(
         if workers <= 1:
             yield from map(fn, jobs)
             return
-        with multiprocessing.get_context("spawn").Pool(workers) as pool:
+        context = multiprocessing.get_context("spawn")
+        # Workers end with this process, even killed (paohuzi.workers).
+        with context.Pool(workers, start_worker, (os.getpid(),)) as pool:
             yield from pool.imap(fn, jobs)
         return
     if backend != "ray":

@@ -149,19 +149,31 @@ def mingtang_json(mingtang: Mingtang) -> dict[str, Any]:
     return {"type": kind, **asdict(mingtang)}
 
 
+class MingtangError(ValueError):
+    """A 名堂's JSON refused; :attr:`key` names its field at fault, if one is."""
+
+    def __init__(self, key: str | None, problem: str) -> None:
+        super().__init__(problem)
+        self.key = key
+
+
 def mingtang_from_json(data: Any) -> Mingtang:
-    """Read :func:`mingtang_json`; raises ValueError naming what is wrong."""
+    """Read :func:`mingtang_json`; raises :class:`MingtangError` (a ValueError) naming what is
+    wrong. The ranges of the values are the rule set's business (``paohuzi.rules``)."""
     if not isinstance(data, dict):
-        raise ValueError("a 名堂 is a JSON object")
-    cls = MINGTANG_TYPES.get(data.get("type", ""))
+        raise MingtangError(None, "a 名堂 is a JSON object")
+    kind = data.get("type", "")
+    cls = MINGTANG_TYPES.get(kind) if isinstance(kind, str) else None
     if cls is None:
-        raise ValueError(f"unknown 名堂 type {data.get('type')!r} ({', '.join(MINGTANG_TYPES)})")
+        shown = repr(kind) if len(repr(kind)) <= 40 else repr(kind)[:37] + "..."
+        raise MingtangError("type", f"unknown 名堂 type {shown} ({', '.join(MINGTANG_TYPES)})")
     wanted = {f.name: f.type for f in fields(cls)}
     given = {k: v for k, v in data.items() if k != "type"}
     if set(given) != set(wanted):
-        raise ValueError(f"a {cls.kind} 名堂 has the fields {', '.join(wanted)}")
+        odd = sorted(set(given) ^ set(wanted))[0]
+        raise MingtangError(odd, f"a {cls.kind} 名堂 has the fields {', '.join(wanted)}")
     for key, value in given.items():
         expected = str if wanted[key] == "str" else bool if wanted[key] == "bool" else int
         if type(value) is not expected:
-            raise ValueError(f"名堂 field {key!r} must be {expected.__name__}")
+            raise MingtangError(key, f"名堂 field {key!r} must be {expected.__name__}")
     return cls(**given)

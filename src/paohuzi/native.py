@@ -10,8 +10,7 @@ also builds the extension ``paohuzi._native``, and this module plugs it into
 methods, and every result is the same Python object (``HuResult``, ``Wait``, ``Group``,
 ``Score``) with the same values, the same groups chosen among equally good ones. The Python
 evaluator stays the reference, and serves any rule set the native core does not know (a 名堂 of
-a shape other than ``paohuzi.mingtang``'s three, a ``RuleSet`` subclass, a ``product`` of 番
-that could leave 64 bits).
+a shape other than ``paohuzi.mingtang``'s three, a ``RuleSet`` subclass).
 
 The environment variable ``PAOHUZI_NATIVE`` decides: ``0`` runs pure Python, ``1`` requires
 the native core (importing ``paohuzi`` fails without it), unset or empty uses it when built.
@@ -38,7 +37,7 @@ from paohuzi.cards import NUM_KINDS, Kind
 from paohuzi.evaluator import HuResult, NativeCore, Wait
 from paohuzi.groups import SCORING_SEQUENCES, Group, GroupType
 from paohuzi.mingtang import AllTriplets, RedCount, SizeCount, WinContext
-from paohuzi.rules import FanCombine, RuleSet
+from paohuzi.rules import RuleSet, fan_bound
 from paohuzi.scoring import Score, score
 
 ENV = "PAOHUZI_NATIVE"
@@ -58,9 +57,8 @@ _MAX_WEIGHT = 1000
 """The largest hu-xi of a scoring sequence the native core's tables hold."""
 _MAX_CACHED = 64
 _MAX_FAN = 1 << 40
-"""The greatest 番 the native core's 64-bit figures take (with room for 等 times it)."""
-_MAX_CARDS = 27
-"""The most cards a winner holds: 20 + max(0, k - 1) with up to 7 fours, and the winning card."""
+"""The greatest 番 the native core's 64-bit figures take (with room for 等 times it). A
+``RuleSet`` allows less (``paohuzi.rules.MOST_FAN``, D66): the check stays as the core's own."""
 
 
 def _threes() -> list[tuple[Kind, ...]]:
@@ -102,29 +100,14 @@ def _mingtang(rules: RuleSet) -> list[tuple[str, int, int, int, int]] | None:
     return found
 
 
-def _fan_bound(mingtang: list[tuple[str, int, int, int, int]], how: FanCombine) -> int:
-    """An upper bound of the 番 a hand may have under these 名堂 (no haidi)."""
-    most = []
-    for shape, a, b, c, d in mingtang:
-        if shape == "size":
-            most.append(abs(c) + abs(d) * (_MAX_CARDS + abs(b)))
-        else:
-            most.append(abs(a if shape == "triplets" else c))
-    if how is FanCombine.PRODUCT:
-        bound = 1
-        for m in most:
-            bound *= max(m, 1)
-        return bound
-    return sum(most) + 1
-
-
 def evaluator_args(rules: RuleSet, groups: list[Group | None]) -> dict[str, Any] | None:
     """The arguments of ``paohuzi._native.Evaluator`` for a rule set, or None for a rule set
     only Python serves. ``groups``: :func:`group_table`."""
     mingtang = _mingtang(rules)
     if type(rules) is not RuleSet or mingtang is None or rules.deng_step <= 0:
         return None
-    if _fan_bound(mingtang, rules.fan_combine) + abs(rules.haidi_fan) > _MAX_FAN:
+    bound = fan_bound(rules.mingtang, rules.fan_combine)
+    if bound is None or bound + abs(rules.haidi_fan) > _MAX_FAN:
         return None
     huxi = rules.huxi
     special = [huxi.sequence(cards) for cards in _SPECIAL]

@@ -4,18 +4,36 @@ order (R2, R12), and how many cards a player holds (R6).
 
 A house rule is a :class:`RuleSet` value, not a fork: ``dataclasses.replace(HUNAN, min_huxi=10)``.
 A rule set travels as JSON (:meth:`RuleSet.to_json`), so a record replays under its own rules.
+
+Every value has a range (:data:`RANGES`, the hu-xi table's :data:`HUXI_RANGE`, the 名堂's
+:data:`MINGTANG_RANGES` and :data:`MOST_FAN`): a rule set outside them is refused when it is
+made, by :meth:`RuleSet.from_json` and by the constructor alike, with a :class:`RuleSetError`
+naming the field. Inside them every rule set plays: no 等 divides by zero, and every figure of
+a hand (hu-xi, 等, 番, 底数) stays far inside 64 bits, and inside the 2**53 a browser counts
+exactly (decision D66).
 """
 
 from __future__ import annotations
 
 import enum
+import re
 from dataclasses import dataclass, field, fields, replace
 from functools import cache, cached_property
 from typing import Any
 
 from paohuzi.cards import NUM_KINDS, RED_KINDS, Kind, is_big, rank
 from paohuzi.groups import RUN_123, RUN_2710, SCORING_SEQUENCES, Group, GroupType
-from paohuzi.mingtang import HUNAN_MINGTANG, Mingtang, mingtang_from_json, mingtang_json
+from paohuzi.mingtang import (
+    HUNAN_MINGTANG,
+    MANY,
+    AllTriplets,
+    Mingtang,
+    MingtangError,
+    RedCount,
+    SizeCount,
+    mingtang_from_json,
+    mingtang_json,
+)
 
 HAND_SIZE = 20
 """Cards dealt to each seat that plays a hand (R2)."""
@@ -25,6 +43,109 @@ DEALT = 3
 
 SEAT_COUNTS = (DEALT, DEALT + 1)
 """Seats a table may have (R12 ``players``)."""
+
+
+MOST_CARDS = 27
+"""More cards than a winner holds: 20 + max(0, k - 1) with k 提 and 跑 (R6), and the winning
+card (a bound of the cards one 名堂 counts)."""
+
+HUXI_RANGE = range(0, 1001)
+"""Hu-xi of one group in the R3 table (every row, red rows too, and the ``cap``)."""
+
+RANGES: dict[str, range] = {
+    "min_huxi": range(0, 10_001),
+    "deng_base": range(1, 10_001),
+    "deng_step": range(1, 10_001),
+    "self_draw_bonus": range(0, 1001),
+    "haidi_fan": range(0, 1001),
+}
+"""The integers a rule set's numeric fields may hold (R9.1, R10.1, R10.2). ``deng_step`` is a
+divisor (R10.1); ``deng_base`` at least 1 so a hand of no hu-xi is worth no 等."""
+
+MINGTANG_RANGES: dict[str, range] = {
+    "low": range(0, MANY + 1),
+    "high": range(0, MANY + 1),
+    "threshold": range(0, MANY + 1),
+    "value": range(0, 1001),
+    "per_extra": range(0, 1001),
+}
+"""The integers each field of a 名堂 (R10.1) may hold."""
+
+MOST_MINGTANG = 32
+"""The most 名堂 a table may list."""
+
+MOST_FAN = 2**31
+"""The most 番 the 名堂 of a table may make together (:func:`fan_bound`): with the ranges
+above, a hand's 底数 stays under 2**46."""
+
+NAME_LENGTH = range(1, 33)
+"""Characters of a preset's or a 名堂's name."""
+
+
+class RuleSetError(ValueError):
+    """A rule set refused: :attr:`field` names the value at fault (``deng_step``,
+    ``huxi.peng``, ``mingtang[2].value``), and the message starts with it."""
+
+    def __init__(self, field: str | None, problem: str) -> None:
+        super().__init__(problem if field is None else f"{field}: {problem}")
+        self.field = field
+
+
+def fan_bound(mingtang: tuple[Mingtang, ...], how: FanCombine) -> int | None:
+    """An upper bound of the 番 these 名堂 may make together (no 海底胡), or None for a 名堂
+    of a shape other than ``paohuzi.mingtang``'s three (its 番 cannot be bounded here)."""
+    most: list[int] = []
+    for m in mingtang:
+        if type(m) is SizeCount:
+            most.append(m.value + m.per_extra * max(0, MOST_CARDS - m.threshold))
+        elif type(m) is RedCount or type(m) is AllTriplets:
+            most.append(m.value)
+        else:
+            return None
+    if how is FanCombine.PRODUCT:
+        bound = 1
+        for value in most:
+            bound *= max(value, 1)
+        return bound
+    if how is FanCombine.MAX:
+        return max(most, default=1)
+    return max(sum(most), 1)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_int(field: str, value: Any, allowed: range) -> None:
+    if not _is_int(value):
+        raise RuleSetError(field, f"must be an integer, not {_shown(value)}")
+    if value not in allowed:
+        raise RuleSetError(
+            field,
+            f"must be an integer from {allowed.start} to {allowed.stop - 1}, not {_shown(value)}",
+        )
+
+
+def _check_bool(field: str, value: Any) -> None:
+    if not isinstance(value, bool):
+        raise RuleSetError(field, f"must be true or false, not {_shown(value)}")
+
+
+def _check_name(field: str, value: Any) -> None:
+    if not isinstance(value, str) or len(value) not in NAME_LENGTH or not value.isprintable():
+        raise RuleSetError(
+            field,
+            f"must be a name of {NAME_LENGTH.start} to {NAME_LENGTH.stop - 1} printable "
+            f"characters, not {_shown(value)}",
+        )
+
+
+def _shown(value: Any) -> str:
+    """A value in a message: short whatever the client sent."""
+    if isinstance(value, int) and value.bit_length() > 64:
+        return "a number beyond 64 bits"  # and repr() refuses one of over 4,300 digits
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def holding_limit(fours: int) -> int:
@@ -84,11 +205,6 @@ def seating(seats: int, dealer: int) -> Seating:
     return Seating(seats, dealer)
 
 
-def check_seat_count(seats: int) -> None:
-    """Raise ValueError unless a table may have this many seats (R12)."""
-    seating(seats, 0)
-
-
 class FanCombine(enum.Enum):
     """How the 番 of several 名堂 make the hand's 番 (R10.3)."""
 
@@ -129,6 +245,24 @@ class HuxiTable:
     ti: Points = Points(9, 12)
     cap: int | None = None
     """Highest hu-xi of one group, if any (Luzhou: 18)."""
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            name = f"huxi.{f.name}"
+            if f.name == "cap":
+                if value is not None:
+                    _check_int(name, value, HUXI_RANGE)
+                continue
+            if not isinstance(value, Points):
+                raise RuleSetError(name, "must be a row of hu-xi (Points)")
+            _check_int(name, value.small, HUXI_RANGE)
+            _check_int(name, value.big, HUXI_RANGE)
+            if (value.red_small is None) != (value.red_big is None):
+                raise RuleSetError(name, "has red values for both sizes or for neither")
+            if value.red_small is not None:
+                _check_int(name, value.red_small, HUXI_RANGE)
+                _check_int(name, value.red_big, HUXI_RANGE)
 
     @cached_property
     def _same_kind(self) -> dict[GroupType, tuple[int, ...]]:
@@ -188,20 +322,22 @@ class HuxiTable:
     def from_json(cls, data: Any) -> HuxiTable:
         """Read :meth:`to_json`; rows it leaves out keep the R3 values."""
         if not isinstance(data, dict):
-            raise ValueError("huxi is a JSON object")
+            raise RuleSetError("huxi", "must be a JSON object")
         known = {f.name for f in fields(cls)}
         changes: dict[str, Any] = {}
         for key, value in data.items():
             if key not in known:
-                raise ValueError(f"unknown huxi row {key!r}")
+                raise RuleSetError(f"huxi.{_key(key)}", f"unknown huxi row {_shown(key)}")
             if key == "cap":
                 if value is not None and not _is_int(value):
-                    raise ValueError("huxi cap must be an integer or null")
+                    raise RuleSetError("huxi.cap", "huxi cap must be an integer or null")
                 changes[key] = value
             elif isinstance(value, list) and len(value) in (2, 4) and all(map(_is_int, value)):
                 changes[key] = Points(*value)
             else:
-                raise ValueError(f"huxi row {key!r} must be [small, big] or four integers")
+                raise RuleSetError(
+                    f"huxi.{key}", f"huxi row {key!r} must be [small, big] or four integers"
+                )
         return replace(cls(), **changes)
 
 
@@ -244,7 +380,45 @@ class RuleSet:
     each hand out)."""
 
     def __post_init__(self) -> None:
-        check_seat_count(self.players)
+        """Refuse a value outside its range or of the wrong type: RuleSetError naming it."""
+        _check_name("preset", self.name)
+        if not isinstance(self.huxi, HuxiTable):
+            raise RuleSetError("huxi", "must be a HuxiTable")
+        for key, allowed in RANGES.items():
+            _check_int(key, getattr(self, key), allowed)
+        for f in fields(self):
+            if f.type == "bool":
+                _check_bool(f.name, getattr(self, f.name))
+        if not isinstance(self.fan_combine, FanCombine):
+            raise RuleSetError("fan_combine", "must be a FanCombine")
+        if not _is_int(self.players) or self.players not in SEAT_COUNTS:
+            seats = " or ".join(map(str, SEAT_COUNTS))
+            raise RuleSetError("players", f"a table has {seats} seats, not {_shown(self.players)}")
+        self._check_mingtang()
+
+    def _check_mingtang(self) -> None:
+        table = self.mingtang
+        if not isinstance(table, tuple):
+            raise RuleSetError("mingtang", "must be a tuple of 名堂")
+        if len(table) > MOST_MINGTANG:
+            raise RuleSetError("mingtang", f"a table lists at most {MOST_MINGTANG} 名堂")
+        for i, m in enumerate(table):
+            _check_name(f"mingtang[{i}].name", getattr(m, "name", None))
+            if type(m) in (RedCount, SizeCount, AllTriplets):
+                for key, allowed in MINGTANG_RANGES.items():
+                    if hasattr(m, key):
+                        _check_int(f"mingtang[{i}].{key}", getattr(m, key), allowed)
+            if type(m) is SizeCount:
+                _check_bool(f"mingtang[{i}].big", m.big)
+            if type(m) is RedCount and m.low > m.high:
+                raise RuleSetError(f"mingtang[{i}].low", f"{m.low} is above high ({m.high})")
+        bound = fan_bound(table, self.fan_combine)
+        if bound is not None and bound > MOST_FAN:
+            raise RuleSetError(
+                "mingtang",
+                f"these 名堂 may make up to {bound} 番 ({self.fan_combine.value}); "
+                f"at most {MOST_FAN}",
+            )
 
     def seating(self, dealer: int) -> Seating:
         """Who plays a hand with this dealer, in what order (R2, R12)."""
@@ -276,49 +450,74 @@ class RuleSet:
 
     @classmethod
     def from_json(cls, data: Any) -> RuleSet:
-        """Read :meth:`to_json`; raises ValueError naming what is wrong. Fields it leaves out
-        keep the values of the preset it names (so a rule set written before a field existed reads
+        """Read :meth:`to_json`; raises :class:`RuleSetError` (a ValueError) naming the field
+        at fault: unknown, of the wrong type or outside its range. Fields it leaves out keep
+        the values of the preset it names (so a rule set written before a field existed reads
         as it played); a preset that is not known here needs every field."""
         if not isinstance(data, dict):
-            raise ValueError("a rule set is a JSON object")
+            raise RuleSetError(None, "a rule set is a JSON object")
         preset = data.get("preset", HUNAN.name)
         if not isinstance(preset, str):
-            raise ValueError("preset must be a string")
+            raise RuleSetError("preset", f"must be a string, not {_shown(preset)}")
         base = PRESETS.get(preset)
         kinds = {f.name: f for f in fields(cls) if f.name != "name"}
         if base is None:
+            _check_name("preset", preset)
             missing = sorted(set(kinds) - set(data))
             if missing:
-                raise ValueError(f"unknown preset {preset!r} and no value for {', '.join(missing)}")
-            base = cls(name=preset)
-        changes: dict[str, Any] = {}
+                raise RuleSetError(
+                    "preset",
+                    f"unknown preset {preset!r} and no value for {', '.join(missing)}",
+                )
+            base = HUNAN
+        changes: dict[str, Any] = {"name": preset}
         for key, value in data.items():
             if key == "preset":
                 continue
             if key not in kinds:
-                raise ValueError(f"unknown rule {key!r}")
+                raise RuleSetError(_key(key), f"unknown rule {_shown(key)}")
             current = getattr(base, key)
             if key == "huxi":
                 changes[key] = HuxiTable.from_json(value)
             elif key == "mingtang":
-                if not isinstance(value, list):
-                    raise ValueError("mingtang must be a list")
-                changes[key] = tuple(mingtang_from_json(m) for m in value)
+                changes[key] = _mingtang_from_json(value)
             elif key == "fan_combine":
                 try:
                     changes[key] = FanCombine(value)
-                except ValueError:
+                except (ValueError, TypeError):
                     names = ", ".join(c.value for c in FanCombine)
-                    raise ValueError(f"fan_combine must be one of {names}, not {value!r}") from None
+                    raise RuleSetError(
+                        key, f"fan_combine must be one of {names}, not {_shown(value)}"
+                    ) from None
             elif isinstance(current, bool):
-                if not isinstance(value, bool):
-                    raise ValueError(f"rule {key!r} must be true or false")
+                _check_bool(key, value)
                 changes[key] = value
             elif not _is_int(value):
-                raise ValueError(f"rule {key!r} must be an integer")
+                raise RuleSetError(key, f"must be an integer, not {_shown(value)}")
             else:
                 changes[key] = value
         return replace(base, **changes)
+
+
+def _mingtang_from_json(value: Any) -> tuple[Mingtang, ...]:
+    if not isinstance(value, list):
+        raise RuleSetError("mingtang", "must be a list")
+    if len(value) > MOST_MINGTANG:
+        raise RuleSetError("mingtang", f"a table lists at most {MOST_MINGTANG} 名堂")
+    table: list[Mingtang] = []
+    for i, item in enumerate(value):
+        try:
+            table.append(mingtang_from_json(item))
+        except MingtangError as error:
+            where = f"mingtang[{i}]" + ("" if error.key is None else f".{_key(error.key)}")
+            raise RuleSetError(where, str(error)) from None
+    return tuple(table)
+
+
+def _key(key: Any) -> str:
+    """A client's key, as a field name in a message."""
+    text = str(key)
+    return text if re.fullmatch(r"[A-Za-z0-9_]{1,40}", text) else _shown(text)
 
 
 HUNAN = RuleSet()
@@ -344,7 +543,3 @@ LUZHOU = RuleSet(
 
 PRESETS: dict[str, RuleSet] = {r.name: r for r in (HUNAN, LUZHOU)}
 """The named rule sets; a rule set's ``name`` is the preset it started from."""
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)

@@ -17,6 +17,7 @@ over that many processes.
 from __future__ import annotations
 
 import math
+import os
 import random
 import time
 from collections.abc import Sequence
@@ -28,6 +29,7 @@ from paohuzi.bots.greedy import GreedyBot
 from paohuzi.bots.rollout import rollout_payments
 from paohuzi.bots.sampler import sample
 from paohuzi.observation import Observation
+from paohuzi.workers import start_worker
 
 DEFAULT_BUDGET = 0.95
 """Seconds of search per decision."""
@@ -166,7 +168,10 @@ class ExpertV1Bot:
                 import multiprocessing
 
                 self._pool = ProcessPoolExecutor(
-                    self.workers, mp_context=multiprocessing.get_context("spawn")
+                    self.workers,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=start_worker,  # they end with this process, even killed
+                    initargs=(os.getpid(),),
                 )
             share = -(-wanted // self.workers)
             jobs = [(observation, chosen, share, seed + i, deadline) for i in range(self.workers)]

@@ -22,6 +22,7 @@ from paohuzi.actions import Action
 from paohuzi.bots import EXPERTS, ExpertV1Bot, GreedyBot, make_bot
 from paohuzi.bots.loader import close_bot, load_bot, spec_kind
 from paohuzi.observation import Observation
+from paohuzi.workers import start_worker
 
 log = logging.getLogger("paohuzi.server")
 
@@ -35,14 +36,15 @@ NICE = 10
 the kernel runs the event loop first, and a search gets the CPU time left over."""
 
 
-def worker_pool(workers: int) -> ProcessPoolExecutor:
-    """Worker processes at a lower priority than the server's. Spawned, not forked: the server
-    process has threads and an event loop."""
+def worker_pool(workers: int, nice: int = NICE) -> ProcessPoolExecutor:
+    """Worker processes at a lower priority than the server's, that end when the server does
+    (:mod:`paohuzi.workers`, even after a kill -9). Spawned, not forked: the server process has
+    threads and an event loop."""
     return ProcessPoolExecutor(
         workers,
         mp_context=multiprocessing.get_context("spawn"),
-        initializer=os.nice,
-        initargs=(NICE,),
+        initializer=start_worker,
+        initargs=(os.getpid(), nice),
     )
 
 

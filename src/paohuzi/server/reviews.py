@@ -10,11 +10,9 @@ are kept for each (room, hand, seat, samples) in a small cache: a finished hand 
 from __future__ import annotations
 
 import asyncio
-import multiprocessing
-import os
 import time
 from collections import OrderedDict
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,6 +20,7 @@ from typing import Any
 from paohuzi.bots.expert import ExpertBot
 from paohuzi.record import Record
 from paohuzi.review import Decision, decisions, judge, mistakes, offer_name, seeds
+from paohuzi.server.botrunner import worker_pool
 
 JSON = dict[str, Any]
 Key = tuple[str, int, int, int]
@@ -33,11 +32,6 @@ TOP = 5
 """Mistakes listed, the biggest first."""
 KEEP = 256
 """Finished reviews kept."""
-
-
-def _low_priority() -> None:
-    """In each review worker: yield the CPU to everything else of the machine."""
-    os.nice(19)
 
 
 def _judge(decision: Decision, samples: int, seed: int, limit: float) -> JSON:
@@ -97,11 +91,7 @@ class Reviews:
 
     def _executor(self) -> Executor:
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(
-                self.workers,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=_low_priority,
-            )
+            self._pool = worker_pool(self.workers, nice=19)  # after everything else
         return self._pool
 
     def get(self, key: Key) -> Review | None:

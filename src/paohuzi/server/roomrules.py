@@ -31,8 +31,8 @@ def room_rules(spec: Any) -> tuple[str, RuleSet]:
         raise ValueError("rules: a preset name or an object")
     try:
         rules = RuleSet.from_json(spec)
-    except (ValueError, TypeError) as error:
-        raise ValueError(f"rules: {error}"[:300]) from None
+    except ValueError as error:  # a RuleSetError, naming the field
+        raise ValueError(f"rules: {error}"[:300]) from error
     if rules == PRESETS.get(rules.name):
         return rules.name, rules
     return json.dumps(rules.to_json(), sort_keys=True), rules

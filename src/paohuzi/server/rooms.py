@@ -41,7 +41,7 @@ from paohuzi.actions import PASS, Action, ActionType, parse_action
 from paohuzi.bots.greedy import GreedyBot
 from paohuzi.bots.protocol import event_json, observation_json
 from paohuzi.cards import KIND_NAMES, Kind, NotationError, format_cards, full_deck, parse_cards
-from paohuzi.fairdeal import SCHEME, commitment
+from paohuzi.fairdeal import SCHEME, SCHEME_TERMS, commitment, deal_terms
 from paohuzi.game import Game, IllegalAction
 from paohuzi.groups import Group
 from paohuzi.match import Match
@@ -663,18 +663,32 @@ class Room:
         assert game is not None
         if action not in game.legal_actions():
             game.clone().apply(action)  # raises IllegalAction, saying why
-        self.store.add_action(self.id, self.hand_no, len(game.history), f"{seat} {action}")
-        self.active = time.time()
-        self._cancel_timer()
-        self.own_actions[seat] += 1  # first: frames built during the action count it
-        if action.type is ActionType.DISCARD:  # a public move: the table sees its 托管 now
-            self.auto_shown[seat] = self.auto[seat]
-        game.apply(action)
-        if game.is_over:
-            self.auto_shown = list(self.auto)  # the record opens every answer anyway
-            self._finish()
-        self._settle()
-        self._kick()
+        index = len(game.history)
+        self.store.add_action(self.id, self.hand_no, index, f"{seat} {action}")
+        try:
+            self.active = time.time()
+            self._cancel_timer()
+            self.own_actions[seat] += 1  # first: frames built during the action count it
+            if action.type is ActionType.DISCARD:  # a public move: the table sees its 托管 now
+                self.auto_shown[seat] = self.auto[seat]
+            game.apply(action)
+            if game.is_over:
+                self.auto_shown = list(self.auto)  # the record opens every answer anyway
+                self._finish()
+            self._settle()
+            self._kick()
+        except Exception:
+            # A bug: the rule sets that reach a room are checked (issue 22), so nothing should
+            # fail once the action is stored. Never silently: whoever asked gets an error too.
+            log.exception(
+                "room %s: hand %d action %d (%s %s) was stored, then failed",
+                self.id,
+                self.hand_no,
+                index,
+                seat,
+                action,
+            )
+            raise
 
     def new_deck(self) -> list[Kind]:
         """The next hand's deck: from the CSPRNG, or the match's seed in development."""
@@ -689,8 +703,8 @@ class Room:
         before it may be shown (:meth:`shown_deal`)."""
         deck = self.new_deck()
         self.salt = secrets.token_hex(32)
-        self.commitment = commitment(deck, self.salt)
         self.hand_no = self.match.hands
+        self.commitment = commitment(deck, self.salt, self._terms(self.match.dealer))
         self.own_actions = [0] * len(self.seats)
         self.ready = set()
         self._captured.clear()
@@ -798,11 +812,19 @@ class Room:
         game = self.game
         assert game is not None
         data = record_of(game).to_json()
-        deal: JSON = {"scheme": SCHEME, "commitment": self.commitment}
+        data["hand"] = self.hand_no
+        terms = self._terms(game.dealer)
+        deal: JSON = {"scheme": SCHEME_TERMS, "commitment": self.commitment, "terms": terms}
+        if self.commitment == commitment(game.deck, self.salt):  # dealt before issue 22
+            deal = {"scheme": SCHEME, "commitment": self.commitment}
         if game.is_over:
             deal["salt"] = self.salt
         data["deal"] = deal
         return data
+
+    def _terms(self, dealer: int) -> str:
+        """What the deal of the hand in play commits to beside its deck (paohuzi-deal/2)."""
+        return deal_terms(self.hand_no, dealer, self.ruleset.to_json())
 
     # ------------------------------------------------------------------ bots and timers
 

@@ -779,10 +779,16 @@ async function verifyDeal(s) {
       out.textContent = t("verify_manual", {c: seen.slice(0, 16)});
       return;
     }
-    const bytes = new TextEncoder().encode("paohuzi-deal/1\n" + deal.salt + "\n" + record.deck);
+    // paohuzi-deal/2 commits to the deal's terms (hand, dealer, rules) too: `paohuzi verify`
+    // also checks that they are the record's.
+    const text = deal.scheme === "paohuzi-deal/2"
+      ? deal.scheme + "\n" + deal.salt + "\n" + deal.terms + "\n" + record.deck
+      : "paohuzi-deal/1\n" + deal.salt + "\n" + record.deck;
+    const bytes = new TextEncoder().encode(text);
     const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
     const hex = Array.from(digest, b => b.toString(16).padStart(2, "0")).join("");
-    const ok = hex === deal.commitment && deal.commitment === seen;
+    const sameHand = deal.scheme !== "paohuzi-deal/2" || JSON.parse(deal.terms).hand === s.hand_no - 1;
+    const ok = hex === deal.commitment && deal.commitment === seen && sameHand;
     out.textContent = ok ? t("verified") : t("unverified");
     out.className = ok ? "verified" : "unverified";
     out.dataset.ok = String(ok);
