@@ -156,6 +156,7 @@ def _top(field: str) -> str:
     return re.split(r"[.\[]", field, maxsplit=1)[0]
 
 
+@pytest.mark.sweep
 @settings(
     max_examples=EXAMPLES,
     deadline=None,
