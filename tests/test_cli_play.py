@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -26,6 +27,15 @@ GLYPHS = "一二三四五六七八九十壹贰叁肆伍陆柒捌玖拾"
 SEED = 3
 
 
+def as_from_a_shell() -> None:
+    """In the child, before ``paohuzi play`` starts: Ctrl-C as a terminal's shell leaves it
+    (SIGINT handled by default, not blocked), whatever the test process did with it. A test
+    worker that ignores or blocks SIGINT would otherwise hand that on through fork and exec,
+    and the program would never see the Ctrl-C the test types (seen once on a loaded CI run)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 def spawn(*args: str, cwd: Path) -> pexpect.spawn:
     return pexpect.spawn(
         sys.executable,
@@ -35,6 +45,7 @@ def spawn(*args: str, cwd: Path) -> pexpect.spawn:
         timeout=60,
         dimensions=(50, 160),
         env={"PATH": "/usr/bin:/bin", "TERM": "xterm", "PYTHONPATH": str(SRC)},
+        preexec_fn=as_from_a_shell,
     )
 
 
