@@ -502,6 +502,8 @@ def run_phase(
                     "0",
                     "--rooms-per-minute",
                     "1000000",
+                    "--rooms-per-address",
+                    "1000000",
                     # Every client of this script is 127.0.0.1: the budget of messages one
                     # address shares across its WebSocket connections is lifted (the load
                     # sends more); the others stay the server's defaults.
