@@ -102,6 +102,14 @@ class NewRoom(BaseModel):
     seed: Annotated[StrictInt, Field(ge=0, lt=2**63)] | None = None
 
 
+class Revoke(BaseModel):
+    """The host's own secret (in the body: never in a URL)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    token: Annotated[StrictStr, Field(max_length=64)]
+
+
 class NewReview(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -550,7 +558,7 @@ def create_app(config: Config | str = "paohuzi.db", **settings: Any) -> FastAPI:
         base = (config.public_url or public).rstrip("/")
         seats = [
             {"seat": i, "bot": s.bot}
-            | ({} if s.bot else {"token": s.token, "url": f"{base}/room/{room.id}?token={s.token}"})
+            | ({} if s.bot else {"token": s.token, "url": f"{base}/room/{room.id}#token={s.token}"})
             for i, s in enumerate(room.seats)
         ]
         return JSONResponse(
@@ -580,6 +588,28 @@ def create_app(config: Config | str = "paohuzi.db", **settings: Any) -> FastAPI:
             "rules": room.rules,
             "match": room.match_info(),
         }
+
+    @app.post("/api/rooms/{room_id}/seats/{seat}/link")
+    async def new_link(
+        request: Request, room_id: str, seat: Annotated[int, Path(ge=0, le=3)], body: Revoke
+    ) -> dict[str, Any]:
+        """The host revokes a seat's invite: the seat gets a new secret (and link), the old
+        one is refused from now on."""
+        try:
+            room = open_room(request, room_id)
+        except Elsewhere:
+            raise HTTPException(503, "the room is on another process; try again") from None
+        try:
+            token = await room.revoke(body.token, seat)
+        except KeyError as error:
+            raise HTTPException(403, str(error.args[0])) from None
+        except RoomError as error:
+            raise HTTPException(422, str(error)) from None
+        except StoreError as error:
+            trouble.warn("store", f"could not store a new link: {error}")
+            raise HTTPException(503, "the server could not store the new link; try again") from None
+        base = (config.public_url or public).rstrip("/")
+        return {"seat": seat, "token": token, "url": f"{base}/room/{room.id}#token={token}"}
 
     @app.get("/api/rooms/{room_id}/hands", response_model=list[dict[str, Any]])
     async def hands(
@@ -749,8 +779,23 @@ def create_app(config: Config | str = "paohuzi.db", **settings: Any) -> FastAPI:
         if room is None:
             await refuse("no such room (or it has closed)", 4404)
             return
+        # A seat's secret comes in the first message (the web table's way: no secret in any
+        # URL), or, from older clients, in the URL's query; without either, a spectator.
+        token = websocket.query_params.get("token")
+        early: str | None = None
+        if token is None:
+            try:
+                message = await asyncio.wait_for(websocket.receive(), HELLO_WAIT)
+            except TimeoutError:
+                message = {"type": "websocket.receive"}
+            if message["type"] == "websocket.disconnect":
+                return
+            early = message.get("text")
+            said = hello(early)
+            if said is not None:
+                token, early = said or None, None
         try:
-            seat = room.seat_of(websocket.query_params.get("token"))
+            seat = room.seat_of(token)
         except KeyError as error:
             await refuse(str(error.args[0]), 4403)
             return
@@ -773,7 +818,10 @@ def create_app(config: Config | str = "paohuzi.db", **settings: Any) -> FastAPI:
             if not await room.arrive(seat) and first is not None:
                 listener.push(first)
             while listener.alive:
-                message = await websocket.receive()
+                if early is not None:  # the first message, read while waiting for a hello
+                    message, early = {"type": "websocket.receive", "text": early}, None
+                else:
+                    message = await websocket.receive()
                 if message["type"] == "websocket.disconnect":
                     break
                 text = message.get("text")
@@ -790,6 +838,23 @@ def create_app(config: Config | str = "paohuzi.db", **settings: Any) -> FastAPI:
                     reply = {"type": "error", "message": "messages are JSON text, not binary"}
                 elif len(text) > config.max_message:
                     reply = {"type": "error", "message": f"message over {config.max_message} bytes"}
+                elif listener.seat is None and (token := hello(text)):
+                    # A hello after the wait (a slow network): the spectator sits down.
+                    try:
+                        seat = room.seat_of(token)
+                    except KeyError as error:
+                        await refuse(str(error.args[0]), 4403)
+                        break
+                    room.leave(listener)
+                    listener = Listener(seat, websocket.send_text, close, config.send_queue)
+                    try:
+                        first = room.join(listener)
+                    except RoomError as error:
+                        await refuse(str(error), 4429)
+                        break
+                    if not await room.arrive(seat) and first is not None:
+                        listener.push(first)
+                    reply = None
                 else:
                     refused_in_a_row = 0
                     try:
@@ -805,6 +870,26 @@ def create_app(config: Config | str = "paohuzi.db", **settings: Any) -> FastAPI:
             room.leave(listener)
 
     return app
+
+
+HELLO_WAIT = 1.0
+"""Seconds a connection without a secret in its URL is waited for its ``hello`` before it is
+taken for a spectator's."""
+
+
+def hello(text: str | None) -> str | None:
+    """The secret a first message ``{"type": "hello", "token": …}`` gives ("" for none: a
+    spectator's hello); None when the message is no hello."""
+    if text is None or len(text) > 512 or '"hello"' not in text:
+        return None
+    try:
+        message = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(message, dict) or message.get("type") != "hello":
+        return None
+    token = message.get("token")
+    return token if isinstance(token, str) else ""
 
 
 async def handle(room: Room, listener: Listener, text: str) -> dict[str, Any] | None:
@@ -838,6 +923,8 @@ async def _handle(room: Room, listener: Listener, text: str) -> str | dict[str, 
         return room.say(listener, message.get("what"))
     if kind == "auto":
         return await room.set_auto(seat, message.get("on"))
+    if kind == "hello":
+        return None  # said again (a seat's secret counts in the first message only)
     if kind == "hint":
         if seat is None:
             return "spectators have no hand"

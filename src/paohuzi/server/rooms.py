@@ -15,10 +15,11 @@ Three promises shape this module (docs/security.md):
   question to the one person it is put to. A hidden answer makes no frame; every seat's
   ``seq`` counts only what it may see. Frames are paced (``bot_delay`` apart), and bots answer
   hidden questions within that pace, so timing tells nothing either. A claim window that asks
-  two seats or more asks them all at once when it opens (:class:`Window`, D65): the engine
-  takes their answers in its order, but nobody waits for a later seat to *start* thinking,
-  so when a window ends tells no seat whether another was asked; a person who thinks longer
-  than the pace (and than everyone else asked) is seen to think, as at any table. A seat's
+  two seats or more asks at its opening every seat whose question no earlier answer can
+  change (:class:`Window`, D65): the engine takes their answers in its order, but nobody
+  waits for such a seat to *start* thinking, so when the window ends tells the others
+  nothing of it; a person who thinks longer than the pace (and than everyone else asked) is
+  seen to think, as at any table. A seat's
   托管 (the server playing for it, D33) shows to the others only at its discards and at the
   end of the hand.
 * **Unpredictable deals.** Every deck comes from the operating system's CSPRNG, and each seat
@@ -84,9 +85,9 @@ RANK = {ActionType.HU: 3, ActionType.PENG: 2, ActionType.CHI: 1}
 """Claims, highest first (R8); a claim outranks a later one of its rank or lower."""
 HAND_SEQ = 1_000_000
 """``seq`` of hand *n* starts at n × this (a hand has a few hundred events at most)."""
-SEAT_CONNECTIONS = 8
-"""Connections one seat may have open at once (tabs, a reconnection before the old one
-closed), apart from the room's watchers."""
+ELSEWHERE = 4409
+"""WebSocket close code for a seat's connection another one took the seat from (issue 22):
+the seat has one live connection, the newest; the old one's page offers to take it back."""
 
 
 class RoomError(ValueError):
@@ -567,13 +568,16 @@ class Room:
 
     def join(self, listener: Listener) -> str | None:
         """Add a connection; returns its first state (None: the next frame brings it).
-        Watchers and each seat are limited apart, so watchers cannot keep the players out."""
+        Watchers are limited, so they cannot keep the players out; a seat has one connection,
+        the newest: one that had it is closed (:data:`ELSEWHERE`), its page told."""
         self.listeners = [li for li in self.listeners if li.alive]
         if listener.seat is None:
             if sum(li.seat is None for li in self.listeners) >= self.config.listeners_per_room:
                 raise Full("this room has as many watchers as it takes; try again later")
-        elif sum(li.seat == listener.seat for li in self.listeners) >= SEAT_CONNECTIONS:
-            raise Full("this seat has as many connections open as it may; close one")
+        else:
+            for old in [li for li in self.listeners if li.seat == listener.seat]:
+                old.drop(ELSEWHERE, "this seat was opened elsewhere")
+                self.listeners.remove(old)
         self.listeners.append(listener)
         if self.game is None:
             return json.dumps(self.lobby(listener.seat), ensure_ascii=False)
@@ -1096,6 +1100,28 @@ class Room:
                 self.auto[seat], self.timed_out[seat] = before
                 log.warning("room %s: could not store a timeout: %s", self.id, error)
                 self._timer_task = asyncio.create_task(self._expire(seat, key, RETRY))
+
+    async def revoke(self, host_token: str, seat: int) -> str:
+        """The host gives a person's seat a new secret: the old one opens nothing from now on,
+        and the seat's connection is closed (4403). Returns the new secret; raises KeyError
+        (not the host) or RoomError (no such person's seat) or StoreError."""
+        host = self.host
+        if host is None or self.seat_of(host_token) != host:
+            raise KeyError("only the host may give a seat a new link")
+        if not 0 <= seat < len(self.seats) or self.seats[seat].bot is not None:
+            raise RoomError("no person's seat with that number")
+        async with self.lock:
+            before = self.seats[seat].token
+            self.seats[seat].token = secrets.token_urlsafe(16)
+            try:
+                self.store.set_seats(self.id, [s.to_json() for s in self.seats])
+            except StoreError:
+                self.seats[seat].token = before
+                raise
+            for listener in self.listeners:
+                if listener.seat == seat:
+                    listener.drop(4403, "this invite was revoked: ask the host for the new link")
+            return self.seats[seat].token
 
     async def set_auto(self, seat: int | None, on: Any) -> str | None:
         """托管 on or off for a person's seat; returns an error message or None. Only the seat
