@@ -81,7 +81,12 @@ class GuardedWebSockets(WebSocketsSansIOProtocol):
             control=Bucket(self.pings_per_second, self.ping_burst),
         )
 
+    flooding = False
+
     def data_received(self, data: bytes) -> None:
+        if self.flooding:  # read again (uvicorn resumes reading when the app has read all)
+            self.transport.pause_reading()
+            return
         conn = self.conn
         assert isinstance(conn, BudgetedFrames)
         for start in range(0, len(data), SLICE):
@@ -98,6 +103,7 @@ class GuardedWebSockets(WebSocketsSansIOProtocol):
         ``linger`` seconds later (a flooder's sends stall meanwhile, at no cost here)."""
         if self.transport.is_closing() or self.close_sent:
             return
+        self.flooding = True
         if self.handshake_complete:
             self.conn.fail(TOO_MANY, "too many pings")
             self.transport.write(b"".join(self.conn.data_to_send()))
