@@ -24,6 +24,16 @@ The abusers phase adds, for the same time:
 * ``--readers`` history readers looping, as fast as answered, over ``/api/rooms/{id}/hands``
   and each listed hand's ``/record`` and ``/frames``, across every room.
 
+Two flood phases (issue 22) add, instead, for the same time:
+
+* pings: ``--pingers`` spectator sockets sending WebSocket pings (protocol frames, answered
+  by the WebSocket library before the application sees them) as fast as the socket takes
+  them, reconnecting whenever the server closes them;
+* history: ``--flooders`` clients asking for one room's history page as fast as answered on
+  keep-alive connections, reconnecting whenever the server closes them.
+
+Their bar: the bystanders' p99 at most 1.5 times the baseline's.
+
 The load, the bystanders and the abusers each run in a process of their own, so one client's
 work does not delay another's clock. Timing starts ``--settle`` seconds after the clients
 start (they all connect at once). It prints, per phase:
@@ -67,6 +77,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -88,7 +99,15 @@ def free_port() -> int:
 
 
 def get(url: str) -> Any:
-    return json.load(urllib.request.urlopen(url, timeout=30))
+    """A JSON answer; a 429 (this script's reads share one address's budget) waits a second."""
+    for _ in range(60):
+        try:
+            return json.load(urllib.request.urlopen(url, timeout=30))
+        except urllib.error.HTTPError as error:
+            if error.code != 429:
+                raise
+            time.sleep(1)
+    raise SystemExit(f"abuse: {url} answered 429 for a minute")
 
 
 def post(url: str, body: dict[str, Any]) -> Any:
@@ -185,6 +204,8 @@ class Job:
     watch: list[str] = field(default_factory=list)
     history: list[str] = field(default_factory=list)
     readers: int = 0
+    pingers: int = 0
+    flooders: int = 0
 
 
 async def player(
@@ -272,6 +293,64 @@ async def slow_spectator(job: Job, room: str, reads: bool, counts: dict[str, int
             sock.close()
 
 
+PING_BURST = bytes([0x89, 0x80]) + b"\0\0\0\0"
+"""One masked, empty client ping (the mask all zero)."""
+
+
+async def ping_flooder(job: Job, room: str, counts: dict[str, int]) -> None:
+    """A spectator socket sending pings as fast as the socket takes them (64 KB a write),
+    discarding what comes back, reconnecting whenever the server closes it."""
+    loop = asyncio.get_running_loop()
+    burst = PING_BURST * (65536 // len(PING_BURST))
+    while time.time() < job.until:
+        sock = socket.socket()
+        sock.setblocking(False)
+        try:
+            await loop.sock_connect(sock, ("127.0.0.1", job.port))
+            key = base64.b64encode(os.urandom(16)).decode()
+            request = (
+                f"GET /ws/{room} HTTP/1.1\r\nHost: 127.0.0.1:{job.port}\r\n"
+                "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+                f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
+            )
+            await loop.sock_sendall(sock, request.encode())
+            counts["connections"] += 1
+            while time.time() < job.until:
+                await asyncio.wait_for(loop.sock_sendall(sock, burst), 5)
+                counts["pings"] += len(burst) // len(PING_BURST)
+                with contextlib.suppress(BlockingIOError):
+                    while chunk := sock.recv(65536):
+                        counts["bytes"] += len(chunk)
+                    counts["dropped"] += 1  # the server closed it
+                    break
+        except (OSError, TimeoutError):
+            counts["socket_errors"] += 1
+            await asyncio.sleep(0.05)
+        finally:
+            sock.close()
+
+
+def history_flooder(job: Job, counts: dict[str, int]) -> None:
+    """Asks for one room's history page over and over as fast as answered (a thread),
+    reconnecting whenever the server closes the connection."""
+    path = f"/api/rooms/{job.history[0]}/hands"
+    connection = http.client.HTTPConnection("127.0.0.1", job.port, timeout=30)
+    while time.time() < job.until:
+        try:
+            connection.request("GET", path)
+            response = connection.getresponse()
+            response.read()
+        except (OSError, http.client.HTTPException):
+            connection.close()
+            counts["reconnects"] += 1
+            continue
+        counts[f"status {response.status}"] = counts.get(f"status {response.status}", 0) + 1
+        if response.will_close:
+            connection.close()
+            counts["reconnects"] += 1
+    connection.close()
+
+
 def history_reader(
     job: Job, seed: int, counts: dict[str, int], latency: dict[str, list[float]]
 ) -> None:
@@ -343,11 +422,18 @@ async def play_job(job: Job) -> dict[str, Any]:
     for i in range(job.readers):
         reading = asyncio.to_thread(history_reader, job, i, reader_counts, latency)
         tasks.append(asyncio.create_task(reading))
+    flood: dict[str, int] = {"pings": 0, "connections": 0, "dropped": 0, "bytes": 0}
+    flood |= {"socket_errors": 0, "reconnects": 0}
+    for i in range(job.pingers):
+        tasks.append(asyncio.create_task(ping_flooder(job, job.watch[i % len(job.watch)], flood)))
+    for _ in range(job.flooders):
+        tasks.append(asyncio.create_task(asyncio.to_thread(history_flooder, job, flood)))
     results = await asyncio.gather(*tasks, return_exceptions=True)
     failures = [r for r in results if isinstance(r, BaseException)]
     return {
         "counts": counts,
         "reads": reader_counts,
+        "flood": flood,
         "trips": trips,
         "latency": latency,
         "failures": [f"{type(f).__name__}: {f}" for f in failures[:3]]
@@ -369,6 +455,8 @@ def run_job(job: Job, results: multiprocessing.Queue[tuple[str, dict[str, Any]]]
 class Phase:
     name: str
     abusers: bool
+    flood: str | None
+    """None, or the flood phase: "pings" or "history"."""
     load: float
     trips: list[float]
     metrics: dict[str, Any]
@@ -392,7 +480,9 @@ def create(base: str, bots: list[str | None]) -> Any:
     return post(base + "/api/rooms", {"bots": bots, "timer": 0})
 
 
-def run_phase(args: argparse.Namespace, name: str, abusers: bool) -> Phase:
+def run_phase(
+    args: argparse.Namespace, name: str, abusers: bool, flood: str | None = None
+) -> Phase:
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory() as tmp:
@@ -412,12 +502,19 @@ def run_phase(args: argparse.Namespace, name: str, abusers: bool) -> Phase:
                     "0",
                     "--rooms-per-minute",
                     "1000000",
+                    "--rooms-per-address",
+                    "1000000",
+                    # Every client of this script is 127.0.0.1: the budget of messages one
+                    # address shares across its WebSocket connections is lifted (the load
+                    # sends more); the others stay the server's defaults.
+                    "--messages-per-address",
+                    "1000000",
                 ],
                 stdout=subprocess.DEVNULL,
                 stderr=log_file,
             )
         try:
-            return drive(args, name, abusers, server.pid, base, port, log_path)
+            return drive(args, name, abusers, flood, server.pid, base, port, log_path)
         finally:
             workers = descendants(server.pid)
             server.terminate()
@@ -435,6 +532,7 @@ def drive(
     args: argparse.Namespace,
     name: str,
     abusers: bool,
+    flood: str | None,
     pid: int,
     base: str,
     port: int,
@@ -476,6 +574,19 @@ def drive(
         Job("load", port, until, timed_from, seats(load, range(3)), args.think),
         Job("bystanders", port, until, timed_from, seats(bystanders, range(1)), args.pause),
     ]
+    if flood is not None:
+        jobs.append(
+            Job(
+                "flooders",
+                port,
+                until,
+                timed_from,
+                watch=[r["room"] for r in load],
+                history=[history[0]],
+                pingers=args.pingers if flood == "pings" else 0,
+                flooders=args.flooders if flood == "history" else 0,
+            )
+        )
     if abusers:
         watched = [r["room"] for r in bystanders + load]
         everyone = [r["room"] for r in bystanders + load + expensive] + history
@@ -541,6 +652,7 @@ def drive(
     return Phase(
         name,
         abusers,
+        flood,
         load_average,
         trips,
         metrics,
@@ -623,7 +735,7 @@ def report(args: argparse.Namespace, phases: list[Phase]) -> None:
     row("server CPU s  [/proc stat]", lambda p: f"{p.server_cpu:.1f}")
     row("server loop waiting for a CPU s  [/proc schedstat]", lambda p: f"{p.server_wait:.1f}")
     row("workers CPU s (bots, replays)  [/proc stat]", lambda p: f"{p.workers_cpu:.1f}")
-    for role in ("load", "bystanders", "abusers"):
+    for role in ("load", "bystanders", "abusers", "flooders"):
         row(
             f"{role} clients CPU s  [process_time]",
             lambda p, r=role: f"{p.clients_cpu[r]:.1f}" if r in p.clients_cpu else "-",
@@ -649,6 +761,13 @@ def report(args: argparse.Namespace, phases: list[Phase]) -> None:
         "spectator socket errors  [client]",
         lambda p: counts(p, "abusers").get("socket_errors", "-"),
     )
+    row("flood: pings written to sockets  [client]", lambda p: flooded(p).get("pings", "-"))
+    row("flood: connections opened  [client]", lambda p: flooded(p).get("connections", "-"))
+    row("flood: closed by the server  [client]", lambda p: flooded(p).get("dropped", "-"))
+    row("flood: pong bytes received  [client]", lambda p: flooded(p).get("bytes", "-"))
+    row("flood: history 200s  [client]", lambda p: flooded(p).get("status 200", "-"))
+    row("flood: history 429s  [client]", lambda p: flooded(p).get("status 429", "-"))
+    row("flood: history reconnects  [client]", lambda p: flooded(p).get("reconnects", "-"))
     row("error replies to players / failed tasks", lambda p: errors(p))
     row("server log lines", lambda p: len(p.log))
 
@@ -663,8 +782,18 @@ def report(args: argparse.Namespace, phases: list[Phase]) -> None:
         for line in p.log[:5]:
             print(f"{p.name} server log: {line[:200]}")
 
-    baselines = [p for p in phases if not p.abusers]
+    baselines = [p for p in phases if not p.abusers and p.flood is None]
     abused = [p for p in phases if p.abusers]
+    for kind in ("pings", "history"):
+        flooded_phases = [p for p in phases if p.flood == kind]
+        if baselines and flooded_phases:
+            quiet = quantile([t for p in baselines for t in p.trips], 0.99)
+            loud = quantile([t for p in flooded_phases for t in p.trips], 0.99)
+            print(
+                f"bystander p99 under the {kind} flood / quiet: {ms(loud)} / {ms(quiet)} ms = "
+                f"{loud / quiet:.2f}× (bar: at most 1.5×): "
+                f"{'held' if loud <= 1.5 * quiet else 'FAILED'}"
+            )
     if baselines and abused:
         trips_without = [t for p in baselines for t in p.trips]
         trips_with = [t for p in abused for t in p.trips]
@@ -698,6 +827,11 @@ def report(args: argparse.Namespace, phases: list[Phase]) -> None:
             )
 
 
+def flooded(p: Phase) -> dict[str, int]:
+    found: dict[str, int] = p.jobs.get("flooders", {}).get("flood", {})
+    return found
+
+
 def errors(p: Phase) -> str:
     found = sum(r["counts"]["errors"] for r in p.jobs.values())
     failed = sum(r["failed"] for r in p.jobs.values())
@@ -710,9 +844,10 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60, help="timed window (60)")
     parser.add_argument(
         "--phase",
-        choices=("both", "baseline", "abusers"),
+        choices=("both", "baseline", "abusers", "floods", "pings", "history"),
         default="both",
-        help="without abusers, with them, or both in turn (both)",
+        help="without abusers, with them, or both in turn (both); floods: the baseline, the "
+        "ping flood and the history flood in turn; pings, history: that flood alone",
     )
     parser.add_argument(
         "--rounds",
@@ -730,6 +865,8 @@ def main() -> None:
     parser.add_argument("--expensive-rooms", type=int, default=4, help="(4)")
     parser.add_argument("--spectators", type=int, default=20, help="slow spectators (20)")
     parser.add_argument("--readers", type=int, default=4, help="history readers (4)")
+    parser.add_argument("--pingers", type=int, default=4, help="ping-flood sockets (4)")
+    parser.add_argument("--flooders", type=int, default=1, help="history-flood clients (1)")
     parser.add_argument(
         "--flat",
         type=float,
@@ -747,13 +884,20 @@ def main() -> None:
         flush=True,
     )
     phases = []
-    kinds = {"both": (False, True), "baseline": (False,), "abusers": (True,)}[args.phase]
+    kinds: tuple[tuple[bool, str | None], ...] = {
+        "both": ((False, None), (True, None)),
+        "baseline": ((False, None),),
+        "abusers": ((True, None),),
+        "floods": ((False, None), (False, "pings"), (False, "history")),
+        "pings": ((False, "pings"),),
+        "history": ((False, "history"),),
+    }[args.phase]
     for round_ in range(1, args.rounds + 1):
-        for abusers in kinds:
-            name = ("abusers" if abusers else "baseline") + (
+        for abusers, flood in kinds:
+            name = ("abusers" if abusers else flood or "baseline") + (
                 f" {round_}" if args.rounds > 1 else ""
             )
-            phases.append(run_phase(args, name, abusers))
+            phases.append(run_phase(args, name, abusers, flood))
             print(f"{name}: done (load average {os.getloadavg()[0]:.2f})", flush=True)
     report(args, phases)
 

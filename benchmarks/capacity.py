@@ -100,7 +100,8 @@ def main() -> None:
         server = subprocess.Popen(
             [sys.executable, "-m", "paohuzi", "serve", "--port", str(port), "--db", db]
             + ["--bot-delay", "0", "--dev-seeded-deals", "--max-rooms", "100000"]
-            + ["--rooms-per-minute", "100000", "--rooms-per-address", "100000"],
+            + ["--rooms-per-minute", "100000", "--rooms-per-address", "100000"]
+            + ["--messages-per-address", "1000000", "--connections-per-minute", "1000000"],
             stdout=subprocess.DEVNULL,
         )
         base = f"http://127.0.0.1:{port}"

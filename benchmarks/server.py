@@ -141,6 +141,7 @@ def main() -> None:
                 [sys.executable, "-m", "paohuzi", "serve", "--port", str(port), "--db", db]
                 + ["--bot-delay", "0", "--max-rooms", str(10 * args.rooms)]
                 + ["--rooms-per-minute", "100000", "--rooms-per-address", "100000"]
+                + ["--messages-per-address", "1000000", "--connections-per-minute", "1000000"]
                 + ["--dev-seeded-deals"],  # the rooms are created with seeds
                 stdout=subprocess.DEVNULL,
             )

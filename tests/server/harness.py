@@ -55,6 +55,10 @@ FAST: dict[str, Any] = {
     "messages_per_second": 10_000.0,
     "rooms_per_minute": 10_000,
     "rooms_per_address": 10_000,
+    "messages_per_address": 10_000.0,
+    "connections_per_minute": 10_000,
+    "reads_per_minute": 100_000,
+    "refusal_delay": 0.0,
 }
 """Limits out of the way, for tests that play whole hands as fast as they can."""
 

@@ -503,3 +503,37 @@ def test_the_invite_qr_codes_are_valid_symbols(site: Server, browser: Browser) -
             pads[k : k + 8] == ("11101100" if (k // 8) % 2 == 0 else "00010001")
             for k in range(0, len(pads), 8)
         )
+
+
+def test_a_seat_opened_elsewhere_is_told_and_can_be_taken_back(
+    site: Server, browser: Browser, shots: Path
+) -> None:
+    """No secret in any request the page makes (issue 22): the invite's is in the fragment,
+    the WebSocket's in its first message. A second page with the link takes the seat; the
+    first says so, and takes it back with its button."""
+    room = site.post("/api/rooms", {"bots": [None, "greedy", "greedy"], "timer": 0})
+    link = room["seats"][0]["url"]
+    assert "#token=" in link
+    one, two = Table(browser, shots, DESKTOP), Table(browser, shots, DESKTOP)
+    requests: list[str] = []
+    for table in (one, two):
+        table.page.on("request", lambda r: requests.append(r.url))
+        table.page.on("websocket", lambda ws: requests.append(ws.url))
+    one.page.goto(site.url + local(link))
+    one.page.wait_for_selector("#table:not([hidden]) #hand .card")
+    two.page.goto(site.url + local(link))
+    two.page.wait_for_selector("#table:not([hidden]) #hand .card")
+    one.page.wait_for_selector("#problem:not([hidden])")
+    assert "这个座位在别处打开了" in one.page.inner_text("#problem")
+    one.page.click("#problem-actions button")  # 在这里继续: take it back
+    one.page.wait_for_selector("#table:not([hidden]) #hand .card")
+    two.page.wait_for_selector("#problem:not([hidden])")
+    assert "这个座位在别处打开了" in two.page.inner_text("#problem")
+    # An older link's ?token= still opens the seat, and leaves the address bar at once.
+    old = site.url + f"/room/{room['room']}?token={room['seats'][0]['token']}"
+    two.page.goto(old)
+    two.page.wait_for_selector("#table:not([hidden]) #hand .card")
+    assert "?" not in two.page.url and "#token=" in two.page.url
+    assert requests and not [u for u in requests if "token" in u and u != old]
+    one.close()
+    two.close()

@@ -110,6 +110,31 @@ def add_parser(commands: Any) -> None:
         help="open rooms created from one client address (50)",
     )
     parser.add_argument(
+        "--messages-per-address",
+        type=float,
+        default=200.0,
+        help="WebSocket messages a second all connections of one client address may send (200)",
+    )
+    parser.add_argument(
+        "--connections-per-minute",
+        type=int,
+        default=600,
+        help="WebSocket connections one client address may open a minute (600)",
+    )
+    parser.add_argument(
+        "--reads-per-minute",
+        type=int,
+        default=600,
+        help="reads of rooms and their history per client address a minute (600)",
+    )
+    parser.add_argument(
+        "--request-timeout",
+        type=float,
+        default=5.0,
+        metavar="SECONDS",
+        help="time a client has to send a whole HTTP request; a half-sent one is closed (5)",
+    )
+    parser.add_argument(
         "--dev-seeded-deals",
         action="store_true",
         help="DEVELOPMENT ONLY: accept a seed for a room's decks, which makes them predictable",
@@ -171,6 +196,7 @@ def run(args: argparse.Namespace) -> int:
 
         from paohuzi.server.app import create_app
         from paohuzi.server.config import Config, parse_offered
+        from paohuzi.server.guard import protocols
     except ImportError as error:
         print(
             f"paohuzi serve: error: {error.name} is missing; install the server extra: "
@@ -209,8 +235,13 @@ def run(args: argparse.Namespace) -> int:
         rooms_per_address=args.rooms_per_address,
         review_workers=max(1, args.review_workers),
         review_limit=args.review_limit,
+        messages_per_address=args.messages_per_address,
+        connections_per_minute=args.connections_per_minute,
+        reads_per_minute=args.reads_per_minute,
+        request_timeout=args.request_timeout,
     )
     app = create_app(config)
+    http, ws = protocols(config)
     if args.dev_seeded_deals:
         print("paohuzi: seeded deals are on: never use this server in public", file=sys.stderr)
     print(f"paohuzi: open {public_url}/ in a browser (Ctrl-C stops)", flush=True)
@@ -220,6 +251,8 @@ def run(args: argparse.Namespace) -> int:
         host=args.host,
         port=args.port,
         log_level="warning",
+        http=http,
+        ws=ws,
         ws_max_size=65536,
         h11_max_incomplete_event_size=16384,
     )

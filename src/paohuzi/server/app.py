@@ -108,6 +108,14 @@ class NewRoom(BaseModel):
     seed: Annotated[StrictInt, Field(ge=0, lt=2**63)] | None = None
 
 
+class Revoke(BaseModel):
+    """The host's own secret (in the body: never in a URL)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    token: Annotated[StrictStr, Field(max_length=64)]
+
+
 class NewReview(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -170,6 +178,69 @@ async def _too_large(send: SendASGI, limit: int) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
+class ReadBudget:
+    """Every request about a room (its seats, history pages, records, replays, reviews) spends
+    the client address's budget of reads; past it a 429 answered before any routing, ``delay``
+    seconds late (a client that asks again at once waits: it costs the server a timer, no
+    work) and with the connection closed (issue 22). At most ``TARPIT`` refusals wait at once;
+    the rest are answered at once. A hall peer's forwarded request was counted by the peer."""
+
+    TARPIT = 256
+
+    def __init__(self, app: ASGIApp, limiter: RateLimiter, delay: float) -> None:
+        self.app = app
+        self.limiter = limiter
+        self.delay = delay
+        self.waiting = 0
+
+    async def __call__(self, scope: Scope, receive: Receive, send: SendASGI) -> None:
+        if (
+            scope["type"] == "http"
+            and scope["path"].startswith("/api/rooms/")
+            and not from_peer(scope)
+            and not self.limiter.allow(client_key(_host(scope)))
+        ):
+            if self.delay > 0 and self.waiting < self.TARPIT:
+                self.waiting += 1
+                try:
+                    await asyncio.sleep(self.delay)
+                finally:
+                    self.waiting -= 1
+            await send(
+                {
+                    "type": "http.response.start",
+                    "status": 429,
+                    "headers": [
+                        (b"content-type", b"application/json"),
+                        (b"connection", b"close"),
+                        (b"retry-after", b"10"),
+                    ],
+                }
+            )
+            await send({"type": "http.response.body", "body": TOO_MANY_READS})
+            return
+        await self.app(scope, receive, send)
+
+
+TOO_MANY_READS = json.dumps({"detail": "too many requests from your address; wait"}).encode()
+
+
+def _host(scope: Scope) -> str | None:
+    client = scope.get("client")
+    return str(client[0]) if client else None
+
+
+def from_peer(scope: Scope) -> bool:
+    """A request a process of the hall forwarded (D61): it says so, and comes from a private
+    or loopback address (the hall's network); the peer counted its client's budget."""
+    if not any(name == FORWARDED.encode() for name, _ in scope.get("headers", [])):
+        return False
+    with suppress(ValueError):
+        address = ipaddress.ip_address(_host(scope) or "")
+        return address.is_private or address.is_loopback
+    return False
+
+
 class Hardening:
     """Security headers on every HTTP response (docs/security.md)."""
 
@@ -227,15 +298,15 @@ class Cache:
 
     def __init__(self, size: int) -> None:
         self.size = size
-        self._items: OrderedDict[tuple[str, int, str], Any] = OrderedDict()
+        self._items: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
 
-    def get(self, key: tuple[str, int, str]) -> Any:
+    def get(self, key: tuple[Any, ...]) -> Any:
         found = self._items.get(key)
         if found is not None:
             self._items.move_to_end(key)
         return found
 
-    def put(self, key: tuple[str, int, str], value: Any) -> None:
+    def put(self, key: tuple[Any, ...], value: Any) -> None:
         self._items[key] = value
         self._items.move_to_end(key)
         while len(self._items) > self.size:
@@ -327,6 +398,16 @@ def create_app(config: Config | str = "paohuzi.db", **settings: Any) -> FastAPI:
     thinking = asyncio.Semaphore(2)
     """Analyses and record replays worked out at once (in threads)."""
     cache = Cache(256)
+    pages = Cache(1024)
+    """History pages, as sent: a full page never changes (hands finish in order); one that is
+    not full is kept a second (a hand may finish)."""
+    known = Cache(4096)
+    """Rooms known to exist (a room is never deleted: closed, its history stays readable)."""
+    reads = RateLimiter(config.reads_per_minute)
+    connects = RateLimiter(config.connections_per_minute)
+    address_messages = RateLimiter(
+        60 * config.messages_per_address, burst=2 * config.messages_per_address
+    )
     replays = Replays()
 
     @asynccontextmanager
@@ -350,6 +431,7 @@ def create_app(config: Config | str = "paohuzi.db", **settings: Any) -> FastAPI:
     app = FastAPI(title="paohuzi", lifespan=lifespan)
     logging.getLogger("uvicorn.error").addFilter(CLIENT_FAULTS)
     app.add_middleware(BodyLimit, limit=config.max_body)
+    app.add_middleware(ReadBudget, limiter=reads, delay=config.refusal_delay)
     app.add_middleware(Hardening)  # added last, so outermost: on every answer
 
     @app.exception_handler(RequestValidationError)
@@ -384,10 +466,12 @@ def create_app(config: Config | str = "paohuzi.db", **settings: Any) -> FastAPI:
 
     async def known_room(request: Request, room_id: str) -> str:
         """A room of the database, open or closed: its history stays readable."""
-        if plausible_id(room_id) and (
-            room_id in rooms_of(request).rooms
-            or await asyncio.to_thread(rooms_of(request).store.room_exists, room_id)
-        ):
+        if not plausible_id(room_id):
+            raise HTTPException(404, "no such room")
+        if room_id in rooms_of(request).rooms or known.get((room_id,)):
+            return room_id
+        if await asyncio.to_thread(rooms_of(request).store.room_exists, room_id):
+            known.put((room_id,), True)
             return room_id
         raise HTTPException(404, "no such room")
 
@@ -480,7 +564,7 @@ def create_app(config: Config | str = "paohuzi.db", **settings: Any) -> FastAPI:
         base = (config.public_url or public).rstrip("/")
         seats = [
             {"seat": i, "bot": s.bot}
-            | ({} if s.bot else {"token": s.token, "url": f"{base}/room/{room.id}?token={s.token}"})
+            | ({} if s.bot else {"token": s.token, "url": f"{base}/room/{room.id}#token={s.token}"})
             for i, s in enumerate(room.seats)
         ]
         return JSONResponse(
@@ -511,18 +595,47 @@ def create_app(config: Config | str = "paohuzi.db", **settings: Any) -> FastAPI:
             "match": room.match_info(),
         }
 
-    @app.get("/api/rooms/{room_id}/hands")
+    @app.post("/api/rooms/{room_id}/seats/{seat}/link")
+    async def new_link(
+        request: Request, room_id: str, seat: Annotated[int, Path(ge=0, le=3)], body: Revoke
+    ) -> dict[str, Any]:
+        """The host revokes a seat's invite: the seat gets a new secret (and link), the old
+        one is refused from now on."""
+        try:
+            room = open_room(request, room_id)
+        except Elsewhere:
+            raise HTTPException(503, "the room is on another process; try again") from None
+        try:
+            token = await room.revoke(body.token, seat)
+        except KeyError as error:
+            raise HTTPException(403, str(error.args[0])) from None
+        except RoomError as error:
+            raise HTTPException(422, str(error)) from None
+        except StoreError as error:
+            trouble.warn("store", f"could not store a new link: {error}")
+            raise HTTPException(503, "the server could not store the new link; try again") from None
+        base = (config.public_url or public).rstrip("/")
+        return {"seat": seat, "token": token, "url": f"{base}/room/{room.id}#token={token}"}
+
+    @app.get("/api/rooms/{room_id}/hands", response_model=list[dict[str, Any]])
     async def hands(
         request: Request,
         room_id: str,
         after: Annotated[int, Query(ge=-1, lt=2**31)] = -1,
         limit: Annotated[int, Query(ge=1, le=1000)] = 100,
-    ) -> list[dict[str, Any]]:
+    ) -> Response:
         """Finished hands numbered above ``after``, a page of at most ``limit``."""
-        await known_room(request, room_id)
-        store = rooms_of(request).store
         page = min(limit, config.history_page)
-        return await asyncio.to_thread(store.finished_hands, room_id, after, page)
+        key = (room_id, after, page)
+        found = pages.get(key)
+        if found is None or (found[1] is not None and found[1] < time.monotonic()):
+            await known_room(request, room_id)
+            store = rooms_of(request).store
+            listed = await asyncio.to_thread(store.finished_hands, room_id, after, page)
+            body = json.dumps(listed, ensure_ascii=False).encode()
+            found = (body, None if len(listed) == page else time.monotonic() + 1.0)
+            pages.put(key, found)
+        return Response(found[0], media_type="application/json")
 
     async def finished(request: Request, room_id: str, n: int) -> dict[str, Any]:
         await known_room(request, room_id)
@@ -644,6 +757,11 @@ def create_app(config: Config | str = "paohuzi.db", **settings: Any) -> FastAPI:
         if origin is not None and origin.lower() not in origins:
             await websocket.close(code=4403, reason="this page's origin may not connect")
             return
+        address = client_key(websocket.client.host if websocket.client else None)
+        peer = from_peer(websocket.scope)
+        if not peer and not connects.allow(address):
+            await websocket.close(code=4429, reason="too many connections from your address")
+            return
         await websocket.accept()
 
         async def refuse(message: str, code: int) -> None:
@@ -667,8 +785,23 @@ def create_app(config: Config | str = "paohuzi.db", **settings: Any) -> FastAPI:
         if room is None:
             await refuse("no such room (or it has closed)", 4404)
             return
+        # A seat's secret comes in the first message (the web table's way: no secret in any
+        # URL), or, from older clients, in the URL's query; without either, a spectator.
+        token = websocket.query_params.get("token")
+        early: str | None = None
+        if token is None:
+            try:
+                message = await asyncio.wait_for(websocket.receive(), HELLO_WAIT)
+            except TimeoutError:
+                message = {"type": "websocket.receive"}
+            if message["type"] == "websocket.disconnect":
+                return
+            early = message.get("text")
+            said = hello(early)
+            if said is not None:
+                token, early = said or None, None
         try:
-            seat = room.seat_of(websocket.query_params.get("token"))
+            seat = room.seat_of(token)
         except KeyError as error:
             await refuse(str(error.args[0]), 4403)
             return
@@ -691,11 +824,14 @@ def create_app(config: Config | str = "paohuzi.db", **settings: Any) -> FastAPI:
             if not await room.arrive(seat) and first is not None:
                 listener.push(first)
             while listener.alive:
-                message = await websocket.receive()
+                if early is not None:  # the first message, read while waiting for a hello
+                    message, early = {"type": "websocket.receive", "text": early}, None
+                else:
+                    message = await websocket.receive()
                 if message["type"] == "websocket.disconnect":
                     break
                 text = message.get("text")
-                if not bucket.take():
+                if not (bucket.take() and (peer or address_messages.allow(address))):
                     refused_in_a_row += 1
                     if refused_in_a_row > 20:
                         await close(1008, "too many messages")
@@ -708,6 +844,23 @@ def create_app(config: Config | str = "paohuzi.db", **settings: Any) -> FastAPI:
                     reply = {"type": "error", "message": "messages are JSON text, not binary"}
                 elif len(text) > config.max_message:
                     reply = {"type": "error", "message": f"message over {config.max_message} bytes"}
+                elif listener.seat is None and (token := hello(text)):
+                    # A hello after the wait (a slow network): the spectator sits down.
+                    try:
+                        seat = room.seat_of(token)
+                    except KeyError as error:
+                        await refuse(str(error.args[0]), 4403)
+                        break
+                    room.leave(listener)
+                    listener = Listener(seat, websocket.send_text, close, config.send_queue)
+                    try:
+                        first = room.join(listener)
+                    except RoomError as error:
+                        await refuse(str(error), 4429)
+                        break
+                    if not await room.arrive(seat) and first is not None:
+                        listener.push(first)
+                    reply = None
                 else:
                     refused_in_a_row = 0
                     try:
@@ -723,6 +876,26 @@ def create_app(config: Config | str = "paohuzi.db", **settings: Any) -> FastAPI:
             room.leave(listener)
 
     return app
+
+
+HELLO_WAIT = 1.0
+"""Seconds a connection without a secret in its URL is waited for its ``hello`` before it is
+taken for a spectator's."""
+
+
+def hello(text: str | None) -> str | None:
+    """The secret a first message ``{"type": "hello", "token": …}`` gives ("" for none: a
+    spectator's hello); None when the message is no hello."""
+    if text is None or len(text) > 512 or '"hello"' not in text:
+        return None
+    try:
+        message = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(message, dict) or message.get("type") != "hello":
+        return None
+    token = message.get("token")
+    return token if isinstance(token, str) else ""
 
 
 async def handle(room: Room, listener: Listener, text: str) -> dict[str, Any] | None:
@@ -756,6 +929,8 @@ async def _handle(room: Room, listener: Listener, text: str) -> str | dict[str, 
         return room.say(listener, message.get("what"))
     if kind == "auto":
         return await room.set_auto(seat, message.get("on"))
+    if kind == "hello":
+        return None  # said again (a seat's secret counts in the first message only)
     if kind == "hint":
         if seat is None:
             return "spectators have no hand"

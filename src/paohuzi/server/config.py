@@ -80,6 +80,24 @@ class Config:
     """Largest WebSocket message from a client, in bytes."""
     messages_per_second: float = 20.0
     """Sustained WebSocket messages a connection may send (bursts of twice that)."""
+    messages_per_address: float = 200.0
+    """Sustained WebSocket messages all the connections of one client address may send
+    (bursts of twice that), counted as above."""
+    connections_per_minute: int = 600
+    """WebSocket connections one client address may open a minute (bursts of as many)."""
+    pings_per_second: float = 1.0
+    """WebSocket pings (and pongs) a connection may send (bursts of ``ping_burst``); past the
+    budget they are dropped, and a connection that goes on is closed (:mod:`guard`)."""
+    ping_burst: int = 10
+    reads_per_minute: int = 600
+    """Reads of rooms and their history (pages, records, replays) per client address a
+    minute (bursts of as many); past it a 429 that closes the connection."""
+    refusal_delay: float = 1.0
+    """Seconds a read over the budget waits for its 429 (a tarpit: a client that floods waits,
+    the server does no work meanwhile)."""
+    request_timeout: float = 5.0
+    """Seconds a client has to send a whole HTTP request, head and body, on the server's own
+    port (a half-sent request is closed: slowloris)."""
     send_queue: int = 64
     """Messages waiting for one slow connection before it is dropped (it reconnects to the
     full state)."""

@@ -30,15 +30,19 @@ class RateLimiter:
     """Per-key token buckets (a key is a client address), remembering at most ``keys`` keys:
     the least recently seen are forgotten first, so the table cannot grow without bound."""
 
-    def __init__(self, per_minute: int, keys: int = 10_000) -> None:
+    def __init__(
+        self, per_minute: float, keys: int = 10_000, *, burst: float | None = None
+    ) -> None:
         self.per_minute = per_minute
+        self.burst = per_minute if burst is None else burst
+        """Tokens saved up at most (default: a minute's worth)."""
         self.keys = keys
         self._buckets: OrderedDict[str, Bucket] = OrderedDict()
 
     def allow(self, key: str) -> bool:
         bucket = self._buckets.pop(key, None)
         if bucket is None:
-            bucket = Bucket(self.per_minute / 60, self.per_minute)
+            bucket = Bucket(self.per_minute / 60, self.burst)
             if len(self._buckets) >= self.keys:
                 self._buckets.popitem(last=False)
         self._buckets[key] = bucket

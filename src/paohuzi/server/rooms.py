@@ -14,9 +14,14 @@ Three promises shape this module (docs/security.md):
   anyone may claim it), a seat that must discard, the end of the hand — and, privately, a
   question to the one person it is put to. A hidden answer makes no frame; every seat's
   ``seq`` counts only what it may see. Frames are paced (``bot_delay`` apart), and bots answer
-  hidden questions within that pace, so timing tells nothing either; a person who thinks
-  before answering is seen to think, as at any table. A seat's 托管 (the server playing for
-  it, D33) shows to the others only at its discards and at the end of the hand.
+  hidden questions within that pace, so timing tells nothing either. A claim window that asks
+  two seats or more asks at its opening every seat whose question no earlier answer can
+  change (:class:`Window`, D69): the engine takes their answers in its order, but nobody
+  waits for such a seat to *start* thinking, so when the window ends tells the others
+  nothing of it; a person who thinks longer than the pace (and than everyone else asked) is
+  seen to think, as at any table. A seat's
+  托管 (the server playing for it, D33) shows to the others only at its discards and at the
+  end of the hand.
 * **Unpredictable deals.** Every deck comes from the operating system's CSPRNG, and each seat
   is shown a commitment to it at the deal (:mod:`paohuzi.fairdeal`); the record reveals the
   salt. Seeded decks exist only behind ``Config.dev_seeded_deals``.
@@ -45,8 +50,8 @@ from paohuzi.fairdeal import SCHEME, SCHEME_TERMS, commitment, deal_terms
 from paohuzi.game import Game, IllegalAction
 from paohuzi.groups import Group
 from paohuzi.match import Match
-from paohuzi.observation import observe
-from paohuzi.position import Discarding
+from paohuzi.observation import Observation, observe
+from paohuzi.position import ClaimWindow, Discarding
 from paohuzi.record import record_of, result_json
 from paohuzi.rules import RuleSet
 from paohuzi.server.botrunner import BotRunner, searches
@@ -76,11 +81,13 @@ GONE = 4410
 """WebSocket close code for a room that closed."""
 MOVED = 4503
 """WebSocket close code for a room another process of the hall holds now: reconnect."""
+RANK = {ActionType.HU: 3, ActionType.PENG: 2, ActionType.CHI: 1}
+"""Claims, highest first (R8); a claim outranks a later one of its rank or lower."""
 HAND_SEQ = 1_000_000
 """``seq`` of hand *n* starts at n × this (a hand has a few hundred events at most)."""
-SEAT_CONNECTIONS = 8
-"""Connections one seat may have open at once (tabs, a reconnection before the old one
-closed), apart from the room's watchers."""
+ELSEWHERE = 4409
+"""WebSocket close code for a seat's connection another one took the seat from (issue 22):
+the seat has one live connection, the newest; the old one's page offers to take it back."""
 
 
 class RoomError(ValueError):
@@ -221,6 +228,32 @@ class Frame:
     """A public moment takes its place in the room's pace; a private question does not."""
     decider: int | None = None
     """A person's seat asked to decide from this frame on: its turn timer starts with it."""
+    window: bool = False
+    """The questions of a claim window, put to its people at once: its timer starts with it."""
+
+
+@dataclass
+class Window:
+    """A claim window that asks two seats or more (R8), every one of them asked when it opens
+    (D69). The engine asks in turn; an answer given before the engine's turn comes waits here
+    and is played (stored, then applied) when it does: one outranked meanwhile is a pass, one
+    the engine no longer asks for is dropped. Computer seats decide at the opening too."""
+
+    key: tuple[int, int]
+    """The hand and the length of its log when the window opened (answers log nothing)."""
+    questions: dict[int, Observation]
+    """Each asked seat's question as if everyone before it passed: its widest options."""
+    views: dict[int | None, str]
+    """The states that put them to the people asked (for one who reconnects meanwhile)."""
+    answers: dict[int, Action] = field(default_factory=dict)
+    done: set[int] = field(default_factory=set)
+    """Seats whose answers the engine has taken."""
+    pending: dict[int, asyncio.Task[tuple[Action, str | None]]] = field(default_factory=dict)
+    """Computer seats' decisions, under way or done."""
+
+    def cancel(self) -> None:
+        for task in self.pending.values():
+            task.cancel()
 
 
 @dataclass
@@ -281,6 +314,7 @@ class Room:
     _rng: random.Random = field(default_factory=lambda: random.Random(secrets.randbits(64)))
     _bot_trouble: set[int] = field(default_factory=set)
     _hints: dict[int, tuple[tuple[int, int], JSON]] = field(default_factory=dict)
+    _window: Window | None = None
 
     def __post_init__(self) -> None:
         self.own_actions = [0] * len(self.seats)
@@ -534,19 +568,30 @@ class Room:
 
     def join(self, listener: Listener) -> str | None:
         """Add a connection; returns its first state (None: the next frame brings it).
-        Watchers and each seat are limited apart, so watchers cannot keep the players out."""
+        Watchers are limited, so they cannot keep the players out; a seat has one connection,
+        the newest: one that had it is closed (:data:`ELSEWHERE`), its page told."""
         self.listeners = [li for li in self.listeners if li.alive]
         if listener.seat is None:
             if sum(li.seat is None for li in self.listeners) >= self.config.listeners_per_room:
                 raise Full("this room has as many watchers as it takes; try again later")
-        elif sum(li.seat == listener.seat for li in self.listeners) >= SEAT_CONNECTIONS:
-            raise Full("this seat has as many connections open as it may; close one")
+        else:
+            for old in [li for li in self.listeners if li.seat == listener.seat]:
+                old.drop(ELSEWHERE, "this seat was opened elsewhere")
+                self.listeners.remove(old)
         self.listeners.append(listener)
         if self.game is None:
             return json.dumps(self.lobby(listener.seat), ensure_ascii=False)
         # While frames wait to be shown, a newcomer starts from the last one shown, as everyone
         # else does: the state now may be ahead of what the table has seen.
         shown = self._shown.get(listener.seat) if self._frames else None
+        window = self._window_now(self.game)
+        if (
+            shown is None
+            and window is not None
+            and listener.seat not in window.answers
+            and listener.seat not in window.done
+        ):
+            shown = window.views.get(listener.seat)  # its question, asked at the opening
         return shown or json.dumps(self.view(listener.seat), ensure_ascii=False)
 
     def leave(self, listener: Listener) -> None:
@@ -572,6 +617,14 @@ class Room:
         assert game is not None
         seat = game.to_act
         person = seat is not None and not self._computer(seat)
+        window = self._window_now(game, opening=True)
+        if window is not None and seat is not None and seat in window.questions:
+            if seat in window.answers and self._play_answered(game, seat, window):
+                return  # played: that settled the room
+            if person or window.pending.get(seat) is not None:
+                self._show()  # asked at the opening already: nothing new to show
+                self._kick()
+                return
         if game.is_over or isinstance(game.phase, Discarding):
             frame = self._frame(game, public=True)
         elif person:
@@ -583,6 +636,85 @@ class Room:
                 frame.decider = seat
             self._captured.append(frame)
         self._show()
+
+    def _window_now(self, game: Game, *, opening: bool = False) -> Window | None:
+        """The claim window in play; with ``opening`` (only when the room settles) opened now
+        if it is a new one that asks two seats or more while anyone watches. None for any
+        other moment."""
+        phase = game.phase
+        if not isinstance(phase, ClaimWindow):
+            return None
+        key = (self.hand_no, len(game.log))
+        window = self._window
+        if window is not None and window.key == key:
+            return window
+        if not opening:
+            return None
+        if window is not None:
+            window.cancel()
+            self._window = None
+        if len(phase.asking) < 2 or not any(li.alive for li in self.listeners):
+            return None
+        return self._open_window(game, key)
+
+    def _open_window(self, game: Game, key: tuple[int, int]) -> Window:
+        """Ask the seats of the window at once: each is shown (or, a computer seat, decides
+        on) what the engine will ask it. A seat is asked now only if no option of it can be
+        outranked by an option of a seat before it, so the engine asks it exactly that
+        question whatever the others answer; the others are asked in turn, as before."""
+        questions: dict[int, Observation] = {}
+        views: dict[int | None, str] = {}
+        ahead = game
+        above = 0  # the highest rank an earlier seat may claim
+        while isinstance(ahead.phase, ClaimWindow) and len(ahead.log) == key[1]:
+            seat = ahead.phase.to_act
+            ranks = [RANK[a.type] for a in ahead.phase.offered]
+            if seat in questions or not ranks:
+                break
+            if min(ranks) > above:
+                questions[seat] = observe(ahead, seat)
+                if not self._computer(seat):
+                    views[seat] = json.dumps(self.view(seat, ahead), ensure_ascii=False)
+            above = max(above, *ranks)
+            ahead = ahead.clone()
+            ahead.apply(PASS)
+        window = Window(key, questions, views)
+        self._window = window
+        for seat, obs in questions.items():
+            if self._computer(seat) and seat != game.to_act:
+                window.pending[seat] = asyncio.create_task(self._decide(seat, obs))
+        if views:
+            self._captured.append(Frame(views, public=False, window=True))
+        return window
+
+    async def _decide(self, seat: int, obs: Observation) -> tuple[Action, str | None]:
+        """A computer seat's answer to a hidden question, within the room's pace."""
+        name = self.seats[seat].bot or "greedy"
+        limit = self.config.bot_delay if self.config.bot_delay else None
+        return await self.runner.decide(name, self._rng.randrange(2**32), obs, limit=limit)
+
+    def _play_answered(self, game: Game, seat: int, window: Window) -> bool:
+        """Play the answer the seat gave ahead of its turn (a pass if it is outranked now).
+        False when it could not be stored: it waits, and is tried again."""
+        action = window.answers[seat]
+        if action not in game.legal_actions():
+            action = PASS
+        try:
+            self._commit(seat, action)
+        except StoreError as error:
+            log.warning("room %s: could not store an answer: %s", self.id, error)
+            asyncio.get_running_loop().call_later(RETRY, self._retry_settle)
+            return False
+        window.answers.pop(seat, None)
+        return True
+
+    def _retry_settle(self) -> None:
+        async def again() -> None:
+            async with self.lock:
+                if self.game is not None:
+                    self._settle()
+
+        asyncio.get_running_loop().create_task(again())
 
     def _show(self) -> None:
         """Queue the captured frames and let them out at the room's pace."""
@@ -618,6 +750,8 @@ class Room:
                         self._next_release = time.monotonic() + self.config.bot_delay
                 if frame.decider is not None:
                     self._arm_timer(frame.decider)
+                if frame.window:
+                    self._arm_window_timer()
         finally:
             self._release_task = None
             self._drained.set()
@@ -633,7 +767,16 @@ class Room:
                 return "the hand is over"
             if seat is None:
                 return "spectators cannot act"
-            if game.to_act != seat:
+            window = self._window_now(game)
+            early = (
+                window is not None
+                and game.to_act != seat
+                and seat in window.questions
+                and seat not in window.answers
+                and seat not in window.done
+                and bool(window.questions[seat].legal)
+            )
+            if game.to_act != seat and not early:
                 return "it is not your turn"
             if type(seq) is not int or seq != self.seq(seat):
                 return "stale action: the game has moved on (seq does not match)"
@@ -643,6 +786,17 @@ class Room:
                 action = parse_action(action_text)
             except NotationError as error:
                 return str(error)
+            if early:
+                assert window is not None
+                if action not in window.questions[seat].legal:
+                    return f"illegal action {action}: not one of your options"
+                # Kept until the engine asks this seat; the seat's question is withdrawn.
+                window.answers[seat] = action
+                self.auto[seat] = False
+                self._captured.append(self._frame(game, public=False, only=seat))
+                self._show()
+                self.metrics.add(time.perf_counter() - started)
+                return None
             auto = self.auto[seat]
             self.auto[seat] = False  # a person who acts has taken back control
             try:
@@ -667,11 +821,17 @@ class Room:
         self.store.add_action(self.id, self.hand_no, index, f"{seat} {action}")
         try:
             self.active = time.time()
-            self._cancel_timer()
+            window = self._window_now(game)
+            if window is not None:
+                window.done.add(seat)
+            if window is None or all(s in window.answers for s in self._waiting(window, seat)):
+                self._cancel_timer()  # else the window's timer runs on for the others asked
             self.own_actions[seat] += 1  # first: frames built during the action count it
             if action.type is ActionType.DISCARD:  # a public move: the table sees its 托管 now
                 self.auto_shown[seat] = self.auto[seat]
             game.apply(action)
+            if window is not None and self._window_now(game) is not window:
+                self._cancel_timer()  # the window is over
             if game.is_over:
                 self.auto_shown = list(self.auto)  # the record opens every answer anyway
                 self._finish()
@@ -689,6 +849,17 @@ class Room:
                 action,
             )
             raise
+
+    def _waiting(self, window: Window, answering: int) -> list[int]:
+        """People asked in ``window`` whose answers the engine has not had yet, but
+        ``answering``'s: those the window's timer still runs for."""
+        game = self.game
+        assert game is not None
+        phase = game.phase
+        asking = phase.asking if isinstance(phase, ClaimWindow) else ()
+        return [
+            s for s in asking if s != answering and s in window.questions and not self._computer(s)
+        ]
 
     def new_deck(self) -> list[Kind]:
         """The next hand's deck: from the CSPRNG, or the match's seed in development."""
@@ -708,6 +879,9 @@ class Room:
         self.own_actions = [0] * len(self.seats)
         self.ready = set()
         self._captured.clear()
+        if self._window is not None:
+            self._window.cancel()
+            self._window = None
         self.game = Game(self.ruleset, dealer=self.match.dealer, deck=deck, on_offer=self._capture)
         return StoredHand(
             self.hand_no,
@@ -854,12 +1028,19 @@ class Room:
             # A hidden question (a claim, a win on one's own draw) is answered within the
             # room's pace, so how long it took shows nothing (R8).
             hidden = PASS in obs.legal
-            action, trouble = await self.runner.decide(
-                name,
-                self._rng.randrange(2**32),
-                obs,
-                limit=self.config.bot_delay if hidden and self.config.bot_delay else None,
-            )
+            window = self._window_now(game)
+            early = window.pending.pop(seat, None) if window is not None else None
+            if early is not None:  # decided when the window opened, on its widest question
+                action, trouble = await early
+                if action not in obs.legal:
+                    action = PASS  # outranked meanwhile
+            else:
+                action, trouble = await self.runner.decide(
+                    name,
+                    self._rng.randrange(2**32),
+                    obs,
+                    limit=self.config.bot_delay if hidden and self.config.bot_delay else None,
+                )
             if trouble is not None and seat not in self._bot_trouble:
                 self._bot_trouble.add(seat)
                 log.warning(
@@ -883,6 +1064,37 @@ class Room:
             return
         self.deadline = time.monotonic() + self.timer
         self._timer_task = asyncio.create_task(self._expire(seat, self.seq(seat), self.timer))
+
+    def _arm_window_timer(self) -> None:
+        """One timer for every person a claim window asked at its opening."""
+        self._cancel_timer()
+        window, game = self._window, self.game
+        if window is None or game is None or not self.timer:
+            return
+        self.deadline = time.monotonic() + self.timer
+        self._timer_task = asyncio.create_task(self._expire_window(window, self.timer))
+
+    async def _expire_window(self, window: Window, after: float) -> None:
+        """On timeout every person still to answer passes, and is put on 托管 (D33)."""
+        await asyncio.sleep(after)
+        async with self.lock:
+            game = self.game
+            if game is None or self._window is not window or self._window_now(game) is not window:
+                return
+            self._timer_task = None
+            assert isinstance(game.phase, ClaimWindow)
+            late = [
+                s
+                for s in game.phase.asking
+                if s in window.questions and s not in window.answers and not self._computer(s)
+            ]
+            for seat in late:
+                before = self.timed_out[seat]
+                count = before[0] + 1 if before is not None else 1
+                self.auto[seat], self.timed_out[seat] = True, (count, "pass")
+                window.answers[seat] = PASS
+            self.deadline = None
+            self._settle()
 
     def _cancel_timer(self) -> None:
         if self._timer_task is not None:
@@ -911,6 +1123,28 @@ class Room:
                 log.warning("room %s: could not store a timeout: %s", self.id, error)
                 self._timer_task = asyncio.create_task(self._expire(seat, key, RETRY))
 
+    async def revoke(self, host_token: str, seat: int) -> str:
+        """The host gives a person's seat a new secret: the old one opens nothing from now on,
+        and the seat's connection is closed (4403). Returns the new secret; raises KeyError
+        (not the host) or RoomError (no such person's seat) or StoreError."""
+        host = self.host
+        if host is None or self.seat_of(host_token) != host:
+            raise KeyError("only the host may give a seat a new link")
+        if not 0 <= seat < len(self.seats) or self.seats[seat].bot is not None:
+            raise RoomError("no person's seat with that number")
+        async with self.lock:
+            before = self.seats[seat].token
+            self.seats[seat].token = secrets.token_urlsafe(16)
+            try:
+                self.store.set_seats(self.id, [s.to_json() for s in self.seats])
+            except StoreError:
+                self.seats[seat].token = before
+                raise
+            for listener in self.listeners:
+                if listener.seat == seat:
+                    listener.drop(4403, "this invite was revoked: ask the host for the new link")
+            return self.seats[seat].token
+
     async def set_auto(self, seat: int | None, on: Any) -> str | None:
         """托管 on or off for a person's seat; returns an error message or None. Only the seat
         itself is shown the change now; the table sees it at the seat's next discard."""
@@ -925,6 +1159,16 @@ class Room:
             game = self.game
             if game is None:
                 return None
+            window = self._window_now(game)
+            if (
+                on
+                and window is not None
+                and seat != game.to_act
+                and seat in window.questions
+                and seat not in window.answers
+                and seat not in window.done
+            ):
+                window.answers[seat] = GreedyBot().act(window.questions[seat])
             deciding = game.to_act == seat and not game.is_over
             if on and deciding:
                 self._cancel_timer()
@@ -938,6 +1182,8 @@ class Room:
 
     def close(self, code: int | None = None) -> None:
         """Stop every task of the room (and, with ``code``, close its connections)."""
+        if self._window is not None:
+            self._window.cancel()
         for task in (self._timer_task, self._driver, self._release_task):
             if task is not None:
                 task.cancel()

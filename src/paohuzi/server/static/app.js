@@ -893,18 +893,26 @@ function problem(kind) {
     actions.appendChild(a);
   };
   if (kind === "token") link("p_watch", "/room/" + encodeURIComponent(roomId), false);
-  if (kind === "full") link("p_retry", location.pathname + location.search, true);
+  if (kind === "full") link("p_retry", location.pathname + location.search + location.hash, true);
+  if (kind === "elsewhere") {
+    const back = el("button", "button primary", t("p_take_back"));
+    back.type = "button";
+    back.onclick = () => { stopped = false; $("problem").hidden = true; connect(); };
+    actions.appendChild(back);
+  }
   link("p_new", "/", kind !== "full");
   actions.querySelector("a").focus();
 }
 
-const CLOSED = {4404: "room", 4403: "token", 4429: "full", 4410: "closed"};
+const CLOSED = {4404: "room", 4403: "token", 4429: "full", 4410: "closed", 4409: "elsewhere"};
 
 function connect() {
   if (stopped) return;
   const proto = location.protocol === "https:" ? "wss" : "ws";
-  socket = new WebSocket(proto + "://" + location.host + "/ws/" + encodeURIComponent(roomId) + (token ? "?token=" + encodeURIComponent(token) : ""));
+  // The seat's secret goes in the first message, never in a URL (issue 22).
+  socket = new WebSocket(proto + "://" + location.host + "/ws/" + encodeURIComponent(roomId));
   socket.onopen = () => {
+    socket.send(JSON.stringify(token ? {type: "hello", token} : {type: "hello"}));
     if (attempts) toast(t("conn_back"));
     attempts = 0;
     showConn(null);
@@ -1525,7 +1533,11 @@ function start() {
   const path = page.match(/^\/room\/([\w-]+)/);
   if (!path) { lobby(); return; }
   roomId = path[1];
-  token = new URLSearchParams(location.search).get("token");
+  // An invite carries its secret in the fragment (#token=…), which the browser never sends;
+  // an older link's ?token= is moved there, out of the address bar and any Referer.
+  const old = new URLSearchParams(location.search).get("token");
+  token = new URLSearchParams(location.hash.slice(1)).get("token") || old;
+  if (old) history.replaceState(null, "", location.pathname + "#token=" + encodeURIComponent(old));
   connect();
 }
 

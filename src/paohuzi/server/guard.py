@@ -1,0 +1,177 @@
+"""Budgets below the application (issue 22): what uvicorn answers by itself is bounded too.
+
+* **WebSocket control frames.** A client's ping is answered by the WebSocket library, never
+  seen by the application: a flood of them (four sockets sent 3 M in 12 s) cost the server
+  its CPU. Here every connection has a budget of pings and pongs (:class:`Bucket`): one over
+  it is dropped, neither answered nor passed on, and a connection that goes on past it is
+  closed (1008): the server stops reading it at once and lets go of it a few seconds later,
+  so a flooder that reconnects at once waits first. The bytes of a read are parsed a slice at
+  a time, so a read of thousands of pings stops at the slice where the budget ran out.
+* **Half-sent requests.** uvicorn's keep-alive timeout runs only between requests: a client
+  that sends part of a request head (or body) and stalls holds its connection for ever. Here
+  every request must be complete (head and body) within ``request_timeout`` seconds of the
+  connection opening or of the previous response; a connection that is not is closed.
+
+Both are uvicorn protocol classes (``uvicorn.run(http=…, ws=…)``), made by :func:`protocols`
+from a :class:`Config`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import h11
+from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.extensions.permessage_deflate import ServerPerMessageDeflateFactory
+from websockets.frames import Frame, Opcode
+from websockets.server import ServerProtocol
+
+from paohuzi.server.config import Config
+from paohuzi.server.limits import Bucket
+
+SLICE = 1024
+"""Bytes of a WebSocket read parsed at once, between two looks at the budget."""
+TOO_MANY = 1008
+"""WebSocket close code (policy violation) for a connection that floods."""
+
+
+class BudgetedFrames(ServerProtocol):
+    """websockets' server protocol, with a budget of control frames (pings and pongs)."""
+
+    def __init__(self, *args: Any, control: Bucket, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.control = control
+        self.refused = 0
+        """Control frames dropped over the budget, on this connection."""
+
+    def recv_frame(self, frame: Frame) -> None:
+        if frame.opcode in (Opcode.PING, Opcode.PONG) and not self.control.take():
+            self.refused += 1
+            return  # not answered, not passed on: it costs what parsing it cost
+        super().recv_frame(frame)
+
+
+class GuardedWebSockets(WebSocketsSansIOProtocol):
+    """uvicorn's WebSocket protocol with a budget of control frames a connection."""
+
+    pings_per_second = 1.0
+    ping_burst = 10
+    refusals = 50
+    """Control frames dropped before the connection is closed."""
+    linger = 5.0
+    """Seconds a flooding connection is held, unread, before it is let go."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        extensions = []
+        if self.config.ws_per_message_deflate:  # as uvicorn builds its own
+            extensions = [
+                ServerPerMessageDeflateFactory(
+                    server_max_window_bits=12,
+                    client_max_window_bits=12,
+                    compress_settings={"memLevel": 5},
+                )
+            ]
+        self.conn = BudgetedFrames(
+            extensions=extensions,
+            max_size=self.config.ws_max_size,
+            logger=self.conn.logger,
+            control=Bucket(self.pings_per_second, self.ping_burst),
+        )
+
+    flooding = False
+
+    def data_received(self, data: bytes) -> None:
+        if self.flooding:  # read again (uvicorn resumes reading when the app has read all)
+            self.transport.pause_reading()
+            return
+        conn = self.conn
+        assert isinstance(conn, BudgetedFrames)
+        for start in range(0, len(data), SLICE):
+            if self.transport.is_closing():
+                return
+            super().data_received(data[start : start + SLICE])
+            if conn.refused > self.refusals:
+                self.flooded()
+                return
+
+    def flooded(self) -> None:
+        """Close the connection: the application is told at once that it went away, the
+        client is sent a close frame and is not read again, and the socket is let go of
+        ``linger`` seconds later (a flooder's sends stall meanwhile, at no cost here)."""
+        if self.transport.is_closing() or self.close_sent:
+            return
+        self.flooding = True
+        if self.handshake_complete:
+            self.conn.fail(TOO_MANY, "too many pings")
+            self.transport.write(b"".join(self.conn.data_to_send()))
+            self.queue.put_nowait({"type": "websocket.disconnect", "code": TOO_MANY})
+        self.close_sent = True
+        self.stop_keepalive()
+        self.transport.pause_reading()
+        self.read_paused = True
+        if self.close_timer is not None:
+            self.close_timer.cancel()
+        self.close_timer = self.loop.call_later(self.linger, self.transport.close)
+
+
+class GuardedHTTP(H11Protocol):
+    """uvicorn's HTTP/1.1 protocol, closing a connection whose request is not complete within
+    ``request_timeout`` seconds (of the connection opening, or of the previous response)."""
+
+    request_timeout = 5.0
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._request_deadline: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._arm()
+
+    def _arm(self) -> None:
+        self._disarm()
+        self._request_deadline = self.loop.call_later(self.request_timeout, self._expired)
+
+    def _disarm(self) -> None:
+        if self._request_deadline is not None:
+            self._request_deadline.cancel()
+            self._request_deadline = None
+
+    def _expired(self) -> None:
+        self._request_deadline = None
+        if self.transport.is_closing() or self.transport.get_protocol() is not self:
+            return  # gone, or a WebSocket now (its own protocol bounds it)
+        if self.conn.their_state in (h11.IDLE, h11.SEND_BODY):
+            self.transport.close()  # a request begun (or none) and not finished: slowloris
+
+    def handle_events(self) -> None:
+        super().handle_events()
+        if self.conn.their_state not in (h11.IDLE, h11.SEND_BODY):
+            self._disarm()  # the request is in: the rest is the application's
+
+    def handle_websocket_upgrade(self, event: h11.Request) -> None:
+        self._disarm()
+        super().handle_websocket_upgrade(event)
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        if not self.transport.is_closing():
+            self._arm()  # the next request on this connection has as long
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        super().connection_lost(exc)
+
+
+def protocols(config: Config) -> tuple[type[GuardedHTTP], type[GuardedWebSockets]]:
+    """The HTTP and WebSocket protocol classes for ``uvicorn.run``, with ``config``'s limits."""
+    http = type("GuardedHTTP", (GuardedHTTP,), {"request_timeout": config.request_timeout})
+    ws = type(
+        "GuardedWebSockets",
+        (GuardedWebSockets,),
+        {"pings_per_second": config.pings_per_second, "ping_burst": config.ping_burst},
+    )
+    return http, ws

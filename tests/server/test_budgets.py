@@ -1,0 +1,216 @@
+"""Every message spends a budget (issue 22, point 3): WebSocket pings and messages, history
+reads and connections, per connection and per client address; half-sent requests are closed.
+
+Counting, not timing: a flood of N gets at most its budget answered (the budgets refill by
+the second, so the bounds allow for the seconds a slow machine takes), and the room plays on.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.websockets import WebSocketDisconnect
+
+from tests.server.harness import (
+    FAST,
+    PERSON,
+    PING,
+    TEXT,
+    LoggedServer,
+    RawWebSocket,
+    app_client,
+    close_code,
+    new_room,
+    receive,
+    seat_url,
+)
+
+PONG, CLOSE = 0xA, 0x8
+
+
+def frames(count: int, opcode: int, payload: bytes) -> bytes:
+    """``count`` masked client frames in one buffer (the mask all zero: the payload as is)."""
+    one = bytes([0x80 | opcode, 0x80 | len(payload)]) + b"\0\0\0\0" + payload
+    return one * count
+
+
+def drain(ws: RawWebSocket) -> tuple[dict[int, int], int | None, list[Any]]:
+    """Frames of each opcode until the server closes; the close code, and the texts."""
+    seen: dict[int, int] = {}
+    texts: list[Any] = []
+    code = None
+    ws.sock.settimeout(30)  # a generous bound for the server to get through the flood
+    try:
+        while True:
+            opcode, payload = ws.recv_frame()
+            seen[opcode] = seen.get(opcode, 0) + 1
+            if opcode == TEXT:
+                texts.append(json.loads(payload))
+            if opcode == CLOSE:
+                code = close_code(payload)
+                break
+    except (ConnectionError, OSError):
+        pass
+    return seen, code, texts
+
+
+def play_some(ws: RawWebSocket, moves: int) -> int:
+    """A person's seat plays its last legal option ``moves`` times (or to the hand's end);
+    the states it was sent."""
+    states = 0
+    while moves > 0:
+        message = ws.recv_json()
+        if message.get("type") != "state":
+            continue
+        states += 1
+        if message["over"]:
+            break
+        if message["legal"]:
+            action = message["legal"][-1]
+            ws.sock.sendall(masked_text({"type": "act", "action": action, "seq": message["seq"]}))
+            moves -= 1
+    return states
+
+
+def masked_text(message: dict[str, Any]) -> bytes:
+    payload = json.dumps(message).encode()
+    assert len(payload) < 126
+    return bytes([0x80 | TEXT, 0x80 | len(payload)]) + b"\0\0\0\0" + payload
+
+
+def test_a_ping_flood_gets_at_most_its_budget_answered_and_the_room_plays_on(
+    tmp_path: Path,
+) -> None:
+    server = LoggedServer(tmp_path / "db")
+    server.start()
+    try:
+        data = server.post("/api/rooms", {"bots": PERSON, "timer": 0})
+        room = data["room"]
+        seat = RawWebSocket(server.port, seat_url(data, 0))
+        flooder = RawWebSocket(server.port, f"/ws/{room}")
+        assert seat.status == flooder.status == 101
+        flooder.sock.sendall(frames(20_000, PING, b"x"))
+        seen, code, _ = drain(flooder)
+        # The budget: 10 at once, one a second after; the connection closed past 50 refused.
+        assert seen.get(PONG, 0) <= 20, seen
+        assert code == 1008, (seen, code)
+        flooder.close()
+        # The bystander's seat was not held up: it plays on and is shown every move.
+        assert play_some(seat, 5) >= 5
+        seat.close()
+        # Application messages: a flood of 1,000 gets at most the budget (20 a second,
+        # bursts of 40) answered, the rest refused, and is closed after 20 refused in a row.
+        spam = RawWebSocket(server.port, f"/ws/{room}")
+        first = spam.recv_json()
+        assert first["type"] == "state"
+        spam.sock.sendall(masked_text({"type": "ping"}) * 1000)
+        seen, code, texts = drain(spam)
+        answered = [t for t in texts if t.get("type") == "error" and "unknown" in t["message"]]
+        refused = [t for t in texts if t.get("type") == "error" and "too many" in t["message"]]
+        assert len(answered) <= 50, len(answered)
+        assert len(answered) + len(refused) <= 50 + 21  # the close may overtake replies
+        assert code == 1008
+        spam.close()
+    finally:
+        server.stop()
+    assert "Traceback" not in server.errors()
+
+
+def test_many_connections_of_one_address_share_its_message_budget(tmp_path: Path) -> None:
+    with app_client(tmp_path / "db", messages_per_address=5.0) as client:
+        data = new_room(client, PERSON)
+        answered = 0
+        for _ in range(3):
+            with client.websocket_connect(f"/ws/{data['room']}") as ws:
+                assert receive(ws)["type"] == "state"
+                for _ in range(15):
+                    ws.send_json({"type": "hint"})
+                for _ in range(15):
+                    reply = receive(ws)
+                    answered += "too many" not in reply["message"]
+        # Each connection alone may send 40 at once; together they have 10 (and 5 a second).
+        assert answered <= 10 + 5 * 5, answered
+
+
+def test_connections_of_one_address_are_budgeted(tmp_path: Path) -> None:
+    with app_client(tmp_path / "db", connections_per_minute=3) as client:
+        data = new_room(client, PERSON)
+        for _ in range(3):
+            with client.websocket_connect(f"/ws/{data['room']}") as ws:
+                assert receive(ws)["type"] == "state"
+        with (
+            pytest.raises(WebSocketDisconnect) as refused,
+            client.websocket_connect(f"/ws/{data['room']}") as ws,
+        ):
+            receive(ws)
+        assert refused.value.code == 4429
+
+
+def test_a_history_flood_gets_at_most_its_budget_and_the_store_is_read_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls = {"finished_hands": 0, "record": 0}
+    settings: dict[str, Any] = FAST | {"reads_per_minute": 60, "history_page": 1}
+    # The refusals come at once here (a server waits a second before each).
+    with app_client(tmp_path / "db", **settings) as client:
+        store = client.app.state.rooms.store  # type: ignore[attr-defined]
+        for name in calls:
+            original = getattr(store, name)
+
+            def counted(*args: Any, _name: str = name, _original: Any = original) -> Any:
+                calls[_name] += 1
+                return _original(*args)
+
+            monkeypatch.setattr(store, name, counted)
+        data = new_room(client, ["greedy", "greedy", "greedy"])
+        room = data["room"]
+        deadline = time.monotonic() + 60  # a generous bound for three bots to play a hand
+        while not client.app.state.rooms.rooms[room].match.hands:  # type: ignore[attr-defined]
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        started = time.monotonic()
+        statuses: dict[int, int] = {}
+        for _ in range(500):
+            for path in ("/hands", "/hands/0/record"):  # in turn: the budget serves both
+                response = client.get(f"/api/rooms/{room}{path}")
+                statuses[response.status_code] = statuses.get(response.status_code, 0) + 1
+                if response.status_code == 429:
+                    assert response.headers["connection"] == "close"
+        elapsed = time.monotonic() - started
+        # 60 at once and one a second after; everything else refused before any work.
+        assert statuses.get(200, 0) <= 60 + elapsed + 1, statuses
+        assert statuses.get(429, 0) >= 1000 - 60 - elapsed - 1, statuses
+        assert set(statuses) == {200, 429}
+        # A full page and a finished hand's record never change: read from the store once.
+        assert calls == {"finished_hands": 1, "record": 1}, calls
+
+
+@pytest.mark.parametrize(
+    "half",
+    [
+        b"GET /healthz HTTP/1.1\r\nHost: x\r\n",  # a head without its end
+        b"POST /api/analyze HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{",  # a body
+    ],
+    ids=["head", "body"],
+)
+def test_a_half_sent_request_is_closed(tmp_path: Path, half: bytes) -> None:
+    server = LoggedServer(tmp_path / "db", "--request-timeout", "1")
+    server.start()
+    try:
+        with socket.create_connection(("127.0.0.1", server.port)) as whole:
+            whole.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            assert whole.recv(4096).startswith(b"HTTP/1.1 200")
+        with socket.create_connection(("127.0.0.1", server.port)) as sock:
+            sock.sendall(half)
+            sock.settimeout(30)  # far beyond the 1 s it has: the server closes it first
+            received = b""
+            while chunk := sock.recv(4096):
+                received += chunk
+            assert b"200" not in received
+    finally:
+        server.stop()

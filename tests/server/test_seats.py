@@ -1,0 +1,111 @@
+"""A seat's secret in no URL, one live connection a seat (issue 22, point 5)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from starlette.websockets import WebSocketDisconnect
+
+import paohuzi.server.app as app_module
+from paohuzi.server.rooms import ELSEWHERE
+from tests.server.harness import PERSON, app_client, new_room, receive
+
+
+def test_an_invite_carries_its_secret_in_the_fragment(tmp_path: Path) -> None:
+    with app_client(tmp_path / "db") as client:
+        data = new_room(client, [None, None, "greedy"])
+        for seat in data["seats"][:2]:
+            assert seat["url"].endswith(f"/room/{data['room']}#token={seat['token']}")
+            assert "?" not in seat["url"]
+        assert "token" not in data["watch"]
+
+
+def test_the_secret_comes_in_the_first_message(tmp_path: Path) -> None:
+    with app_client(tmp_path / "db") as client:
+        data = new_room(client, PERSON)
+        room, token = data["room"], data["seats"][0]["token"]
+        with client.websocket_connect(f"/ws/{room}") as ws:
+            ws.send_json({"type": "hello", "token": token})
+            state = receive(ws)
+            assert state["type"] == "state" and state["you"] == 0 and "legal" in state
+        with client.websocket_connect(f"/ws/{room}") as ws:  # a spectator says hello too
+            ws.send_json({"type": "hello"})
+            assert receive(ws)["you"] is None
+        with client.websocket_connect(f"/ws/{room}") as ws:
+            ws.send_json({"type": "hello", "token": "forged"})
+            assert receive(ws)["type"] == "error"
+            with pytest.raises(WebSocketDisconnect) as refused:
+                receive(ws)
+            assert refused.value.code == 4403
+        with client.websocket_connect(f"/ws/{room}") as ws:  # no hello: a spectator, later
+            assert receive(ws)["you"] is None
+
+
+def test_a_hello_after_the_wait_sits_the_spectator_down(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(app_module, "HELLO_WAIT", 0.01)
+    with app_client(tmp_path / "db") as client:
+        data = new_room(client, PERSON)
+        with client.websocket_connect(f"/ws/{data['room']}") as ws:
+            assert receive(ws)["you"] is None
+            ws.send_json({"type": "hello", "token": data["seats"][0]["token"]})
+            assert receive(ws)["you"] == 0
+
+
+def test_a_second_connection_takes_the_seat_and_the_first_is_told(tmp_path: Path) -> None:
+    with app_client(tmp_path / "db") as client:
+        data = new_room(client, PERSON)
+        room, token = data["room"], data["seats"][0]["token"]
+        with client.websocket_connect(f"/ws/{room}") as first:
+            first.send_json({"type": "hello", "token": token})
+            assert receive(first)["you"] == 0
+            with client.websocket_connect(f"/ws/{room}") as second:
+                second.send_json({"type": "hello", "token": token})
+                state = receive(second)
+                assert state["you"] == 0
+                with pytest.raises(WebSocketDisconnect) as taken:
+                    receive(first)
+                assert taken.value.code == ELSEWHERE
+                assert "elsewhere" in str(taken.value.reason)
+                # The seat has one acting connection: the newest.
+                live = [li for li in client.app.state.rooms.rooms[room].listeners if li.alive]  # type: ignore[attr-defined]
+                assert [li.seat for li in live] == [0]
+                if state["legal"]:
+                    act = {"type": "act", "action": state["legal"][-1], "seq": state["seq"]}
+                    second.send_json(act)
+                    assert receive(second)["type"] == "state"
+
+
+def test_the_host_revokes_an_invite_the_old_secret_is_refused(tmp_path: Path) -> None:
+    with app_client(tmp_path / "db") as client:
+        data = new_room(client, [None, None, "greedy"], wait=True)
+        room, host, friend = data["room"], data["seats"][0]["token"], data["seats"][1]["token"]
+        path = f"/api/rooms/{room}/seats/1/link"
+        assert client.post(path, json={"token": friend}).status_code == 403  # not the host
+        assert client.post(path, json={"token": "forged"}).status_code == 403
+        assert (
+            client.post(f"/api/rooms/{room}/seats/2/link", json={"token": host}).status_code == 422
+        )
+        with client.websocket_connect(f"/ws/{room}") as old:
+            old.send_json({"type": "hello", "token": friend})
+            assert receive(old)["you"] == 1
+            answer = client.post(path, json={"token": host})
+            assert answer.status_code == 200, answer.text
+            new = answer.json()
+            assert new["token"] != friend and new["url"].endswith(f"#token={new['token']}")
+            with pytest.raises(WebSocketDisconnect) as revoked:
+                while True:
+                    receive(old)
+            assert revoked.value.code == 4403
+        with client.websocket_connect(f"/ws/{room}") as again:
+            again.send_json({"type": "hello", "token": friend})
+            assert receive(again)["type"] == "error"
+        with client.websocket_connect(f"/ws/{room}") as ws:
+            ws.send_json({"type": "hello", "token": new["token"]})
+            assert receive(ws)["you"] == 1
+    # Stored: a restarted server knows the new secret only.
+    with app_client(tmp_path / "db") as client, client.websocket_connect(f"/ws/{room}") as ws:
+        ws.send_json({"type": "hello", "token": new["token"]})
+        assert receive(ws)["you"] == 1
