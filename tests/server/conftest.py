@@ -81,10 +81,10 @@ class Server:
             data=json.dumps(body).encode(),
             headers={"Content-Type": "application/json"},
         )
-        return json.load(urllib.request.urlopen(request, timeout=10))
+        return json.load(urllib.request.urlopen(request, timeout=clock.PATIENCE))
 
     def get(self, path: str) -> Any:
-        return json.load(urllib.request.urlopen(self.url + path, timeout=10))
+        return json.load(urllib.request.urlopen(self.url + path, timeout=clock.PATIENCE))
 
 
 @pytest.fixture

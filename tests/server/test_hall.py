@@ -87,7 +87,7 @@ class Nginx:
         request = urllib.request.Request(
             self.url + path, json.dumps(body).encode(), {"Content-Type": "application/json"}
         )
-        return json.load(urllib.request.urlopen(request, timeout=10))
+        return json.load(urllib.request.urlopen(request, timeout=clock.PATIENCE))
 
     def stop(self) -> None:
         self.process.terminate()
@@ -257,14 +257,14 @@ def test_nginx_logs_no_secret_of_any_request(tmp_path: Path) -> None:
         base = proxy.url.replace("http", "ws", 1)
         with connect(f"{base}/ws/{room['room']}") as ws:  # today's: the secret in a message
             ws.send(json.dumps({"type": "hello", "token": secret}))
-            assert json.loads(ws.recv(timeout=10))["you"] == 0
+            assert json.loads(ws.recv(timeout=clock.PATIENCE))["you"] == 0
         with connect(f"{base}/ws/{room['room']}?token={secret}") as ws:  # an older client's
-            assert json.loads(ws.recv(timeout=10))["you"] == 0
+            assert json.loads(ws.recv(timeout=clock.PATIENCE))["you"] == 0
         request = urllib.request.Request(
             f"{proxy.url}/room/{room['room']}?token={secret}",
             headers={"Referer": f"{proxy.url}/room/{room['room']}?token={secret}"},
         )
-        urllib.request.urlopen(request, timeout=10).read()
+        urllib.request.urlopen(request, timeout=clock.PATIENCE).read()
     finally:
         if proxy is not None:
             proxy.stop()

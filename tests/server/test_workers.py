@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from tests import clock
 from tests.server.harness import LoggedServer
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
@@ -43,10 +44,10 @@ def descendants(pid: int) -> set[int]:
     return found
 
 
-def _wait(what: str, ready: object, seconds: float = 60) -> None:
-    deadline = time.monotonic() + seconds
+def _wait(what: str, ready: object, seconds: float = clock.PATIENCE) -> None:
+    deadline = clock.deadline(seconds)
     while not callable(ready) or not ready():
-        assert time.monotonic() < deadline, f"no {what} within {seconds:g} s"
+        assert not clock.expired(deadline), f"no {what} within {seconds:g} s"
         time.sleep(0.2)
 
 
@@ -70,11 +71,11 @@ def test_every_worker_ends_when_its_server_is_killed(tmp_path: Path) -> None:
         os.kill(pid, signal.SIGKILL)
         server.process.wait()
         # A generous deadline: the point is that they end, not how fast (a loaded machine).
-        deadline = time.monotonic() + 30
-        while started & set(_parents()) and time.monotonic() < deadline:
+        deadline = clock.deadline()
+        while started & set(_parents()) and not clock.expired(deadline):
             time.sleep(0.2)
         left = started & set(_parents())
-        assert not left, f"still running 30 s after the server's kill -9: {sorted(left)}"
+        assert not left, f"still running {clock.PATIENCE:g} s after the server's kill -9: {left}"
     finally:
         for orphan in started & set(_parents()):
             os.kill(orphan, signal.SIGKILL)  # the processes this test's server started
