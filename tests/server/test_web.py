@@ -440,7 +440,7 @@ def test_each_problem_says_what_happened_and_what_to_do(
     room = new_room(site, [None, "greedy", "greedy"], WIN_SEED)
     page.goto(site.url + f"/room/{room['room']}?token=forged")
     page.wait_for_selector("#problem:not([hidden])")
-    assert page.inner_text("#problem-title") == "邀请链接无效"
+    assert page.inner_text("#problem-title") == "这个邀请链接不能用了"
     assert page.get_attribute("#problem-actions a", "href") == f"/room/{room['room']}"
     table.shot("bad-invite")
     page.click("#problem-actions a")  # watch instead

@@ -537,3 +537,63 @@ def test_a_seat_opened_elsewhere_is_told_and_can_be_taken_back(
     assert requests and not [u for u in requests if "token" in u and u != old]
     one.close()
     two.close()
+
+
+def test_the_host_gives_a_seat_a_new_link_and_the_old_one_is_refused(
+    site: Server, browser: Browser, shots: Path
+) -> None:
+    """The waiting room's "换新链接" (issue 22 point 5, D71): asked once more (the old link
+    stops working), then the list shows the new link, the page remembers it, the old link
+    is refused with a message that says why, and the new one seats the friend."""
+    host = Table(browser, shots, DESKTOP)
+    host.context.grant_permissions(CLIPBOARD, origin=site.url)
+    page = host.page
+    page.goto(site.url + "/")
+    page.select_option("#match-hands", "1")
+    page.fill("#timer", "0")
+    assert page.input_value("#seat-1") == "friend" and page.input_value("#seat-2") == "greedy"
+    page.click("#create")
+    page.wait_for_selector("#waiting:not([hidden]) #invite-list .invite-item button.renew-ask")
+    old = page.get_attribute("#invite-list a.invite", "href") or ""
+    room = re.sub(r"^.*/room/([\w-]+)#.*$", r"\1", old)
+    assert "#token=" in old and room and room != old
+    assert page.inner_text("#invite-list button.renew-ask") == "换新链接"
+    host.shot("invite-renew")
+    page.click("#invite-list button.renew-ask")
+    assert "旧链接将失效" in page.inner_text("#invite-list .renew-note")
+    host.shot("invite-renew-confirm")
+    page.click("#invite-list button.renew-no")  # 取消: nothing changes
+    assert page.get_attribute("#invite-list a.invite", "href") == old
+    page.click("#invite-list button.renew-ask")
+    page.click("#invite-list button.renew-yes")
+    wait_js(
+        page, f"document.querySelector('#invite-list a.invite').getAttribute('href') !== {old!r}"
+    )
+    new = page.get_attribute("#invite-list a.invite", "href") or ""
+    assert "#token=" in new and new.split("#")[0] == old.split("#")[0]
+    assert "旧链接已失效" in page.inner_text("#toast")
+    kept = json.loads(page.evaluate(f"localStorage.getItem('paohuzi.invites.{room}')"))
+    assert [s["url"] for s in kept["seats"] if s["seat"] == 1] == [new]
+    page.click("#invite-list button.copy")
+    assert clipboard(page) == new
+    # The friend (an English browser) opens the old link: refused, and told why.
+    friend = Table(browser, shots, PHONE, locale="en-US")
+    friend.page.goto(site.url + local(old))
+    friend.page.wait_for_selector("#problem:not([hidden])")
+    said = friend.page.inner_text("#problem")
+    assert "This invite link no longer works" in said and "new link" in said
+    friend.shot("invite-refused")
+    friend.page.goto(site.url + local(new))
+    for table in (host, friend):
+        table.page.wait_for_selector("#table:not([hidden]) #hand .card")
+    # The host's phone sees the same button.
+    phone = Table(browser, shots, PHONE)
+    phone.page.goto(site.url + "/")
+    phone.page.fill("#timer", "0")
+    phone.page.click("#create")
+    phone.page.wait_for_selector("#invite-list button.renew-ask")
+    phone.shot("invite-renew")
+    phone.page.click("#invite-list button.renew-ask")
+    phone.shot("invite-renew-confirm")
+    for table in (host, friend, phone):
+        table.close()

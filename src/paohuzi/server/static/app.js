@@ -1288,8 +1288,56 @@ function inviteItem(s) {
   const li = el("li", "invite-item");
   const text = el("div", "invite-text");
   text.append(el("b", "", t("invite_seat", {n: s.seat + 1}) + " "), ...linkWithCopy(s.url, "invite"));
+  // The host (whose secret this page holds) may give a seat not yet taken a new link: the
+  // old one opens nothing from then on (POST …/seats/{n}/link, D71).
+  if (waiting && token && waiting.you !== null && waiting.you === waiting.host && s.seat !== waiting.host) text.appendChild(renewBox(s));
   li.append(text, qrSvg(s.url, t("qr_label", {n: s.seat + 1})));
   return li;
+}
+
+/** "New link", asked once more (the old link stops working), then done. */
+function renewBox(s) {
+  const box = el("div", "renew");
+  const ask = el("button", "tool renew-ask", t("renew"));
+  ask.type = "button";
+  ask.onclick = () => {
+    const note = el("span", "renew-note", t("renew_confirm", {n: s.seat + 1}));
+    const yes = el("button", "tool renew-yes", t("renew_yes"));
+    const no = el("button", "tool renew-no", t("renew_no"));
+    yes.type = no.type = "button";
+    no.onclick = () => { box.replaceChildren(ask); ask.focus(); };
+    yes.onclick = () => { yes.disabled = no.disabled = true; renew(s.seat, note); };
+    box.replaceChildren(note, yes, no);
+    no.focus();
+  };
+  box.appendChild(ask);
+  return box;
+}
+
+async function renew(seat, note) {
+  const room = waiting.room;
+  let response, body = {};
+  try {
+    response = await fetch("/api/rooms/" + encodeURIComponent(room) + "/seats/" + seat + "/link",
+      {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify({token})});
+    body = await response.json().catch(() => ({}));
+  } catch (e) { response = null; }
+  if (!response || !response.ok) {
+    note.textContent = t("renew_failed", {why: response ? String(body.detail || response.status) : t("err_network")});
+    note.parentElement.querySelectorAll("button").forEach(b => { b.disabled = false; });
+    return;
+  }
+  const key = "paohuzi.invites." + room;
+  const invites = JSON.parse(localStorage.getItem(key) || "null");
+  if (invites) {
+    invites.seats = invites.seats.map(s => s.seat === seat ? {...s, token: body.token, url: body.url} : s);
+    localStorage.setItem(key, JSON.stringify(invites));
+  }
+  if (waiting && waiting.room === room) onLobby(waiting);
+  toast(t("renewed", {n: seat + 1}));
+  // The new link's copy button, where the one pressed was.
+  [...$("invite-list").querySelectorAll(".invite-item")].find(li => li.querySelector("a.invite")?.getAttribute("href") === body.url)
+    ?.querySelector("button.copy")?.focus();
 }
 
 const nickname = () => localStorage.getItem("paohuzi.name") || "";
@@ -1538,6 +1586,11 @@ function start() {
   const old = new URLSearchParams(location.search).get("token");
   token = new URLSearchParams(location.hash.slice(1)).get("token") || old;
   if (old) history.replaceState(null, "", location.pathname + "#token=" + encodeURIComponent(old));
+  // A new link pasted over a refused one differs only in the fragment: the browser does not
+  // load the page again, so the page does.
+  addEventListener("hashchange", () => {
+    if ((new URLSearchParams(location.hash.slice(1)).get("token") || null) !== (token || null)) location.reload();
+  });
   connect();
 }
 
