@@ -254,6 +254,21 @@ async def player(
                 await ws.send(json.dumps({"type": "act", "action": action, "seq": message["seq"]}))
 
 
+async def open_websocket(
+    loop: asyncio.AbstractEventLoop, sock: socket.socket, port: int, room: str
+) -> None:
+    """Connect ``sock`` and send a spectator's WebSocket handshake for ``room`` (the answer
+    is left unread: these clients never read, or read at their own pace)."""
+    await loop.sock_connect(sock, ("127.0.0.1", port))
+    key = base64.b64encode(os.urandom(16)).decode()
+    request = (
+        f"GET /ws/{room} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+        "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+        f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
+    )
+    await loop.sock_sendall(sock, request.encode())
+
+
 async def slow_spectator(job: Job, room: str, reads: bool, counts: dict[str, int]) -> None:
     """A spectator on a raw socket with a small receive buffer: never reads (reconnecting every
     15 s), or reads 4 KB every 2 s (reconnecting when the server drops it)."""
@@ -263,14 +278,7 @@ async def slow_spectator(job: Job, room: str, reads: bool, counts: dict[str, int
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
         sock.setblocking(False)
         try:
-            await loop.sock_connect(sock, ("127.0.0.1", job.port))
-            key = base64.b64encode(os.urandom(16)).decode()
-            request = (
-                f"GET /ws/{room} HTTP/1.1\r\nHost: 127.0.0.1:{job.port}\r\n"
-                "Upgrade: websocket\r\nConnection: Upgrade\r\n"
-                f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
-            )
-            await loop.sock_sendall(sock, request.encode())
+            await open_websocket(loop, sock, job.port, room)
             counts["connections"] += 1
             opened = time.time()
             while time.time() < job.until:
@@ -306,14 +314,7 @@ async def ping_flooder(job: Job, room: str, counts: dict[str, int]) -> None:
         sock = socket.socket()
         sock.setblocking(False)
         try:
-            await loop.sock_connect(sock, ("127.0.0.1", job.port))
-            key = base64.b64encode(os.urandom(16)).decode()
-            request = (
-                f"GET /ws/{room} HTTP/1.1\r\nHost: 127.0.0.1:{job.port}\r\n"
-                "Upgrade: websocket\r\nConnection: Upgrade\r\n"
-                f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
-            )
-            await loop.sock_sendall(sock, request.encode())
+            await open_websocket(loop, sock, job.port, room)
             counts["connections"] += 1
             while time.time() < job.until:
                 await asyncio.wait_for(loop.sock_sendall(sock, burst), 5)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Iterator
 
-from paohuzi.actions import PASS
-from paohuzi.cards import COPIES, NUM_KINDS, Kind, format_cards, to_counts
+from paohuzi.actions import PASS, discard
+from paohuzi.cards import COPIES, NUM_KINDS, Kind, format_cards, full_deck, to_counts
 from paohuzi.game import Game, stacked_deck
 from paohuzi.groups import Group
 from paohuzi.native_game import NativeGame
@@ -161,3 +161,33 @@ def random_decisions(
             assert seat is not None
             yield game, seat, rng
             game.apply(rng.choice(game.legal_actions()))
+
+
+def sibling_decks(
+    seed: int, dealer: int, seat: int, tries: int
+) -> Iterator[tuple[list[int], list[int], int, Game, Game]]:
+    """Pairs of decks alike but for one card of ``seat``'s hand, swapped with the last wall
+    card (index 79, never drawn in the few moves a test watches), where the dealer may first
+    discard that card and nothing public differs at the deal (no 提 changed): yields both
+    decks, the card, and both games after that discard, for the caller to pick from."""
+    rng = random.Random(seed)
+    start = 20 * ((seat - dealer) % HUNAN.players)  # R2: seat (dealer + i) gets 20i..20i+19
+    for _ in range(tries):
+        deck = full_deck()
+        rng.shuffle(deck)
+        game = Game(dealer=dealer, deck=deck)
+        if not isinstance(game.phase, Discarding) or game.to_act != dealer:
+            continue
+        for card in {a.card for a in game.legal_actions()}:
+            assert card is not None
+            where = [i for i in range(start, start + 20) if deck[i] == card]
+            if len(where) != 2 or deck[79] == card:
+                continue
+            other = list(deck)
+            other[where[0]], other[79] = other[79], other[where[0]]
+            a, b = Game(dealer=dealer, deck=deck), Game(dealer=dealer, deck=other)
+            if [e.type for e in a.log] != [e.type for e in b.log] or b.to_act != dealer:
+                continue  # the swap changed something public at the deal (a 提)
+            a.apply(discard(card))
+            b.apply(discard(card))
+            yield deck, other, card, a, b

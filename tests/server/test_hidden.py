@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import random
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -14,15 +13,13 @@ from typing import Any
 import pytest
 
 from paohuzi.actions import PASS, discard
-from paohuzi.cards import full_deck
-from paohuzi.game import EventType, Game
+from paohuzi.game import EventType
 from paohuzi.observation import Observation
-from paohuzi.position import Discarding
 from paohuzi.server.botrunner import BotRunner
 from paohuzi.server.config import Config
 from paohuzi.server.rooms import Listener, Room, Rooms
 from paohuzi.server.store import open_store
-from tests import clock
+from tests import clock, scenario
 from tests.pgcluster import db_url
 
 DEALER = 0
@@ -36,28 +33,9 @@ def sibling_decks() -> tuple[list[int], list[int], int]:
     """Two decks alike but for one card of seat ``ASKED`` (swapped with the last wall card),
     and a kind the dealer may discard first: in the first deck seat ``ASKED`` is asked about
     it, in the second nobody is."""
-    rng = random.Random(10)
-    for _ in range(2000):
-        deck = full_deck()
-        rng.shuffle(deck)
-        game = Game(dealer=DEALER, deck=deck)
-        if not isinstance(game.phase, Discarding) or game.to_act != DEALER:
-            continue
-        start = 20 * ASKED  # R2: seat (dealer + i) gets cards 20i..20i+19
-        for card in {a.card for a in game.legal_actions()}:
-            assert card is not None
-            where = [i for i in range(start, start + 20) if deck[i] == card]
-            if len(where) != 2 or deck[LAST] == card:
-                continue
-            other = list(deck)
-            other[where[0]], other[LAST] = other[LAST], other[where[0]]
-            a, b = Game(dealer=DEALER, deck=deck), Game(dealer=DEALER, deck=other)
-            if [e.type for e in a.log] != [e.type for e in b.log] or b.to_act != DEALER:
-                continue  # the swap changed something public at the deal (a 提)
-            a.apply(discard(card))
-            b.apply(discard(card))
-            if a.to_act == ASKED and b.to_act != ASKED and not b.is_over:
-                return deck, other, card
+    for deck, other, card, a, b in scenario.sibling_decks(10, DEALER, ASKED, 2000):
+        if a.to_act == ASKED and b.to_act != ASKED and not b.is_over:
+            return deck, other, card
     raise AssertionError("no pair of sibling decks found")
 
 

@@ -28,12 +28,11 @@ import pytest
 
 import paohuzi.server.rooms as rooms_module
 from paohuzi.actions import PASS, ActionType, discard
-from paohuzi.cards import full_deck
-from paohuzi.game import Game
 from paohuzi.position import ClaimWindow, Discarding
 from paohuzi.server.config import Config
 from paohuzi.server.rooms import Listener, Room, Rooms
 from paohuzi.server.store import open_store
+from tests import scenario
 from tests.pgcluster import db_url
 
 DEALER, CHI_SEAT, PENG_SEAT = 0, 1, 2
@@ -80,38 +79,19 @@ def sibling_decks() -> tuple[list[int], list[int], int]:
     """Two decks alike but for one card of seat 2 (swapped with the last wall card), and the
     dealer's first discard: in both seat 1 may 吃 it (the same options); in the first seat 2
     may 碰 it too, in the second seat 2 may do nothing with it."""
-    rng = random.Random(22)
-    start = 20 * PENG_SEAT  # R2: seat (dealer + i) gets cards 20i..20i+19
-    for _ in range(20_000):
-        deck = full_deck()
-        rng.shuffle(deck)
-        game = Game(dealer=DEALER, deck=deck)
-        if not isinstance(game.phase, Discarding) or game.to_act != DEALER:
+    for deck, other, card, a, b in scenario.sibling_decks(22, DEALER, PENG_SEAT, 20_000):
+        pa, pb = a.phase, b.phase
+        if not (isinstance(pa, ClaimWindow) and isinstance(pb, ClaimWindow)):
             continue
-        for card in {a.card for a in game.legal_actions()}:
-            assert card is not None
-            where = [i for i in range(start, start + 20) if deck[i] == card]
-            if len(where) != 2 or deck[LAST] == card:
-                continue
-            other = list(deck)
-            other[where[0]], other[LAST] = other[LAST], other[where[0]]
-            a, b = Game(dealer=DEALER, deck=deck), Game(dealer=DEALER, deck=other)
-            if [e.type for e in a.log] != [e.type for e in b.log] or b.to_act != DEALER:
-                continue
-            a.apply(discard(card))
-            b.apply(discard(card))
-            pa, pb = a.phase, b.phase
-            if not (isinstance(pa, ClaimWindow) and isinstance(pb, ClaimWindow)):
-                continue
-            if pa.asking != (CHI_SEAT, PENG_SEAT) or pb.asking != (CHI_SEAT,):
-                continue
-            if pa.offered != pb.offered or not all(x.type is ActionType.CHI for x in pa.offered):
-                continue
-            peng = a.clone()
-            peng.apply(PASS)
-            if {x.type for x in peng.legal_actions()} != {ActionType.PENG, ActionType.PASS}:
-                continue
-            return deck, other, card
+        if pa.asking != (CHI_SEAT, PENG_SEAT) or pb.asking != (CHI_SEAT,):
+            continue
+        if pa.offered != pb.offered or not all(x.type is ActionType.CHI for x in pa.offered):
+            continue
+        peng = a.clone()
+        peng.apply(PASS)
+        if {x.type for x in peng.legal_actions()} != {ActionType.PENG, ActionType.PASS}:
+            continue
+        return deck, other, card
     raise AssertionError("no pair of sibling decks found")
 
 
