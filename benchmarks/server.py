@@ -179,6 +179,8 @@ def main() -> None:
         "p99_ms": "/".join(str(m.get("p99_ms")) for m in each),
         "max_ms": "/".join(str(m.get("max_ms")) for m in each),
     }
+    commits = sum(m.get("commits", 0) for m in each)
+    writes = sum(m.get("writes", 0) for m in each)
     trips = sorted(round_trips)
 
     def pct(p: float) -> float:
@@ -205,6 +207,11 @@ def main() -> None:
         f"{used['servers']:.2f}, everything else (PostgreSQL, other users) {used['other']:.2f}, "
         f"of {os.cpu_count()}"
     )
+    server_seconds = used["servers"] * args.seconds
+    if server_seconds:
+        print(f"actions per server CPU-second: {metrics['actions'] / server_seconds:,.0f}")
+    if commits:  # servers since issue 22 count their commits (group commit, D74)
+        print(f"database: {writes} writes in {commits} commits ({writes / commits:.1f} a commit)")
 
 
 class Cpu:

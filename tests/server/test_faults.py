@@ -320,8 +320,8 @@ def test_full_disk_a_finished_hand_is_stored_once_writing_works_again(
     async def second(room_id: str, payments: list[int]) -> None:
         store = open_store(db_url(tmp_path / "db"))
         rooms = Rooms(store, config)
-        rooms.load()
-        room = rooms.get(room_id)
+        await rooms.load()
+        room = await rooms.get(room_id)
         assert room is not None and room.game is not None and room.game.is_over
         assert store.record(room_id, 0) is not None
         assert room.match.hands == 1 and room.match.totals == payments

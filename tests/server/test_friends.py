@@ -109,6 +109,13 @@ def test_a_match_ends_after_its_hands_and_a_rematch_starts_from_zero(tmp_path: P
         assert hands_in_db(client, data["room"]) == 1  # the first match's hand stays listed
 
 
+def next_error(ws: Any) -> Any:
+    message = receive(ws)
+    while message["type"] != "error":
+        message = receive(ws)
+    return message
+
+
 def test_phrases_and_reactions_reach_everyone_and_are_rate_limited(tmp_path: Path) -> None:
     with app_client(tmp_path / "db", **FAST) as client:
         data = new_room(client, FRIENDS)
@@ -126,10 +133,10 @@ def test_phrases_and_reactions_reach_everyone_and_are_rate_limited(tmp_path: Pat
                     message = receive(ws)
                 assert message == {"type": "said", "seat": 0, "what": "hurry"}
             first.send_json({"type": "say", "what": "<b>free text</b>"})
-            said = [receive(first) for _ in range(2)]
-            assert any("phrases" in m.get("message", "") for m in said)
+            # (A bot's move stored while the connections opened may bring a state between.)
+            assert "phrases" in next_error(first)["message"]
             watcher.send_json({"type": "say", "what": "like"})
-            assert "silence" in receive(watcher)["message"]
+            assert "silence" in next_error(watcher)["message"]
             refused = 0
             for _ in range(6):
                 second.send_json({"type": "say", "what": "like"})

@@ -82,8 +82,8 @@ def test_a_house_rule_room_is_stored_whole_and_restored_with_its_rules(tmp_path:
     async def restore(room_id: str) -> RuleSet:
         store = open_store(db_url(db))
         rooms = Rooms(store, Config(bot_delay=0))
-        rooms.load()
-        room = rooms.get(room_id)
+        await rooms.load()
+        room = await rooms.get(room_id)
         assert room is not None and room.game is not None
         rules = room.game.rules
         rooms.close()
@@ -114,8 +114,8 @@ def test_a_room_stored_by_preset_name_still_restores(tmp_path: Path) -> None:
     async def restore() -> Any:
         store = open_store(db_url(db))
         rooms = Rooms(store, Config(bot_delay=0))
-        rooms.load()
-        room = rooms.get(room_id)
+        await rooms.load()
+        room = await rooms.get(room_id)
         rooms.close()
         store.close()
         return room

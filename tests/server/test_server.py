@@ -231,8 +231,8 @@ def test_restore_after_restart_continues_where_it_was(tmp_path: Path) -> None:
     async def second(room_id: str) -> tuple[int, list[str]]:
         store = open_store(db_url(db))
         rooms = Rooms(store, Config(bot_delay=0, dev_seeded_deals=True))
-        rooms.load()
-        room = rooms.get(room_id)
+        await rooms.load()
+        room = await rooms.get(room_id)
         assert room is not None
         assert room.game is not None
         history = [f"{s} {a}" for s, a in room.game.history]

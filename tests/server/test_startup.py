@@ -70,14 +70,14 @@ def test_a_server_with_1000_stored_rooms_listens_having_replayed_none(
         store = open_store(db_url(db))
         try:
             rooms = Rooms(store, Config(bot_delay=0))
-            rooms.load()  # all that startup does before it listens
+            await rooms.load()  # all that startup does before it listens
             assert replayed == [] and rooms.rooms == {}
             assert rooms.count() == (0 if store.hall else ROOMS)  # a hall takes them by lease
             picked = random.Random(1).sample(ids, 5)
             for room_id in picked:  # restored on demand, each once
-                room = rooms.get(room_id)
+                room = await rooms.get(room_id)
                 assert room is not None and room.id == room_id
-                assert rooms.get(room_id) is room
+                assert await rooms.get(room_id) is room
             assert replayed == picked
             for room_id in picked:  # let the next process take them (in a hall)
                 rooms.rooms.pop(room_id).close()

@@ -62,8 +62,8 @@ def test_a_sqlite_database_of_the_schema_before_halls_opens_in_place_and_plays_o
         store = open_store(db)
         assert type(store) is Store
         rooms = Rooms(store, Config(bot_delay=0))
-        rooms.load()
-        room = rooms.get("old")
+        await rooms.load()
+        room = await rooms.get("old")
         assert room is not None and room.game is not None
         seat = room.game.to_act
         assert seat is not None

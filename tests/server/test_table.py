@@ -72,8 +72,8 @@ def test_the_next_hand_deals_when_every_person_is_ready(tmp_path: Path) -> None:
     async def second(room_id: str) -> None:
         store = open_store(db_url(db))
         rooms = Rooms(store, Config(bot_delay=0, dev_seeded_deals=True))
-        rooms.load()
-        room = rooms.get(room_id)  # restarted: readiness is not stored, each says it again
+        await rooms.load()
+        room = await rooms.get(room_id)  # restarted: readiness is not stored, each says it again
         assert room is not None and over(room)
         assert room.view(0)["ready"] == [False, False, True]
         assert await room.next_hand(1) is None

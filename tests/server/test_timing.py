@@ -30,9 +30,11 @@ import paohuzi.server.rooms as rooms_module
 from paohuzi.actions import PASS, ActionType, discard
 from paohuzi.position import ClaimWindow, Discarding
 from paohuzi.server.config import Config
+from paohuzi.server.database import Database
 from paohuzi.server.rooms import Listener, Room, Rooms
 from paohuzi.server.store import open_store
 from tests import scenario
+from tests.clock import PATIENCE
 from tests.pgcluster import db_url
 
 DEALER, CHI_SEAT, PENG_SEAT = 0, 1, 2
@@ -45,13 +47,17 @@ HANDS = 200
 class Clock:
     def __init__(self) -> None:
         self.now = 1000.0
+        self.busy = 0
+        """Database calls in flight (in the database's threads): the clock waits for them."""
 
     def monotonic(self) -> float:
         return self.now
 
 
 class Jumping(selectors.DefaultSelector):
-    """A selector that, with nothing ready, moves the clock to the next timer at once."""
+    """A selector that, with nothing ready, moves the clock to the next timer at once, once
+    no database call is in flight (a call's thread works in real time, and wakes the loop
+    when it is done): the database takes no virtual time, as a synchronous store did."""
 
     def __init__(self, clock: Clock) -> None:
         super().__init__()
@@ -59,7 +65,11 @@ class Jumping(selectors.DefaultSelector):
 
     def select(self, timeout: float | None = None) -> list[tuple[selectors.SelectorKey, int]]:
         ready = super().select(0)
-        if not ready and timeout:
+        if not ready and timeout != 0 and self.clock.busy:
+            ready = super().select(PATIENCE)
+            if not ready:
+                raise RuntimeError(f"a database call took over {PATIENCE:g} s")
+        elif not ready and timeout:
             self.clock.now += timeout
         elif not ready and timeout is None:
             raise RuntimeError("the rooms wait for nothing: a deadlock")
@@ -69,9 +79,28 @@ class Jumping(selectors.DefaultSelector):
 def run_virtual(main: Coroutine[Any, Any, Any], clock: Clock) -> Any:
     loop = asyncio.SelectorEventLoop(Jumping(clock))
     loop.time = clock.monotonic  # type: ignore[method-assign]
+    write, call = Database.write, Database._call
+
+    async def counted_write(self: Database, *args: Any, **kwargs: Any) -> Any:
+        clock.busy += 1
+        try:
+            return await write(self, *args, **kwargs)
+        finally:
+            clock.busy -= 1
+
+    async def counted_call(self: Database, *args: Any, **kwargs: Any) -> Any:
+        clock.busy += 1
+        try:
+            return await call(self, *args, **kwargs)
+        finally:
+            clock.busy -= 1
+
+    Database.write = counted_write  # type: ignore[method-assign]
+    Database._call = counted_call  # type: ignore[method-assign]
     try:
         return loop.run_until_complete(main)
     finally:
+        Database.write, Database._call = write, call  # type: ignore[method-assign]
         loop.close()
 
 
@@ -254,7 +283,7 @@ def test_an_answer_given_before_the_engines_turn_is_played_in_its_order(
         await until(lambda: room._drained.is_set())
         assert game.to_act == PENG_SEAT and isinstance(game.phase, Discarding)
         assert [str(a) for _, a in game.history][-2:] == ["pass", "peng"]
-        assert room.store.last_hand(room.id).actions[-2:] == ["1 pass", "2 peng"]  # type: ignore[union-attr]
+        assert room.db.store.last_hand(room.id).actions[-2:] == ["1 pass", "2 peng"]  # type: ignore[union-attr]
 
     clock = Clock()
     run_virtual(one_window(deck, card, tmp_path / "db", play, timer=0), clock)

@@ -412,11 +412,17 @@ def create_app(config: Config | str = "paohuzi.db", **settings: Any) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = open_store(config.db, address=config.address or public, lease_ttl=config.lease_ttl)
+        # Connecting and migrating at start, off the loop too, with a deadline.
+        store = await asyncio.wait_for(
+            asyncio.to_thread(
+                open_store, config.db, address=config.address or public, lease_ttl=config.lease_ttl
+            ),
+            60,
+        )
         rooms = Rooms(store, config)
         app.state.rooms = rooms
         app.state.reviews = Reviews(config.review_workers, config.review_queue, config.review_limit)
-        rooms.load()
+        await rooms.load()
         tasks = [asyncio.create_task(rooms.restore_all()), asyncio.create_task(rooms.expire())]
         if store.hall:
             tasks.append(asyncio.create_task(rooms.keep_leases()))
@@ -454,9 +460,9 @@ def create_app(config: Config | str = "paohuzi.db", **settings: Any) -> FastAPI:
         found: Rooms = request.app.state.rooms
         return found
 
-    def open_room(request: Request, room_id: str) -> Room:
+    async def open_room(request: Request, room_id: str) -> Room:
         try:
-            room = rooms_of(request).get(room_id) if plausible_id(room_id) else None
+            room = await rooms_of(request).get(room_id) if plausible_id(room_id) else None
         except StoreError as error:
             trouble.warn("store", f"could not open a room: {error}")
             raise HTTPException(503, "the server could not reach its database; try again") from None
@@ -470,10 +476,19 @@ def create_app(config: Config | str = "paohuzi.db", **settings: Any) -> FastAPI:
             raise HTTPException(404, "no such room")
         if room_id in rooms_of(request).rooms or known.get((room_id,)):
             return room_id
-        if await asyncio.to_thread(rooms_of(request).store.room_exists, room_id):
+        if await _read(request, "room_exists", room_id):
             known.put((room_id,), True)
             return room_id
         raise HTTPException(404, "no such room")
+
+    async def _read(request: Request, method: str, *args: Any) -> Any:
+        """A read of the store, in a reader thread, with a deadline: 503 when it fails."""
+        rooms = rooms_of(request)
+        try:
+            return await rooms.db.read(getattr(rooms.store, method), *args)
+        except StoreError as error:
+            trouble.warn("store", f"could not read the database: {error}")
+            raise HTTPException(503, "the server could not reach its database; try again") from None
 
     def operator(request: Request) -> None:
         token = config.operator_token
@@ -516,7 +531,8 @@ def create_app(config: Config | str = "paohuzi.db", **settings: Any) -> FastAPI:
 
     @app.get("/healthz")
     async def health() -> dict[str, str]:
-        """Liveness: the process answers (a supervisor restarts one that does not)."""
+        """Liveness: the process answers (a supervisor restarts one that does not). It asks
+        nothing of the database: a stalled database is not a reason to restart."""
         return {"status": "ok"}
 
     @app.get("/api/bots")
@@ -526,10 +542,11 @@ def create_app(config: Config | str = "paohuzi.db", **settings: Any) -> FastAPI:
 
     @app.get("/readyz")
     async def ready(request: Request) -> JSONResponse:
-        """Readiness: the database answers (and, in a hall, this process's heartbeat is
-        stored); a front proxy sends no new room here while it is not."""
+        """Readiness: the database answers within its deadline, no write has waited long, and
+        in a hall this process's leases were renewed in time; a front proxy sends no new room
+        here while it is not."""
         try:
-            rooms_of(request).store.ping()
+            await rooms_of(request).db.ping()
         except StoreError as error:
             trouble.warn("store", f"not ready: {error}")
             return JSONResponse({"status": "unavailable"}, status_code=503)
@@ -580,7 +597,7 @@ def create_app(config: Config | str = "paohuzi.db", **settings: Any) -> FastAPI:
     @app.get("/api/rooms/{room_id}")
     async def room_info(request: Request, room_id: str) -> Any:
         try:
-            room = open_room(request, room_id)
+            room = await open_room(request, room_id)
         except Elsewhere as elsewhere:
             if FORWARDED in request.headers:
                 raise HTTPException(503, "the room is moving; try again") from None
@@ -602,7 +619,7 @@ def create_app(config: Config | str = "paohuzi.db", **settings: Any) -> FastAPI:
         """The host revokes a seat's invite: the seat gets a new secret (and link), the old
         one is refused from now on."""
         try:
-            room = open_room(request, room_id)
+            room = await open_room(request, room_id)
         except Elsewhere:
             raise HTTPException(503, "the room is on another process; try again") from None
         try:
@@ -630,8 +647,9 @@ def create_app(config: Config | str = "paohuzi.db", **settings: Any) -> FastAPI:
         found = pages.get(key)
         if found is None or (found[1] is not None and found[1] < time.monotonic()):
             await known_room(request, room_id)
-            store = rooms_of(request).store
-            listed = await asyncio.to_thread(store.finished_hands, room_id, after, page)
+            listed: list[dict[str, Any]] = await _read(
+                request, "finished_hands", room_id, after, page
+            )
             body = json.dumps(listed, ensure_ascii=False).encode()
             found = (body, None if len(listed) == page else time.monotonic() + 1.0)
             pages.put(key, found)
@@ -641,7 +659,7 @@ def create_app(config: Config | str = "paohuzi.db", **settings: Any) -> FastAPI:
         await known_room(request, room_id)
         found = cache.get((room_id, n, "record"))
         if found is None:
-            found = await asyncio.to_thread(rooms_of(request).store.record, room_id, n)
+            found = await _read(request, "record", room_id, n)
             if found is None:
                 raise HTTPException(404, "no finished hand with that number")
             cache.put((room_id, n, "record"), found)
@@ -742,13 +760,15 @@ def create_app(config: Config | str = "paohuzi.db", **settings: Any) -> FastAPI:
             "rooms": rooms.count(),
             "quarantined": rooms.quarantined,
             "connections": sum(len(r.listeners) for r in rooms.rooms.values()),
+            "commits": rooms.db.commits,
+            "writes": rooms.db.written,
             **rooms.metrics.summary(),
         }
 
     @app.get("/api/admin/quarantine")
     async def quarantine(request: Request) -> list[dict[str, str]]:
         operator(request)
-        rows = rooms_of(request).store.quarantined()
+        rows: list[tuple[str, str]] = await _read(request, "quarantined")
         return [{"room": room_id, "why": note} for room_id, note in rows]
 
     @app.websocket("/ws/{room_id}")
@@ -769,7 +789,7 @@ def create_app(config: Config | str = "paohuzi.db", **settings: Any) -> FastAPI:
             await websocket.close(code=code)
 
         try:
-            room = rooms_of(websocket).get(room_id) if plausible_id(room_id) else None
+            room = await rooms_of(websocket).get(room_id) if plausible_id(room_id) else None
         except StoreError as error:
             trouble.warn("store", f"could not open a room: {error}")
             await refuse("the server could not reach its database; reconnect", MOVED)
@@ -812,7 +832,10 @@ def create_app(config: Config | str = "paohuzi.db", **settings: Any) -> FastAPI:
 
         listener = Listener(seat, websocket.send_text, close, config.send_queue)
         try:
-            first = room.join(listener)
+            first = await room.enter(listener, token)
+        except KeyError as error:  # revoked while it waited for the room
+            await refuse(str(error.args[0]), 4403)
+            return
         except RoomError as error:
             await refuse(str(error), 4429)
             return
@@ -854,7 +877,10 @@ def create_app(config: Config | str = "paohuzi.db", **settings: Any) -> FastAPI:
                     room.leave(listener)
                     listener = Listener(seat, websocket.send_text, close, config.send_queue)
                     try:
-                        first = room.join(listener)
+                        first = await room.enter(listener, token)
+                    except KeyError as error:  # revoked while it waited for the room
+                        await refuse(str(error.args[0]), 4403)
+                        break
                     except RoomError as error:
                         await refuse(str(error), 4429)
                         break
@@ -934,7 +960,7 @@ async def _handle(room: Room, listener: Listener, text: str) -> str | dict[str, 
     if kind == "hint":
         if seat is None:
             return "spectators have no hand"
-        if room.game is None:
+        if room.game is None or room.dealing:  # (a deal whose write is in flight: not yet)
             return "nothing is dealt yet"
         return room.hint(seat)
     shown = kind if isinstance(kind, str) and len(kind) <= 20 else "?"

@@ -56,6 +56,7 @@ from paohuzi.record import record_of, result_json
 from paohuzi.rules import RuleSet
 from paohuzi.server.botrunner import BotRunner, searches
 from paohuzi.server.config import Config
+from paohuzi.server.database import READ_DEADLINE, Database
 from paohuzi.server.limits import Bucket, Histogram
 from paohuzi.server.roomrules import room_rules
 from paohuzi.server.store import (
@@ -74,6 +75,8 @@ log = logging.getLogger("paohuzi.server")
 
 RETRY = 1.0
 """Seconds before a room tries again a write that failed (a bot's move, a timeout)."""
+SAVING_NOTICE = 1.0
+"""Seconds a room's write may wait before its clients are told that saving is delayed."""
 SAVE_FAILED = "the server could not save this move; nothing changed, try again"
 TOO_SLOW = 4008
 """WebSocket close code for a connection that fell too far behind: reconnect for the state."""
@@ -266,7 +269,7 @@ class Room:
     seats: list[SeatInfo]
     match: Match
     timer: float
-    store: Store
+    db: Database
     config: Config
     runner: BotRunner
     metrics: Histogram
@@ -301,6 +304,8 @@ class Room:
     ends, so a timeout on a hidden question shows nobody that the seat was asked (R8)."""
     timed_out: list[tuple[int, str] | None] = field(default_factory=list)
     """The last action the timer played for each seat, numbered, for the table to say so."""
+    dealing: bool = False
+    """A deal is in ``game`` whose write is in flight: nothing of it may be shown yet."""
     finishing: bool = False
     """The hand is over but its record is not stored yet (a write failed): retried."""
     _captured: list[Frame] = field(default_factory=list)
@@ -315,6 +320,8 @@ class Room:
     _bot_trouble: set[int] = field(default_factory=set)
     _hints: dict[int, tuple[tuple[int, int], JSON]] = field(default_factory=dict)
     _window: Window | None = None
+    _delayed: int = 0
+    """Writes of the room waiting longer than :data:`SAVING_NOTICE` (its clients are told)."""
 
     def __post_init__(self) -> None:
         self.own_actions = [0] * len(self.seats)
@@ -421,18 +428,22 @@ class Room:
         """A connection opened: a person's seat has come. The first hand is dealt when every
         person has come (stored first: a seat that is not stored as come is not counted).
         Whether the room showed everyone something new (the waiting room, the deal)."""
+        if seat is None or self.game is not None or self.seats[seat].joined:
+            # Nothing to do, and no wait for the lock (a write in flight holds it): the
+            # connection's first state goes out before any frame that write brings.
+            return False
         async with self.lock:
             if seat is None or self.game is not None or self.seats[seat].joined:
                 return False
             self.seats[seat].joined = True
             try:
-                self.store.set_seats(self.id, [s.to_json() for s in self.seats])
+                await self._save("set_seats", [s.to_json() for s in self.seats])
             except StoreError as error:
                 self.seats[seat].joined = False
                 log.warning("room %s: could not store a seat's arrival: %s", self.id, error)
                 return False
             if all(s.joined or s.bot is not None for s in self.seats):
-                self._first_deal()
+                await self._first_deal()
                 return self.game is not None
             self._show_lobby()
             return True
@@ -452,7 +463,7 @@ class Room:
                 return None
             self.seats[seat].name = name
             try:
-                self.store.set_seats(self.id, [s.to_json() for s in self.seats])
+                await self._save("set_seats", [s.to_json() for s in self.seats])
             except StoreError as error:
                 self.seats[seat].name = before
                 log.warning("room %s: could not store a name: %s", self.id, error)
@@ -479,7 +490,7 @@ class Room:
                 if info.bot is None and not info.joined:
                     info.bot = level
             try:
-                self.store.set_seats(self.id, [s.to_json() for s in self.seats])
+                await self._save("set_seats", [s.to_json() for s in self.seats])
             except StoreError as error:
                 self.seats = before
                 log.warning("room %s: could not store the seats: %s", self.id, error)
@@ -488,21 +499,21 @@ class Room:
             for listener in self.listeners:
                 if listener.seat is not None and self.seats[listener.seat].bot is not None:
                     listener.drop(4403, "a bot took this seat")
-            self._first_deal()
+            await self._first_deal()
         return None
 
-    def _first_deal(self) -> None:
+    async def _first_deal(self) -> None:
         """Deal the first hand, stored before anyone sees it; a failed write is tried again."""
         hand = self.deal()
         try:
-            self.store.start_hand(self.id, hand)
+            await self._save("start_hand", hand, None)
         except StoreError as error:
             log.warning("room %s: could not store the first deal: %s", self.id, error)
-            self.game = None
+            self.game, self.dealing = None, False
             self._captured.clear()
             asyncio.get_running_loop().call_later(RETRY, self._retry_first_deal)
             return
-        self.shown_deal()
+        await self.shown_deal()
         if any(s.bot is not None and self._searches(s.bot) for s in self.seats):
             self.runner.warm()
 
@@ -513,7 +524,7 @@ class Room:
         async def again() -> None:
             async with self.lock:
                 if self.game is None and all(s.joined or s.bot for s in self.seats):
-                    self._first_deal()
+                    await self._first_deal()
 
         asyncio.get_running_loop().create_task(again())
 
@@ -566,6 +577,23 @@ class Room:
         self._hints[seat] = (key, found)
         return found
 
+    async def enter(self, listener: Listener, token: str | None = None) -> str | None:
+        """:meth:`join` under the room's lock: a write in flight has changed the room (a deal,
+        a finished hand) before it is stored, and a newcomer is shown only what is stored. If
+        the room waits for its database, the newcomer is told so at once. ``token``, the
+        secret that opened the listener's seat, is checked again under the lock (raises
+        KeyError): the host may have revoked it, or a bot taken the seat, meanwhile."""
+        waiting = self._delayed > 0
+        if waiting:
+            listener.push(json.dumps({"type": "saving", "delayed": True}), state=False)
+        async with self.lock:
+            if self.seat_of(token) != listener.seat:
+                raise KeyError("this token opens no seat of this room")
+            first = self.join(listener)
+        if waiting and not self._delayed:
+            listener.push(json.dumps({"type": "saving", "delayed": False}), state=False)
+        return first
+
     def join(self, listener: Listener) -> str | None:
         """Add a connection; returns its first state (None: the next frame brings it).
         Watchers are limited, so they cannot keep the players out; a seat has one connection,
@@ -611,15 +639,16 @@ class Room:
         seats: list[int | None] = [only] if only is not None else [*range(len(self.seats)), None]
         return Frame({s: json.dumps(self.view(s, game), ensure_ascii=False) for s in seats}, public)
 
-    def _settle(self) -> None:
-        """After a change: the frame of the moment reached, then show what was captured."""
+    async def _settle(self) -> None:
+        """After a change: the frame of the moment reached, then show what was captured. Under
+        the room's lock: an answer given ahead of its turn is stored and played here."""
         game = self.game
         assert game is not None
         seat = game.to_act
         person = seat is not None and not self._computer(seat)
         window = self._window_now(game, opening=True)
         if window is not None and seat is not None and seat in window.questions:
-            if seat in window.answers and self._play_answered(game, seat, window):
+            if seat in window.answers and await self._play_answered(game, seat, window):
                 return  # played: that settled the room
             if person or window.pending.get(seat) is not None:
                 self._show()  # asked at the opening already: nothing new to show
@@ -693,14 +722,14 @@ class Room:
         limit = self.config.bot_delay if self.config.bot_delay else None
         return await self.runner.decide(name, self._rng.randrange(2**32), obs, limit=limit)
 
-    def _play_answered(self, game: Game, seat: int, window: Window) -> bool:
+    async def _play_answered(self, game: Game, seat: int, window: Window) -> bool:
         """Play the answer the seat gave ahead of its turn (a pass if it is outranked now).
         False when it could not be stored: it waits, and is tried again."""
         action = window.answers[seat]
         if action not in game.legal_actions():
             action = PASS
         try:
-            self._commit(seat, action)
+            await self._commit(seat, action)
         except StoreError as error:
             log.warning("room %s: could not store an answer: %s", self.id, error)
             asyncio.get_running_loop().call_later(RETRY, self._retry_settle)
@@ -712,7 +741,7 @@ class Room:
         async def again() -> None:
             async with self.lock:
                 if self.game is not None:
-                    self._settle()
+                    await self._settle()
 
         asyncio.get_running_loop().create_task(again())
 
@@ -776,10 +805,13 @@ class Room:
                 and seat not in window.done
                 and bool(window.questions[seat].legal)
             )
-            if game.to_act != seat and not early:
-                return "it is not your turn"
+            # Stale first: an action sent twice (two tabs, a retry) waits for the lock while
+            # the first is stored and the bots move on; it is the same stale one whoever is
+            # to act by then.
             if type(seq) is not int or seq != self.seq(seat):
                 return "stale action: the game has moved on (seq does not match)"
+            if game.to_act != seat and not early:
+                return "it is not your turn"
             if not isinstance(action_text, str) or len(action_text) > 64:
                 return "action must be a string like 'peng'"
             try:
@@ -800,7 +832,7 @@ class Room:
             auto = self.auto[seat]
             self.auto[seat] = False  # a person who acts has taken back control
             try:
-                self._commit(seat, action)
+                await self._commit(seat, action)
             except IllegalAction as error:
                 self.auto[seat] = auto
                 return str(error)
@@ -811,14 +843,38 @@ class Room:
         self.metrics.add(time.perf_counter() - started)
         return None
 
-    def _commit(self, seat: int, action: Action) -> None:
+    async def _save(self, kind: str, *args: Any) -> Any:
+        """Store one write of the room (:meth:`Database.write`), under the room's lock: the
+        room changes and shows nothing meanwhile. A write the database keeps waiting for is
+        kept, not refused: after :data:`SAVING_NOTICE` the room's clients are told that
+        saving is delayed and their moves are kept, and told again once it is stored."""
+        write = asyncio.ensure_future(self.db.write(kind, self.id, *args))
+        try:
+            return await asyncio.wait_for(asyncio.shield(write), SAVING_NOTICE)
+        except TimeoutError:
+            pass
+        self._saving(+1)
+        try:
+            return await write
+        finally:
+            self._saving(-1)
+
+    def _saving(self, change: int) -> None:
+        before = self._delayed
+        self._delayed += change
+        if (before == 0) != (self._delayed == 0):
+            text = json.dumps({"type": "saving", "delayed": self._delayed > 0})
+            for listener in self.listeners:
+                listener.push(text, state=False)
+
+    async def _commit(self, seat: int, action: Action) -> None:
         """Store, then apply, then show. Raises IllegalAction or StoreError: nothing changed."""
         game = self.game
         assert game is not None
         if action not in game.legal_actions():
             game.clone().apply(action)  # raises IllegalAction, saying why
         index = len(game.history)
-        self.store.add_action(self.id, self.hand_no, index, f"{seat} {action}")
+        await self._save("add_action", self.hand_no, index, f"{seat} {action}")
         try:
             self.active = time.time()
             window = self._window_now(game)
@@ -834,8 +890,8 @@ class Room:
                 self._cancel_timer()  # the window is over
             if game.is_over:
                 self.auto_shown = list(self.auto)  # the record opens every answer anyway
-                self._finish()
-            self._settle()
+                await self._finish()
+            await self._settle()
             self._kick()
         except Exception:
             # A bug: the rule sets that reach a room are checked (issue 22), so nothing should
@@ -883,6 +939,7 @@ class Room:
             self._window.cancel()
             self._window = None
         self.game = Game(self.ruleset, dealer=self.match.dealer, deck=deck, on_offer=self._capture)
+        self.dealing = True
         return StoredHand(
             self.hand_no,
             self.match.dealer,
@@ -893,12 +950,13 @@ class Room:
             self.commitment,
         )
 
-    def shown_deal(self) -> None:
+    async def shown_deal(self) -> None:
         """The dealt hand is stored: show it, let bots and timers go."""
         assert self.game is not None
+        self.dealing = False
         if self.game.is_over:  # a forced 天胡 (R2)
-            self._finish()
-        self._settle()
+            await self._finish()
+        await self._settle()
         self._kick()
 
     async def next_hand(self, seat: int | None) -> str | None:
@@ -916,10 +974,10 @@ class Room:
             waiting = [s for s, info in enumerate(self.seats) if info.bot is None]
             if not self.ready.issuperset(waiting):
                 if self.game is not None:
-                    self._settle()  # show the table who is ready
+                    await self._settle()  # show the table who is ready
                 return None
             if self.finishing:
-                self._finish()
+                await self._finish()
                 if self.finishing:
                     return SAVE_FAILED
             rematch = self.match_info()["over"]
@@ -940,9 +998,10 @@ class Room:
                 self.match_no += 1
             hand = self.deal()
             try:
-                self.store.start_hand(self.id, hand, self.stored() if rematch else None)
+                await self._save("start_hand", hand, self.stored() if rematch else None)
             except StoreError as error:
                 log.warning("room %s: could not store a deal: %s", self.id, error)
+                self.dealing = False
                 (
                     self.game,
                     self.salt,
@@ -957,29 +1016,37 @@ class Room:
                 self._captured.clear()
                 return SAVE_FAILED
             self.active = time.time()
-            self.shown_deal()
+            await self.shown_deal()
         return None
 
-    def _finish(self) -> None:
+    async def _finish(self) -> None:
         """Store the finished hand's record and the new score; on failure, try again later."""
         game = self.game
         assert game is not None and game.result is not None
         match = self.match
         before = (match.totals[:], match.hands, match.dealer, match.huangzhuang_streak)
         match.finish(game)
+        stored = self.stored()
+        after = (match.totals[:], match.hands, match.dealer, match.huangzhuang_streak)
+        # The match counts the hand once it is stored, not while its write waits.
+        match.totals, match.hands, match.dealer, match.huangzhuang_streak = before
         try:
-            self.store.finish_hand(self.stored(), self.hand_no, self.record())
+            await self._save("finish_hand", stored, self.hand_no, self.record())
         except StoreError as error:
             log.warning("room %s: could not store a finished hand: %s", self.id, error)
-            match.totals, match.hands, match.dealer, match.huangzhuang_streak = before
             self.finishing = True
             asyncio.get_running_loop().call_later(RETRY, self._retry_finish)
             return
+        match.totals, match.hands, match.dealer, match.huangzhuang_streak = after
         self.finishing = False
 
     def _retry_finish(self) -> None:
-        if self.finishing and self.game is not None:
-            self._finish()
+        async def again() -> None:
+            async with self.lock:
+                if self.finishing and self.game is not None:
+                    await self._finish()
+
+        asyncio.get_running_loop().create_task(again())
 
     def record(self) -> JSON:
         """The hand's F4 record, with the opened deal commitment once it is over."""
@@ -1052,7 +1119,7 @@ class Room:
                 if not self._computer(seat):
                     continue  # the person took back control meanwhile
                 try:
-                    self._commit(seat, action)
+                    await self._commit(seat, action)
                 except StoreError as error:
                     log.warning("room %s: could not store a bot's move: %s", self.id, error)
                     await asyncio.sleep(RETRY)
@@ -1094,7 +1161,7 @@ class Room:
                 self.auto[seat], self.timed_out[seat] = True, (count, "pass")
                 window.answers[seat] = PASS
             self.deadline = None
-            self._settle()
+            await self._settle()
 
     def _cancel_timer(self) -> None:
         if self._timer_task is not None:
@@ -1117,7 +1184,7 @@ class Room:
             count = before[1][0] + 1 if before[1] is not None else 1
             self.auto[seat], self.timed_out[seat] = True, (count, str(action))
             try:
-                self._commit(seat, action)
+                await self._commit(seat, action)
             except StoreError as error:
                 self.auto[seat], self.timed_out[seat] = before
                 log.warning("room %s: could not store a timeout: %s", self.id, error)
@@ -1136,7 +1203,7 @@ class Room:
             before = self.seats[seat].token
             self.seats[seat].token = secrets.token_urlsafe(16)
             try:
-                self.store.set_seats(self.id, [s.to_json() for s in self.seats])
+                await self._save("set_seats", [s.to_json() for s in self.seats])
             except StoreError:
                 self.seats[seat].token = before
                 raise
@@ -1222,6 +1289,8 @@ class Rooms:
 
     def __init__(self, store: Store, config: Config) -> None:
         self.store = store
+        self.db = Database(store)
+        """Every database call of the rooms, off the event loop (:mod:`database`)."""
         self.config = config
         self.runner = BotRunner(config.bot_workers, config.bot_deadline, config.bot_spec)
         self.metrics = Histogram()
@@ -1229,6 +1298,8 @@ class Rooms:
         self._stored: dict[str, StoredRoom] = {}
         """Open rooms of the database not restored yet."""
         self.quarantined = 0
+        self._opening: dict[str, asyncio.Future[Room | None]] = {}
+        """Rooms being restored now: a second request for one waits for the first."""
 
     def count(self) -> int:
         return len(self.rooms) + len(self._stored)
@@ -1275,14 +1346,17 @@ class Rooms:
             )
             room.length, room.waits = hands, wait
             hand = None if wait and any(s.bot is None for s in seats) else room.deal()
-            if self.store.create_room(room.stored(), hand):
+            if await self.db.write(
+                "create_room", room.id, room.stored(), hand, deadline=READ_DEADLINE
+            ):
                 break
         else:  # pragma: no cover - five collisions of 128 random bits
             raise StoreError("no free room id")
         room.creator = creator
         self.rooms[room.id] = room
         if hand is not None:
-            room.shown_deal()
+            async with room.lock:
+                await room.shown_deal()
             self._warm(room)
         return room
 
@@ -1311,7 +1385,7 @@ class Rooms:
             seats,
             match,
             timer,
-            self.store,
+            self.db,
             self.config,
             self.runner,
             self.metrics,
@@ -1323,73 +1397,92 @@ class Rooms:
 
     # ------------------------------------------------------------------ restore
 
-    def load(self) -> None:
+    async def load(self) -> None:
         """Note every open room of the database; each is restored on first use, or by
         :meth:`restore_all` in the background. Quick: nothing is replayed here. In a hall the
         rooms are other processes' too: :meth:`keep_leases` takes those nobody holds."""
         if not self.store.hall:
-            self._stored = {r.id: r for r in self.store.open_rooms()}
-        self.quarantined = len(self.store.quarantined())
+            found = await self.db.read(self.store.open_rooms, deadline=60)
+            self._stored = {r.id: r for r in found}
+        self.quarantined = len(await self.db.read(self.store.quarantined, deadline=60))
 
     async def keep_leases(self) -> None:
         """In a hall, for ever: the heartbeat (a third of the lease's time apart), letting go
         of the rooms another process took meanwhile (this one was thought dead: its writes
-        are refused since, D60), then taking the rooms of processes that died (D62)."""
-        ttl = getattr(self.store, "lease_ttl", 3.0)
+        are refused since, D60), then taking the rooms of processes that died (D62). While
+        the heartbeat fails, the writes of this process's rooms wait (:meth:`Database.lease_ok`)."""
+        ttl = self.db.lease_ttl
         while True:
+            started = time.monotonic()
             try:
                 await self.keep_leases_now()
             except StoreError as error:
                 log.warning("hall: the heartbeat failed: %s", error)
-            await asyncio.sleep(ttl / 3)
+            # A third of the lease apart from start to start, however long the last took.
+            await asyncio.sleep(max(0.05, ttl / 3 - (time.monotonic() - started)))
 
     async def keep_leases_now(self) -> None:
-        held = self.store.heartbeat()
+        before = set(self.rooms)  # a room created while the heartbeat runs is not judged by it
+        held = await self.db.heartbeat()
         if held is not None:
-            for room_id in set(self.rooms) - held:
+            for room_id in (before & set(self.rooms)) - held:
                 log.warning("room %s: another process holds it now; its connections move", room_id)
                 self.rooms.pop(room_id).close(MOVED)
-        for room_id in self.store.orphans(100):
+        for room_id in await self.db.orphans(100):
             if room_id not in self.rooms and self.count() < self.config.max_rooms:
                 with contextlib.suppress(Elsewhere):
-                    if self.get(room_id) is not None:
+                    if await self.get(room_id) is not None:
                         log.info("room %s: taken over from the stored log", room_id)
-                await asyncio.sleep(0)  # the server answers between two rooms
 
     async def restore_all(self) -> None:
         """Restore the noted rooms one by one, letting the server answer in between."""
         for room_id in list(self._stored):
-            self.get(room_id)
+            with contextlib.suppress(StoreError):
+                await self.get(room_id)
             await asyncio.sleep(0)
 
-    def get(self, room_id: str) -> Room | None:
+    async def get(self, room_id: str) -> Room | None:
         """An open room by id, restored now if it was not yet (in a hall: when no live process
-        holds it; else raises :class:`Elsewhere`)."""
+        holds it; else raises :class:`Elsewhere`). Raises :class:`StoreError` when the
+        database does not answer in time."""
         room = self.rooms.get(room_id)
         if room is not None:
             return room
+        opening = self._opening.get(room_id)
+        if opening is None:
+            opening = asyncio.ensure_future(self._open(room_id))
+            self._opening[room_id] = opening
+            opening.add_done_callback(lambda _: self._opening.pop(room_id, None))
+        return await asyncio.shield(opening)
+
+    async def _open(self, room_id: str) -> Room | None:
         if not self.store.hall:
             stored = self._stored.pop(room_id, None)
         else:
-            held = self.store.claim(room_id)
+            held = await self.db.claim(room_id)
             if isinstance(held, str):
                 raise Elsewhere(held)
-            stored = self.store.room(room_id) if held else None
+            stored = await self.db.read(self.store.room, room_id) if held else None
             if held and stored is None:
-                self.store.release(room_id)
+                await self.db.release(room_id)
         if stored is None:
             return None
         try:
-            return self._restore(stored)
+            return await self._restore(stored)
+        except StoreError:
+            if not self.store.hall:
+                self._stored[room_id] = stored  # tried again at the next request
+            raise
         except Exception as error:  # any fault: keep the room on disk, start the others
             note = f"{type(error).__name__}: {error}"[:500]
             log.error("room %s quarantined: its stored game does not replay: %s", room_id, note)
+            self.rooms.pop(room_id, None)
             with contextlib.suppress(StoreError):
-                self.store.set_state(room_id, QUARANTINED, note)
+                await self.db.write("set_state", room_id, QUARANTINED, note, deadline=READ_DEADLINE)
             self.quarantined += 1
             return None
 
-    def _restore(self, stored: StoredRoom) -> Room:
+    async def _restore(self, stored: StoredRoom) -> Room:
         """Replay the room's hand in progress from its stored actions (no bot is asked)."""
         ruleset = room_rules(stored.rules)[1]
         match = Match(ruleset, seed=stored.seed or 0, dealer=stored.dealer)
@@ -1416,7 +1509,7 @@ class Rooms:
             stored.match_no,
             stored.waits,
         )
-        hand = self.store.last_hand(stored.id)
+        hand = await self.db.read(self.store.last_hand, stored.id)
         if hand is None and not room.waits:
             raise ValueError("the room has no hand")
         if hand is None:  # still waiting for its people
@@ -1435,12 +1528,13 @@ class Rooms:
             room.own_actions[seat] += 1
         game.on_offer = room._capture
         self.rooms[room.id] = room
-        if game.is_over and hand.record is None and hand.n == match.hands:
-            # Killed between the last action and storing the result: finish it now. The
-            # match's score was not stored either, so it counts the hand once.
-            room._finish()
-        room._settle()
-        room._kick()
+        async with room.lock:
+            if game.is_over and hand.record is None and hand.n == match.hands:
+                # Killed between the last action and storing the result: finish it now. The
+                # match's score was not stored either, so it counts the hand once.
+                await room._finish()
+            await room._settle()
+            room._kick()
         self._warm(room)
         return room
 
@@ -1451,30 +1545,31 @@ class Rooms:
         every = max(1.0, min(60.0, self.config.room_ttl / 10))
         while True:
             await asyncio.sleep(every)
-            self.expire_now()
+            await self.expire_now()
 
-    def expire_now(self) -> None:
+    async def expire_now(self) -> None:
         cutoff = time.time() - self.config.room_ttl
         for room_id, stored in list(self._stored.items()):
             if stored.active < cutoff:
                 del self._stored[room_id]
                 with contextlib.suppress(StoreError):
-                    self.store.set_state(room_id, CLOSED)
+                    await self.db.write("set_state", room_id, CLOSED)
         for room in list(self.rooms.values()):
             if room.active < cutoff and not any(li.alive for li in room.listeners):
                 try:
-                    self.store.set_state(room.id, CLOSED)
+                    await self.db.write("set_state", room.id, CLOSED)
                 except StoreError:
                     continue
                 room.close(GONE)
-                del self.rooms[room.id]
+                self.rooms.pop(room.id, None)
                 with contextlib.suppress(StoreError):
-                    self.store.release(room.id)
+                    await self.db.release(room.id)
 
     def close(self) -> None:
         for room in self.rooms.values():
             room.close()
         self.runner.close()
+        self.db.close()
 
 
 def _searches(config: Config, name: str) -> bool:

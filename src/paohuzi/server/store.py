@@ -6,9 +6,11 @@ processes sharing one database, where each room is held by one process at a time
 lease (:meth:`Store.claim`), and every write of a room is fenced by it (D60).
 
 A hand in progress is stored as its deck, dealer and actions, so a restarted server replays it
-to exactly where it was (the engine is deterministic). Every write is its own transaction,
-committed before the server shows its effect to anyone; a failed write raises
-:class:`StoreError` and leaves the database as it was.
+to exactly where it was (the engine is deterministic). Every write is committed before the
+server shows its effect to anyone — the server's writer thread commits many rooms' writes in
+one transaction (:meth:`Store.apply_writes`, D74) — and a failed write raises
+:class:`StoreError` and leaves the database as it was. The store is synchronous; the server
+calls it from threads only (:mod:`paohuzi.server.database`, D73).
 
 The schema is versioned (``PRAGMA user_version``; in PostgreSQL a ``schema_version`` table):
 :data:`MIGRATIONS` and :data:`PG_MIGRATIONS` are numbered SQL steps, applied in order at start,
@@ -24,7 +26,7 @@ import threading
 import time
 import uuid
 from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import AbstractContextManager, contextmanager, nullcontext, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -184,6 +186,18 @@ class StoredRoom:
 
 
 @dataclass
+class Write:
+    """One write of a room, as the server's writer thread commits it with others
+    (:meth:`Store.apply_writes`, group commit): ``kind`` names the method it stands for
+    (``add_action``, ``start_hand``, ``set_seats``, ``finish_hand``, ``set_state``) and
+    ``args`` are that method's arguments after the room."""
+
+    kind: str
+    room: str
+    args: tuple[Any, ...]
+
+
+@dataclass
 class StoredHand:
     n: int
     dealer: int
@@ -194,8 +208,8 @@ class StoredHand:
     commitment: str | None = None
 
 
-def _connect(path: str) -> sqlite3.Connection:
-    db = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=5)
+def _connect(path: str, timeout: float = 5) -> sqlite3.Connection:
+    db = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=timeout)
     db.execute("PRAGMA journal_mode=WAL")
     # A committed transaction survives the process being killed; after a power cut the last
     # ones may be lost (docs/security.md): FULL would fsync every action.
@@ -204,9 +218,12 @@ def _connect(path: str) -> sqlite3.Connection:
 
 
 class Store:
-    """The database of a server (SQLite): one connection that writes (from the event loop) and
-    one that reads history (from worker threads, one at a time). Every room is this process's:
-    a SQLite file belongs to one server."""
+    """The database of a server (SQLite), synchronous: a connection that writes and one that
+    reads history (one caller at a time); a thread that calls :meth:`open_thread` first gets
+    a connection of its own. The server never calls it from its event loop: its writer thread
+    commits the rooms' writes in groups (:meth:`apply_writes`), reader threads answer the
+    rest (:mod:`paohuzi.server.database`). Every room is this process's: a SQLite file
+    belongs to one server."""
 
     hall = False
     """Whether other processes share the database (rooms are then claimed, :meth:`claim`)."""
@@ -215,16 +232,69 @@ class Store:
 
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
+        self._local = threading.local()
+        self._opened: list[Any] = []
+        self._opened_lock = threading.Lock()
+        self._closed = False
         self._db = _connect(self.path)
         self._migrate()
         self._reader = _connect(self.path)
         self._read_lock = threading.Lock()
 
+    def open_thread(self) -> None:
+        """Give the calling thread a connection of its own (a reader thread of the server):
+        its reads and writes go through it from now on (none once the store is closed)."""
+        if self._closed:
+            return
+        self._local.db = self._adopt(_connect(self.path))
+
+    def _adopt(self, connection: Any) -> Any:
+        """Keep a thread's connection, to close it with the store (refused once it is)."""
+        with self._opened_lock:
+            if not self._closed:
+                self._opened.append(connection)
+                return connection
+        connection.close()
+        raise StoreError("the store is closed")
+
+    def _close_opened(self) -> None:
+        with self._opened_lock:
+            self._closed = True
+            opened, self._opened = self._opened, []
+        for connection in opened:
+            with suppress(Exception):
+                connection.close()
+
+    def writer_deadline(self, seconds: float) -> None:
+        """How long the writing connection waits for a lock another holds, at each try."""
+        self._db.execute(f"PRAGMA busy_timeout = {int(seconds * 1000)}")
+
+    def _conn(self) -> sqlite3.Connection:
+        found: sqlite3.Connection = getattr(self._local, "db", None) or self._db
+        return found
+
     def _execute(self, sql: str, args: tuple[Any, ...] = ()) -> Any:
-        return self._db.execute(sql, args)
+        return self._conn().execute(sql, args)
+
+    def _executemany(self, sql: str, rows: list[tuple[Any, ...]]) -> int:
+        return self._conn().executemany(sql, rows).rowcount
 
     def _read(self, sql: str, args: tuple[Any, ...] = ()) -> Any:
-        return self._reader.execute(sql, args)
+        local = getattr(self._local, "db", None)
+        return (local or self._reader).execute(sql, args)
+
+    def _reading(self) -> AbstractContextManager[Any]:
+        """The shared reading connection is one caller's at a time; a thread's own is its own."""
+        return nullcontext() if getattr(self._local, "db", None) else self._read_lock
+
+    def transient(self, error: StoreError) -> bool:
+        """Whether a failed write may succeed unchanged if tried again (a lock another holds,
+        a lost connection, a deadline): the server keeps it and tries again, where an error
+        that stays (a full disk, a broken row) is told to whoever acted."""
+        cause = error.__cause__
+        return isinstance(cause, sqlite3.OperationalError) and (
+            "locked" in str(cause) or "busy" in str(cause)
+        )
 
     def _migrate(self) -> None:
         version = self._execute("PRAGMA user_version").fetchone()[0]
@@ -240,11 +310,13 @@ class Store:
                 self._execute(f"PRAGMA user_version = {number}")
 
     def close(self) -> None:
+        self._close_opened()
         self._db.close()
         self._reader.close()
 
     @contextmanager
     def _transaction(self) -> Iterator[None]:
+        db = self._conn()
         try:
             self._execute("BEGIN IMMEDIATE")
             try:
@@ -252,19 +324,19 @@ class Store:
             except BaseException:
                 # SQLite has rolled back already after some errors (a full disk, I/O): a
                 # second ROLLBACK would fail and hide the cause.
-                if self._db.in_transaction:
+                if db.in_transaction:
                     self._execute("ROLLBACK")
                 raise
             self._execute("COMMIT")
         except sqlite3.Error as error:
-            if self._db.in_transaction:
+            if db.in_transaction:
                 self._execute("ROLLBACK")
             raise StoreError(str(error)) from error
 
     def ping(self) -> None:
         """Raise :class:`StoreError` unless the database answers now."""
         try:
-            with self._read_lock:
+            with self._reading():
                 self._read("SELECT 1").fetchone()
         except Exception as error:
             raise StoreError(str(error)) from error
@@ -274,8 +346,17 @@ class Store:
     def _fence(self, room: str) -> None:
         """Inside a write of ``room``: raise :class:`LeaseLost` unless this process holds it."""
 
+    def _fence_many(self, rooms: set[str]) -> set[str]:
+        """Inside a write of many rooms: those of them this process holds (each checked as
+        :meth:`_fence` does, in one statement)."""
+        return rooms
+
     def _lease_new(self, room: str) -> None:
         """Inside the creation of ``room``: this process holds it from the start."""
+
+    def _lease_held(self, room: str) -> None:
+        """The creation of ``room`` committed: its lease is this process's (known only now,
+        so that a heartbeat reading meanwhile does not judge a lease it cannot see yet)."""
 
     def claim(self, room: str) -> bool | str:
         """Hold ``room`` (its lease) if it is open and no live process does: True when it is
@@ -322,6 +403,7 @@ class Store:
             if isinstance(error.__cause__, self._taken):
                 return False
             raise
+        self._lease_held(room.id)
         return True
 
     def _room_values(self, room: StoredRoom) -> tuple[Any, ...]:
@@ -349,20 +431,26 @@ class Store:
         """A new deal; with ``match``, the first of a new match (its score and start)."""
         with self._transaction():
             self._fence(room)
-            self._insert_hand(room, hand)
+            self._start_hand(room, hand, match)
             self._touch(room)
-            if match is not None:
-                self._execute(
-                    "UPDATE rooms SET totals = ?, match_start = ?, match_no = ? WHERE id = ?",
-                    (json.dumps(match.totals), match.match_start, match.match_no, room),
-                )
+
+    def _start_hand(self, room: str, hand: StoredHand, match: StoredRoom | None = None) -> None:
+        self._insert_hand(room, hand)
+        if match is not None:
+            self._execute(
+                "UPDATE rooms SET totals = ?, match_start = ?, match_no = ? WHERE id = ?",
+                (json.dumps(match.totals), match.match_start, match.match_no, room),
+            )
 
     def set_seats(self, room: str, seats: list[dict[str, Any]]) -> None:
         """Who sits where: names, arrivals, bots that took empty seats."""
         with self._transaction():
             self._fence(room)
-            self._execute("UPDATE rooms SET seats = ? WHERE id = ?", (json.dumps(seats), room))
+            self._set_seats(room, seats)
             self._touch(room)
+
+    def _set_seats(self, room: str, seats: list[dict[str, Any]]) -> None:
+        self._execute("UPDATE rooms SET seats = ? WHERE id = ?", (json.dumps(seats), room))
 
     def add_action(self, room: str, n: int, i: int, action: str) -> None:
         """Store an action before it is applied; a second action at the same place fails."""
@@ -371,31 +459,107 @@ class Store:
             self._execute("INSERT INTO actions VALUES (?, ?, ?, ?)", (room, n, i, action))
             self._touch(room)
 
+    def _add_actions(self, rows: list[tuple[str, int, int, str]]) -> None:
+        """Insert actions; one already stored at its place is taken for this one tried again
+        (its first try committed, but the answer was lost) when it is the same action, and
+        refused otherwise."""
+        done = self._executemany(
+            "INSERT INTO actions VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING", rows
+        )
+        if done == len(rows):
+            return
+        for room, n, i, action in rows:
+            found = self._execute(
+                "SELECT action FROM actions WHERE room = ? AND n = ? AND i = ?", (room, n, i)
+            ).fetchone()
+            if found is None or found[0] != action:
+                raise StoreError(f"room {room}: another action is stored at {n}/{i}")
+
     def finish_hand(self, room: StoredRoom, n: int, record: dict[str, Any]) -> None:
         """The finished hand's record and the room's new score, together."""
         with self._transaction():
             self._fence(room.id)
-            self._execute(
-                "UPDATE hands SET record = ? WHERE room = ? AND n = ?",
-                (json.dumps(record, ensure_ascii=False), room.id, n),
-            )
-            self._execute(
-                "UPDATE rooms SET dealer = ?, totals = ?, hands = ?, streak = ?, active = ?"
-                " WHERE id = ?",
-                (
-                    room.dealer,
-                    json.dumps(room.totals),
-                    room.hands,
-                    room.streak,
-                    time.time(),
-                    room.id,
-                ),
-            )
+            self._finish_hand(room, n, record)
+
+    def _finish_hand(self, room: StoredRoom, n: int, record: dict[str, Any]) -> None:
+        self._execute(
+            "UPDATE hands SET record = ? WHERE room = ? AND n = ?",
+            (json.dumps(record, ensure_ascii=False), room.id, n),
+        )
+        self._execute(
+            "UPDATE rooms SET dealer = ?, totals = ?, hands = ?, streak = ?, active = ?"
+            " WHERE id = ?",
+            (
+                room.dealer,
+                json.dumps(room.totals),
+                room.hands,
+                room.streak,
+                time.time(),
+                room.id,
+            ),
+        )
 
     def set_state(self, room: str, state: str, note: str = "") -> None:
         with self._transaction():
             self._fence(room)
-            self._execute("UPDATE rooms SET state = ?, note = ? WHERE id = ?", (state, note, room))
+            self._set_state(room, state, note)
+
+    def _set_state(self, room: str, state: str, note: str = "") -> None:
+        self._execute("UPDATE rooms SET state = ?, note = ? WHERE id = ?", (state, note, room))
+
+    def apply_writes(self, writes: list[Write]) -> list[StoreError | None]:
+        """Commit many rooms' writes in one transaction (group commit), in their order: for
+        each, None (stored) or the :class:`LeaseLost` of a room this process no longer holds
+        (nothing of it stored). Raises :class:`StoreError` when the transaction fails:
+        nothing of any of them is stored then."""
+        results: list[StoreError | None] = [None] * len(writes)
+        with self._transaction():
+            held = self._fence_many({w.room for w in writes})
+            actions: list[tuple[str, int, int, str]] = []
+            touched: set[str] = set()
+            for k, write in enumerate(writes):
+                if write.room not in held:
+                    results[k] = LeaseLost(f"room {write.room} is held by another process now")
+                    continue
+                if write.kind == "add_action":
+                    actions.append((write.room, *write.args))
+                    touched.add(write.room)
+                    continue
+                if actions:  # in order: a room's earlier actions before its other writes
+                    self._add_actions(actions)
+                    actions = []
+                if write.kind == "start_hand":
+                    self._start_hand(write.room, *write.args)
+                    touched.add(write.room)
+                elif write.kind == "set_seats":
+                    self._set_seats(write.room, *write.args)
+                    touched.add(write.room)
+                elif write.kind == "finish_hand":
+                    self._finish_hand(*write.args)
+                elif write.kind == "set_state":
+                    self._set_state(write.room, *write.args)
+                else:
+                    raise ValueError(f"no write {write.kind!r}")
+            if actions:
+                self._add_actions(actions)
+            now = time.time()
+            self._executemany(
+                "UPDATE rooms SET active = ? WHERE id = ?", [(now, r) for r in sorted(touched)]
+            )
+        return results
+
+    def apply_write(self, write: Write) -> Any:
+        """One write in a transaction of its own: what its method returns (raises as it
+        does; an action tried again after its commit's answer was lost is stored once)."""
+        if write.kind == "add_action":
+            with self._transaction():
+                self._fence(write.room)
+                self._add_actions([(write.room, *write.args)])
+                self._touch(write.room)
+            return None
+        if write.kind in ("finish_hand", "create_room"):  # their first argument: the room
+            return getattr(self, write.kind)(*write.args)
+        return getattr(self, write.kind)(write.room, *write.args)
 
     def _touch(self, room: str) -> None:
         self._execute("UPDATE rooms SET active = ? WHERE id = ?", (time.time(), room))
@@ -463,12 +627,12 @@ class Store:
     # ------------------------------------------------------------------ history (threads)
 
     def room_exists(self, room: str) -> bool:
-        with self._read_lock:
+        with self._reading():
             return bool(self._read("SELECT 1 FROM rooms WHERE id = ?", (room,)).fetchone())
 
     def finished_hands(self, room: str, after: int, limit: int) -> list[dict[str, Any]]:
         """Finished hands numbered above ``after``, at most ``limit``: number, dealer and result."""
-        with self._read_lock:
+        with self._reading():
             rows = self._read(
                 "SELECT n, dealer, record FROM hands WHERE room = ? AND n > ?"
                 " AND record IS NOT NULL ORDER BY n LIMIT ?",
@@ -490,7 +654,7 @@ class Store:
         return found
 
     def record(self, room: str, n: int) -> dict[str, Any] | None:
-        with self._read_lock:
+        with self._reading():
             row = self._read(
                 "SELECT record FROM hands WHERE room = ? AND n = ? AND record IS NOT NULL",
                 (room, n),
@@ -590,6 +754,10 @@ class PostgresStore(Store):
         self.address = address
         self.lease_ttl = lease_ttl
         self._epochs: dict[str, int] = {}
+        self._local = threading.local()
+        self._opened: list[Any] = []
+        self._opened_lock = threading.Lock()
+        self._closed = False
         self._lock = threading.RLock()
         """The writing connection is shared by the event loop and start-up; one at a time."""
         self._read_lock = threading.Lock()
@@ -606,17 +774,72 @@ class PostgresStore(Store):
             raise StoreError(f"PostgreSQL: {error}") from error
 
     def _connect(self) -> psycopg.Connection[Any]:
-        return self._psycopg.connect(self.url, autocommit=True, connect_timeout=5)
+        # A peer that stops answering (a black hole: nothing acknowledged) breaks the
+        # connection within seconds instead of the kernel's quarter of an hour; then the
+        # write is tried again on a new one.
+        return self._psycopg.connect(
+            self.url,
+            autocommit=True,
+            connect_timeout=5,
+            tcp_user_timeout=10_000,
+            keepalives=1,
+            keepalives_idle=5,
+            keepalives_interval=2,
+            keepalives_count=3,
+        )
+
+    def open_thread(self) -> None:
+        if self._closed:
+            return
+        try:
+            self._local.pg = self._adopt(self._connect())
+        except (self._psycopg.Error, StoreError):
+            self._local.pg = None  # connected at the first use instead
+
+    def writer_deadline(self, seconds: float) -> None:
+        """(SQLite's lock wait; a PostgreSQL write waits on no lock of another process but a
+        room's lease row, which a taking holds for a moment.)"""
+
+    def _conn(self) -> Any:
+        if hasattr(self._local, "pg"):
+            local = self._local.pg
+            if local is None or local.closed:
+                if self._closed:
+                    raise StoreError("the store is closed")
+                local = self._local.pg = self._adopt(self._connect())
+            return local
+        if self._pg.closed:
+            if self._closed:
+                raise StoreError("the store is closed")
+            self._pg = self._connect()  # the server restarted: connect again
+        return self._pg
 
     def _execute(self, sql: str, args: tuple[Any, ...] = ()) -> Any:
-        if self._pg.closed:
-            self._pg = self._connect()  # the server restarted: connect again
-        return self._pg.execute(sql.replace("?", "%s"), args)
+        return self._conn().execute(sql.replace("?", "%s"), args)
+
+    def _executemany(self, sql: str, rows: list[tuple[Any, ...]]) -> int:
+        with self._conn().cursor() as cursor:
+            cursor.executemany(sql.replace("?", "%s"), rows)
+            return int(cursor.rowcount)
 
     def _read(self, sql: str, args: tuple[Any, ...] = ()) -> Any:
+        if hasattr(self._local, "pg"):
+            return self._execute(sql, args)
         if self._pg_reader.closed:
             self._pg_reader = self._connect()
         return self._pg_reader.execute(sql.replace("?", "%s"), args)
+
+    def _reading(self) -> AbstractContextManager[Any]:
+        return nullcontext() if hasattr(self._local, "pg") else self._read_lock
+
+    def transient(self, error: StoreError) -> bool:
+        cause = error.__cause__
+        if not isinstance(cause, self._psycopg.OperationalError):
+            return False
+        state = getattr(cause, "sqlstate", None)
+        # No state: the connection broke. 08: connection; 57P0x: the server shuts down or
+        # restarts; 57014: a statement cancelled; 40001/40P01: serialization, deadlock.
+        return state is None or state.startswith(("08", "57P0", "57014", "40001", "40P01"))
 
     def _migrate(self) -> None:
         with self._transaction():
@@ -636,16 +859,16 @@ class PostgresStore(Store):
         with suppress(Exception):
             for room in list(self._epochs):
                 self.release(room)
+        self._close_opened()
         self._pg.close()
         self._pg_reader.close()
 
     @contextmanager
     def _transaction(self) -> Iterator[None]:
-        with self._lock:
+        # The shared connection is one thread's at a time; a thread's own is its own.
+        with nullcontext() if hasattr(self._local, "pg") else self._lock:
             try:
-                if self._pg.closed:
-                    self._pg = self._connect()
-                with self._pg.transaction():
+                with self._conn().transaction():
                     yield
             except self._psycopg.Error as error:
                 raise StoreError(str(error)) from error
@@ -662,8 +885,23 @@ class PostgresStore(Store):
             self._epochs.pop(room, None)
             raise LeaseLost(f"room {room} is held by another process now")
 
+    def _fence_many(self, rooms: set[str]) -> set[str]:
+        if not rooms:
+            return set()
+        rows = self._execute(
+            "SELECT room, epoch FROM leases WHERE owner = ? AND room = ANY(?)"
+            " ORDER BY room FOR SHARE",
+            (self.id, sorted(rooms)),
+        ).fetchall()
+        held = {room for room, epoch in rows if self._epochs.get(room) == epoch}
+        for room in rooms - held:
+            self._epochs.pop(room, None)
+        return held
+
     def _lease_new(self, room: str) -> None:
         self._execute("INSERT INTO leases VALUES (?, ?, 1)", (room, self.id))
+
+    def _lease_held(self, room: str) -> None:
         self._epochs[room] = 1
 
     def claim(self, room: str) -> bool | str:
@@ -683,15 +921,19 @@ class PostgresStore(Store):
         return str(holder[0]) if holder is not None else False
 
     def heartbeat(self) -> set[str] | None:
+        # Rooms taken meanwhile (created or claimed by another thread while this one reads)
+        # are not judged by a read that may not see them.
+        known = dict(self._epochs)
         with self._transaction():
             self._execute("UPDATE processes SET seen = now() WHERE id = ?", (self.id,))
             rows = self._execute(
                 "SELECT room, epoch FROM leases WHERE owner = ?", (self.id,)
             ).fetchall()
-        held = {room for room, epoch in rows if self._epochs.get(room) == epoch}
-        for room in set(self._epochs) - held:
-            del self._epochs[room]
-        return held
+        held = {room for room, epoch in rows if known.get(room) == epoch}
+        for room, epoch in known.items():
+            if room not in held and self._epochs.get(room) == epoch:
+                self._epochs.pop(room, None)
+        return held | (set(self._epochs) - set(known))
 
     def orphans(self, limit: int) -> list[str]:
         rows = self._execute(

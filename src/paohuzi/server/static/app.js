@@ -868,8 +868,17 @@ function showConn(key) {
   connNote = key;
   $("table").classList.toggle("offline", !!key);
   const bar = $("conn");
-  bar.hidden = !key;
-  bar.textContent = key ? t(key, {n: attempts}) : "";
+  bar.classList.toggle("saving", !key && saving);
+  bar.hidden = !key && !saving;
+  bar.textContent = key ? t(key, {n: attempts}) : saving ? t("saving_delayed") : "";
+}
+
+// The server's database is slow to answer: the move is kept and shown once it is saved (the
+// table goes on by itself); a quiet line under the header says so meanwhile.
+let saving = false;
+function showSaving(on) {
+  saving = on;
+  showConn(connNote);
 }
 
 function problem(kind) {
@@ -925,10 +934,12 @@ function connect() {
       onLobby(m);
     }
     else if (m.type === "said") said(m);
+    else if (m.type === "saving") showSaving(!!m.delayed);
     else if (m.type === "hint") { hint = m; renderTing(); }
     else if (m.type === "error") toast("⚠ " + serverSays(m.message));
   };
   socket.onclose = ev => {
+    saving = false;
     if (ev.code in CLOSED) { problem(CLOSED[ev.code]); return; }
     attempts++;
     const wait = Math.min(8000, 400 * 2 ** Math.min(attempts, 5));

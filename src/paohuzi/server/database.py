@@ -1,0 +1,304 @@
+"""The store as the event loop sees it: every database call off the loop, with a deadline.
+
+Writes of rooms go to one writer thread, which commits whatever is queued in one transaction
+(group commit: one commit for the actions of many rooms, as soon as the previous commit
+returned) and answers each write when its transaction has committed. A room awaits its write
+under its lock before it applies and shows anything, so each room keeps its order and
+"durable before visible" (docs/security.md) holds while the rooms' commits are shared.
+
+A write that fails for a reason that stays (a full disk) is refused to whoever asked; one that
+may succeed if tried again (a lock another connection holds, a stalled or restarted database,
+a broken connection) is kept and tried again until it is stored: the room waits, tells its
+clients that saving is delayed, and goes on by itself when the database answers again. Reads
+(history, restoring a room) and the hall's leases run in threads of their own, each awaited
+with a deadline: a stalled database makes them fail in seconds, never the event loop wait.
+
+In a hall the lease of this process's rooms lasts ``lease_ttl`` from its last heartbeat; when
+the heartbeat could not be renewed for most of that time, the writer holds back every write
+(the process stops acting on its rooms) until a heartbeat succeeds again, so nothing is
+written by a process that may have lost its rooms, even before the database's fencing (D60).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import logging
+import queue
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from paohuzi.server.store import Store, StoreError, Write
+
+log = logging.getLogger("paohuzi.server")
+T = TypeVar("T")
+
+READ_DEADLINE = 5.0
+"""Seconds a read (a room's restore, history) may take before it is given up (503)."""
+PING_DEADLINE = 1.5
+"""Seconds the readiness probe waits for the database."""
+LOCK_WAIT = 1.0
+"""Seconds the SQLite writer waits for a lock another connection holds, at each try."""
+STALLED = 1.0
+"""A write waiting longer than this: the database is stalled (readiness says so)."""
+BATCH = 1000
+"""Most writes committed in one transaction."""
+SWITCH = 0.0005
+"""The interpreter's thread switch interval while a writer thread runs (seconds)."""
+LEASE_SHARE = 0.8
+"""Share of the lease's time after the last renewed heartbeat during which the process still
+acts on its rooms: it stops a little before the lease ends for the others."""
+
+
+@dataclass
+class _Pending:
+    write: Write
+    future: concurrent.futures.Future[Any]
+    queued: float = field(default_factory=time.monotonic)
+
+
+class Database:
+    """The async face of a :class:`Store` for the server (see the module's text)."""
+
+    def __init__(self, store: Store, *, readers: int = 2) -> None:
+        self.store = store
+        self.hall = store.hall
+        self.lease_ttl: float = getattr(store, "lease_ttl", 3.0)
+        self.renewed = time.monotonic()
+        """When the last heartbeat that renewed this process's leases started."""
+        self._queue: queue.SimpleQueue[_Pending | None] = queue.SimpleQueue()
+        self._waiting: dict[int, float] = {}
+        self._waiting_lock = threading.Lock()
+        self._stopping = False
+        store.writer_deadline(LOCK_WAIT)
+        # The writer thread takes the GIL back after each statement's network wait; with the
+        # event loop busy it would wait a whole switch interval (5 ms) each time, several
+        # times a commit (a convoy). A shorter interval hands it over sooner.
+        if sys.getswitchinterval() > SWITCH:
+            sys.setswitchinterval(SWITCH)
+        self._readers = concurrent.futures.ThreadPoolExecutor(
+            readers, "paohuzi-db-read", initializer=store.open_thread
+        )
+        self._leases = concurrent.futures.ThreadPoolExecutor(
+            1, "paohuzi-db-lease", initializer=store.open_thread
+        )
+        self._writer = threading.Thread(target=self._write_loop, name="paohuzi-db-write")
+        self._writer.daemon = True
+        self._writer.start()
+        self._beat: asyncio.Future[set[str] | None] | None = None
+        self._beating = False
+        self.commits = 0
+        """Transactions the writer committed (for the benchmarks)."""
+        self.written = 0
+        """Writes they held."""
+
+    # ------------------------------------------------------------------ state
+
+    def lease_ok(self) -> bool:
+        """Whether this process may act on its rooms: its leases were renewed recently (once
+        it keeps them by a heartbeat at all: a tool or a test that sends none is held back
+        by nothing but the database's fencing)."""
+        if not self.hall or not self._beating:
+            return True
+        return time.monotonic() < self.renewed + LEASE_SHARE * self.lease_ttl
+
+    def stalled(self) -> float:
+        """Seconds the oldest write not yet committed has waited (0: none waits)."""
+        with self._waiting_lock:
+            oldest = min(self._waiting.values(), default=None)
+        return 0.0 if oldest is None else time.monotonic() - oldest
+
+    # ------------------------------------------------------------------ writes
+
+    async def write(self, kind: str, room: str, *args: Any, deadline: float | None = None) -> Any:
+        """Store one write of ``room`` (a :class:`Store` method's name and arguments after the
+        room id; ``create_room`` is committed alone); returns once it is committed, what the
+        method returns. Raises :class:`StoreError` when it cannot be
+        stored (nothing of it was), or, with ``deadline``, when it was not stored by then
+        (it is dropped if it had not started; else it may still be stored)."""
+        future: concurrent.futures.Future[Any] = concurrent.futures.Future()
+        pending = _Pending(Write(kind, room, args), future)
+        with self._waiting_lock:
+            self._waiting[id(pending)] = pending.queued
+        self._queue.put(pending)
+        waited = asyncio.wrap_future(future)
+        if deadline is None:
+            return await waited
+        try:
+            return await asyncio.wait_for(waited, deadline)
+        except TimeoutError:
+            raise StoreError(f"the database did not answer within {deadline:g} s") from None
+
+    def _write_loop(self) -> None:
+        while True:
+            first = self._queue.get()
+            if first is None:
+                return
+            batch = [first]
+            while len(batch) < BATCH:
+                try:
+                    more = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    self._queue.put(None)  # stop after this batch
+                    break
+                batch.append(more)
+            started = [p for p in batch if p.future.set_running_or_notify_cancel()]
+            for p in batch:
+                if p not in started:
+                    self._done(p)
+            grouped = [p for p in started if p.write.kind != "create_room"]
+            if grouped:
+                self._commit(grouped)
+            for p in started:
+                if p.write.kind == "create_room":
+                    self._alone(p)
+
+    def _done(self, pending: _Pending) -> None:
+        with self._waiting_lock:
+            self._waiting.pop(id(pending), None)
+
+    def _hold_back(self) -> None:
+        """Wait (in the writer thread) while this process may not act on its rooms."""
+        told = False
+        while not self.lease_ok() and not self._stopping:
+            if not told:
+                log.warning("hall: the leases were not renewed in time; writes wait")
+                told = True
+            time.sleep(0.05)
+
+    def _commit(self, batch: list[_Pending]) -> None:
+        """Commit the batch in one transaction, trying again while the failure is transient;
+        a failure that stays is found out write by write."""
+        tries = 0
+        while True:
+            self._hold_back()
+            try:
+                results = self.store.apply_writes([p.write for p in batch])
+            except StoreError as error:
+                if self.store.transient(error) and not self._stopping:
+                    tries = self._again(tries, error)
+                    continue
+                for p in batch:
+                    self._alone(p)
+                return
+            except Exception as error:  # a bug: refuse the writes, keep the writer alive
+                log.exception("the writer failed")
+                for p in batch:
+                    self._finish(p, StoreError(f"{type(error).__name__}: {error}"))
+                return
+            self.commits += 1
+            self.written += len(batch)
+            for p, result in zip(batch, results, strict=True):
+                self._finish(p, result)
+            return
+
+    def _alone(self, pending: _Pending) -> None:
+        tries = 0
+        while True:
+            self._hold_back()
+            try:
+                result = self.store.apply_write(pending.write)
+            except StoreError as error:
+                if self.store.transient(error) and not self._stopping:
+                    tries = self._again(tries, error)
+                    continue
+                self._finish(pending, error)
+                return
+            except Exception as error:
+                log.exception("the writer failed")
+                self._finish(pending, StoreError(f"{type(error).__name__}: {error}"))
+                return
+            self.commits += 1
+            self.written += 1
+            self._finish(pending, None, result)
+            return
+
+    def _again(self, tries: int, error: StoreError) -> int:
+        if tries == 0:
+            log.warning("the database is stalled; writes are kept and tried again: %s", error)
+        time.sleep(min(0.05 * 2**tries, 0.5))
+        return tries + 1
+
+    def _finish(self, pending: _Pending, error: StoreError | None, result: Any = None) -> None:
+        self._done(pending)
+        if error is None:
+            pending.future.set_result(result)
+        else:
+            pending.future.set_exception(error)
+
+    # ------------------------------------------------------------------ reads and leases
+
+    async def read(self, work: Callable[..., T], *args: Any, deadline: float = READ_DEADLINE) -> T:
+        """``work(*args)`` (a :class:`Store` method) in a reader thread; raises
+        :class:`StoreError` when it fails or takes longer than ``deadline``."""
+        return await self._call(self._readers, work, args, deadline)
+
+    async def lease(self, work: Callable[..., T], *args: Any, deadline: float = READ_DEADLINE) -> T:
+        """A lease call (claim, heartbeat, orphans, release) in the hall's own thread."""
+        return await self._call(self._leases, work, args, deadline)
+
+    async def _call(
+        self,
+        pool: concurrent.futures.ThreadPoolExecutor,
+        work: Callable[..., T],
+        args: tuple[Any, ...],
+        deadline: float,
+    ) -> T:
+        loop = asyncio.get_running_loop()
+        try:
+            return await asyncio.wait_for(loop.run_in_executor(pool, work, *args), deadline)
+        except TimeoutError:
+            raise StoreError(f"the database did not answer within {deadline:g} s") from None
+
+    async def ping(self) -> None:
+        """Raise :class:`StoreError` unless the database answers, and writes go through,
+        within the probe's deadline."""
+        waited = self.stalled()
+        if waited > STALLED:
+            raise StoreError(f"a write has waited {waited:.1f} s")
+        if not self.lease_ok():
+            raise StoreError("the leases were not renewed in time")
+        await self.read(self.store.ping, deadline=PING_DEADLINE)
+
+    async def heartbeat(self) -> set[str] | None:
+        """Renew this process's leases: the rooms it still holds (None: all it had)."""
+        if self._beat is not None and not self._beat.done():
+            raise StoreError("the last heartbeat has not returned yet")  # not queued twice
+        self._beating = True
+        started = time.monotonic()
+        loop = asyncio.get_running_loop()
+        self._beat = loop.run_in_executor(self._leases, self.store.heartbeat)
+        try:
+            held = await asyncio.wait_for(asyncio.shield(self._beat), self.lease_ttl / 2)
+        except TimeoutError:
+            raise StoreError("the heartbeat did not return in time") from None
+        self.renewed = started
+        return held
+
+    async def claim(self, room: str) -> bool | str:
+        if not self.hall:
+            return True
+        return await self.lease(self.store.claim, room)
+
+    async def release(self, room: str) -> None:
+        if self.hall:
+            await self.lease(self.store.release, room)
+
+    async def orphans(self, limit: int) -> list[str]:
+        if not self.hall:
+            return []
+        return await self.lease(self.store.orphans, limit)
+
+    def close(self, timeout: float = 10.0) -> None:
+        """Commit what is queued (for at most ``timeout``), then stop the threads."""
+        self._queue.put(None)
+        self._writer.join(timeout)
+        self._stopping = True
+        self._readers.shutdown(wait=False, cancel_futures=True)
+        self._leases.shutdown(wait=False, cancel_futures=True)
