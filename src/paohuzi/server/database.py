@@ -297,8 +297,17 @@ class Database:
 
     def close(self, timeout: float = 10.0) -> None:
         """Commit what is queued (for at most ``timeout``), then stop the threads."""
+        end = time.monotonic() + timeout
         self._queue.put(None)
         self._writer.join(timeout)
         self._stopping = True
-        self._readers.shutdown(wait=False, cancel_futures=True)
-        self._leases.shutdown(wait=False, cancel_futures=True)
+        pools = (self._readers, self._leases)
+        for pool in pools:
+            pool.shutdown(wait=False, cancel_futures=True)
+        # A read still running uses its thread's connection: the store closes the connections
+        # next, and SQLite's would be freed under the running statement (a segfault, seen on a
+        # loaded CI run when a test's server stopped during restore_all). Each try of a read
+        # has a deadline of its own, so this wait is bounded.
+        for pool in pools:
+            for thread in list(pool._threads):
+                thread.join(max(0.0, end - time.monotonic()))
