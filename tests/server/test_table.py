@@ -176,6 +176,8 @@ async def _watch(deck: list[int], card: int, tmp: Path) -> dict[int | None, list
     def sender(seat: int | None) -> Callable[[str], Any]:
         async def send(text: str) -> None:
             message = json.loads(text)
+            if message["type"] == "saving":  # told everyone alike when a commit is slow (load)
+                return
             for differs in ("room", "commitment", "deadline"):  # ids, and the clock's reading
                 message.pop(differs, None)
             sent[seat].append(message)
