@@ -73,10 +73,12 @@ async def watch(
         pass
 
     await until(lambda: room._drained.is_set())
+    listeners = []
     for seat in sent:
         if bot and seat == ASKED:
             continue
         listener = Listener(seat, sender(seat), close, 1000)
+        listeners.append(listener)
         first = room.join(listener)
         assert first is not None
         listener.push(first)
@@ -99,7 +101,7 @@ async def watch(
         elif not drawn or game.to_act == ASKED:
             break
     await until(lambda: room._drained.is_set())
-    await asyncio.sleep(0.05)
+    await until(lambda: all(listener._queue.empty() for listener in listeners))  # all sent
     rooms.close()
     store.close()
     return sent
