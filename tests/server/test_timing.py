@@ -304,10 +304,10 @@ def test_a_window_timer_passes_for_every_person_still_to_answer(
         game = room.game
         assert game is not None
         opened = clock.now
-        await until(lambda: game.to_act not in (CHI_SEAT, PENG_SEAT) or room.auto[CHI_SEAT])
+        await until(lambda: game.to_act not in (CHI_SEAT, PENG_SEAT) or room.seats[CHI_SEAT].auto)
         await until(lambda: room._drained.is_set())
         assert 10 <= clock.now - opened < 15  # one timer for the window (not 20: one a seat)
-        assert room.auto[CHI_SEAT] and room.auto[PENG_SEAT]
+        assert room.seats[CHI_SEAT].auto and room.seats[PENG_SEAT].auto
         assert [str(a) for _, a in game.history][1:3] == ["pass", "pass"]
 
     run_virtual(one_window(deck, card, tmp_path / "db", play, timer=10), clock)

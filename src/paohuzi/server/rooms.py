@@ -124,15 +124,45 @@ def reveal_of(game: Game) -> JSON:
     }
 
 
-@dataclass
-class SeatInfo:
-    """Who sits in a seat: a person (with a secret token) or a bot of a level."""
+@dataclass(eq=False)
+class Seat:
+    """One seat of a room: who sits in it (a person with a secret token, or a bot of a level),
+    what is stored of it, and what the room keeps of it while it runs (not stored)."""
 
     token: str
     bot: str | None = None
     name: str = ""
     joined: bool = False
     """A person who has opened the seat's link at least once: dealing waits for every one."""
+    listener: Listener | None = None
+    """The seat's one live connection, the newest (:meth:`Room.join`)."""
+    auto: bool = False
+    """托管: the server plays greedy for the seat until it takes back control."""
+    auto_shown: bool = False
+    """托管 as the other seats see it: it changes only when the seat discards or the hand
+    ends, so a timeout on a hidden question shows nobody that the seat was asked (R8)."""
+    timed_out: tuple[int, str] | None = None
+    """The last action the timer played for the seat, numbered, for the table to say so."""
+    own_actions: int = 0
+    """The seat's actions in the hand in play (part of its ``seq``)."""
+    ready: bool = False
+    """A person who said they are ready for the next hand (after a restart, says it again)."""
+    bot_trouble: bool = False
+    """The seat's bot failed once and was replaced by greedy (logged once)."""
+    hint: tuple[tuple[int, int], JSON] | None = None
+    """The last hint worked out for the seat, with the state it was for."""
+
+    @classmethod
+    def from_json(cls, data: JSON) -> Seat:
+        """A seat as stored (``joined`` missing: stored before it was, so come)."""
+        return cls(
+            data["token"], data.get("bot"), data.get("name", ""), bool(data.get("joined", True))
+        )
+
+    def time_out(self, action: str) -> None:
+        """The timer played ``action`` for the seat, and put it on 托管 (D33)."""
+        count = self.timed_out[0] + 1 if self.timed_out is not None else 1
+        self.auto, self.timed_out = True, (count, action)
 
     def to_json(self) -> JSON:
         return {"token": self.token, "bot": self.bot, "name": self.name, "joined": self.joined}
@@ -266,7 +296,7 @@ class Room:
     id: str
     rules: str
     """The rules as stored: a preset's name, or a rule set's JSON (:mod:`roomrules`)."""
-    seats: list[SeatInfo]
+    seats: list[Seat]
     match: Match
     timer: float
     db: Database
@@ -290,20 +320,10 @@ class Room:
     hand_no: int = 0
     salt: str = ""
     commitment: str = ""
-    own_actions: list[int] = field(default_factory=list)
-    listeners: list[Listener] = field(default_factory=list)
+    watchers: list[Listener] = field(default_factory=list)
+    """Spectators' connections (a seat's is its :attr:`Seat.listener`)."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     deadline: float | None = None
-    ready: set[int] = field(default_factory=set)
-    """Person seats that said they are ready for the next hand (not stored: after a restart
-    everyone says it again)."""
-    auto: list[bool] = field(default_factory=list)
-    """托管: the server plays greedy for the seat until it takes back control (not stored)."""
-    auto_shown: list[bool] = field(default_factory=list)
-    """托管 as the other seats see it: it changes only when the seat discards or the hand
-    ends, so a timeout on a hidden question shows nobody that the seat was asked (R8)."""
-    timed_out: list[tuple[int, str] | None] = field(default_factory=list)
-    """The last action the timer played for each seat, numbered, for the table to say so."""
     dealing: bool = False
     """A deal is in ``game`` whose write is in flight: nothing of it may be shown yet."""
     finishing: bool = False
@@ -317,23 +337,36 @@ class Room:
     _driver: asyncio.Task[None] | None = None
     _timer_task: asyncio.Task[None] | None = None
     _rng: random.Random = field(default_factory=lambda: random.Random(secrets.randbits(64)))
-    _bot_trouble: set[int] = field(default_factory=set)
-    _hints: dict[int, tuple[tuple[int, int], JSON]] = field(default_factory=dict)
     _window: Window | None = None
     _delayed: int = 0
     """Writes of the room waiting longer than :data:`SAVING_NOTICE` (its clients are told)."""
 
     def __post_init__(self) -> None:
-        self.own_actions = [0] * len(self.seats)
         self.ruleset: RuleSet = room_rules(self.rules)[1]
-        self.auto = [False] * len(self.seats)
-        self.auto_shown = [False] * len(self.seats)
-        self.timed_out = [None] * len(self.seats)
         self._drained.set()
         if self.seeded:
             self._rng = random.Random(self.match.seed)
 
     # ------------------------------------------------------------------ seats and views
+
+    @property
+    def listeners(self) -> list[Listener]:
+        """Every connection of the room: the seats' and the spectators'."""
+        return [s.listener for s in self.seats if s.listener is not None] + self.watchers
+
+    @listeners.setter
+    def listeners(self, found: list[Listener]) -> None:
+        for seat in self.seats:
+            seat.listener = None
+        self.watchers = []
+        for listener in found:
+            if listener.seat is None:
+                self.watchers.append(listener)
+            else:
+                self.seats[listener.seat].listener = listener
+
+    def _seats_json(self) -> list[JSON]:
+        return [s.to_json() for s in self.seats]
 
     def seat_of(self, token: str | None) -> int | None:
         """The seat a token opens; None for no token (a spectator). Raises KeyError."""
@@ -351,7 +384,7 @@ class Room:
         hand does, so an answer sent during one hand is stale in every later one."""
         game = game or self.game
         assert game is not None
-        own = self.own_actions[seat] if seat is not None else 0
+        own = self.seats[seat].own_actions if seat is not None else 0
         return self.hand_no * HAND_SEQ + len(game.log) + own
 
     def view(self, seat: int | None, game: Game | None = None) -> JSON:
@@ -360,7 +393,7 @@ class Room:
         assert game is not None
         obs = observe(game, seat)
         data = observation_json(obs)
-        deciding = bool(obs.legal) and seat is not None and not self.auto[seat]
+        deciding = bool(obs.legal) and seat is not None and not self.seats[seat].auto
         seats = range(len(self.seats))
         data.update(
             type="state",
@@ -382,9 +415,9 @@ class Room:
                 [game.rules.huxi.group(g) if isinstance(g, Group) else None for g in table]
                 for table in obs.tables
             ],
-            auto=[self.auto[s] if s == seat else self.auto_shown[s] for s in seats],
+            auto=[s.auto if n == seat else s.auto_shown for n, s in enumerate(self.seats)],
             timed_out=[self._timed_out_for(seat, s) for s in seats],
-            ready=[s in self.ready or self.seats[s].bot is not None for s in seats],
+            ready=[s.ready or s.bot is not None for s in self.seats],
             reveal=reveal_of(game) if game.is_over else None,
         )
         return data
@@ -437,7 +470,7 @@ class Room:
                 return False
             self.seats[seat].joined = True
             try:
-                await self._save("set_seats", [s.to_json() for s in self.seats])
+                await self._save("set_seats", self._seats_json())
             except StoreError as error:
                 self.seats[seat].joined = False
                 log.warning("room %s: could not store a seat's arrival: %s", self.id, error)
@@ -463,7 +496,7 @@ class Room:
                 return None
             self.seats[seat].name = name
             try:
-                await self._save("set_seats", [s.to_json() for s in self.seats])
+                await self._save("set_seats", self._seats_json())
             except StoreError as error:
                 self.seats[seat].name = before
                 log.warning("room %s: could not store a name: %s", self.id, error)
@@ -485,20 +518,22 @@ class Room:
         async with self.lock:
             if self.game is not None:
                 return "the hand is dealt already"
-            before = [SeatInfo(**vars(s)) for s in self.seats]
+            before = [s.bot for s in self.seats]
             for info in self.seats:
                 if info.bot is None and not info.joined:
                     info.bot = level
             try:
-                await self._save("set_seats", [s.to_json() for s in self.seats])
+                await self._save("set_seats", self._seats_json())
             except StoreError as error:
-                self.seats = before
+                for info, bot in zip(self.seats, before, strict=True):
+                    info.bot = bot
                 log.warning("room %s: could not store the seats: %s", self.id, error)
                 return SAVE_FAILED
             # Links of seats a bot took now open nothing: those listeners watch instead.
-            for listener in self.listeners:
-                if listener.seat is not None and self.seats[listener.seat].bot is not None:
-                    listener.drop(4403, "a bot took this seat")
+            for info in self.seats:
+                if info.bot is not None and info.listener is not None:
+                    info.listener.drop(4403, "a bot took this seat")
+                    info.listener = None
             await self._first_deal()
         return None
 
@@ -544,7 +579,7 @@ class Room:
     def _timed_out_for(self, viewer: int | None, seat: int) -> JSON | None:
         """What the timer played for ``seat``, if ``viewer`` may know: its own, or a discard
         (public); a pass on a hidden question is the seat's own business (R8)."""
-        found = self.timed_out[seat]
+        found = self.seats[seat].timed_out
         if found is None or (viewer != seat and not found[1].startswith("discard")):
             return None
         return {"n": found[0], "action": found[1]}
@@ -560,7 +595,7 @@ class Room:
         client asks."""
         assert self.game is not None
         key = (self.hand_no, self.seq(seat))
-        known = self._hints.get(seat)
+        known = self.seats[seat].hint
         if known is not None and known[0] == key:
             return known[1]
         obs = observe(self.game, seat, events=False)
@@ -574,7 +609,7 @@ class Room:
                 for w in waits
             ],
         }
-        self._hints[seat] = (key, found)
+        self.seats[seat].hint = (key, found)
         return found
 
     async def enter(self, listener: Listener, token: str | None = None) -> str | None:
@@ -598,15 +633,16 @@ class Room:
         """Add a connection; returns its first state (None: the next frame brings it).
         Watchers are limited, so they cannot keep the players out; a seat has one connection,
         the newest: one that had it is closed (:data:`ELSEWHERE`), its page told."""
-        self.listeners = [li for li in self.listeners if li.alive]
+        self.watchers = [li for li in self.watchers if li.alive]
         if listener.seat is None:
-            if sum(li.seat is None for li in self.listeners) >= self.config.listeners_per_room:
+            if len(self.watchers) >= self.config.listeners_per_room:
                 raise Full("this room has as many watchers as it takes; try again later")
+            self.watchers.append(listener)
         else:
-            for old in [li for li in self.listeners if li.seat == listener.seat]:
-                old.drop(ELSEWHERE, "this seat was opened elsewhere")
-                self.listeners.remove(old)
-        self.listeners.append(listener)
+            seat = self.seats[listener.seat]
+            if seat.listener is not None:
+                seat.listener.drop(ELSEWHERE, "this seat was opened elsewhere")
+            seat.listener = listener
         if self.game is None:
             return json.dumps(self.lobby(listener.seat), ensure_ascii=False)
         # While frames wait to be shown, a newcomer starts from the last one shown, as everyone
@@ -624,8 +660,11 @@ class Room:
 
     def leave(self, listener: Listener) -> None:
         listener.close()
-        if listener in self.listeners:
-            self.listeners.remove(listener)
+        if listener.seat is None:
+            if listener in self.watchers:
+                self.watchers.remove(listener)
+        elif self.seats[listener.seat].listener is listener:
+            self.seats[listener.seat].listener = None
 
     # ------------------------------------------------------------------ frames
 
@@ -755,7 +794,7 @@ class Room:
 
     def _computer(self, seat: int) -> bool:
         """Whether the server decides for the seat: a bot, or a person on 托管."""
-        return self.seats[seat].bot is not None or self.auto[seat]
+        return self.seats[seat].bot is not None or self.seats[seat].auto
 
     async def _release(self) -> None:
         """Show the frames in order, public ones at least ``bot_delay`` apart."""
@@ -824,20 +863,20 @@ class Room:
                     return f"illegal action {action}: not one of your options"
                 # Kept until the engine asks this seat; the seat's question is withdrawn.
                 window.answers[seat] = action
-                self.auto[seat] = False
+                self.seats[seat].auto = False
                 self._captured.append(self._frame(game, public=False, only=seat))
                 self._show()
                 self.metrics.add(time.perf_counter() - started)
                 return None
-            auto = self.auto[seat]
-            self.auto[seat] = False  # a person who acts has taken back control
+            auto = self.seats[seat].auto
+            self.seats[seat].auto = False  # a person who acts has taken back control
             try:
                 await self._commit(seat, action)
             except IllegalAction as error:
-                self.auto[seat] = auto
+                self.seats[seat].auto = auto
                 return str(error)
             except StoreError as error:
-                self.auto[seat] = auto
+                self.seats[seat].auto = auto
                 log.warning("room %s: could not store an action: %s", self.id, error)
                 return SAVE_FAILED
         self.metrics.add(time.perf_counter() - started)
@@ -882,14 +921,15 @@ class Room:
                 window.done.add(seat)
             if window is None or all(s in window.answers for s in self._waiting(window, seat)):
                 self._cancel_timer()  # else the window's timer runs on for the others asked
-            self.own_actions[seat] += 1  # first: frames built during the action count it
+            self.seats[seat].own_actions += 1  # first: frames built during the action count it
             if action.type is ActionType.DISCARD:  # a public move: the table sees its 托管 now
-                self.auto_shown[seat] = self.auto[seat]
+                self.seats[seat].auto_shown = self.seats[seat].auto
             game.apply(action)
             if window is not None and self._window_now(game) is not window:
                 self._cancel_timer()  # the window is over
             if game.is_over:
-                self.auto_shown = list(self.auto)  # the record opens every answer anyway
+                for info in self.seats:  # the record opens every answer anyway
+                    info.auto_shown = info.auto
                 await self._finish()
             await self._settle()
             self._kick()
@@ -932,8 +972,8 @@ class Room:
         self.salt = secrets.token_hex(32)
         self.hand_no = self.match.hands
         self.commitment = commitment(deck, self.salt, self._terms(self.match.dealer))
-        self.own_actions = [0] * len(self.seats)
-        self.ready = set()
+        for info in self.seats:
+            info.own_actions, info.ready = 0, False
         self._captured.clear()
         if self._window is not None:
             self._window.cancel()
@@ -970,9 +1010,8 @@ class Room:
                 return "the first hand waits for everyone to come"
             if not self.game.is_over:
                 return "the hand is not over"
-            self.ready.add(seat)
-            waiting = [s for s, info in enumerate(self.seats) if info.bot is None]
-            if not self.ready.issuperset(waiting):
+            self.seats[seat].ready = True
+            if not all(info.ready for info in self.seats if info.bot is None):
                 if self.game is not None:
                     await self._settle()  # show the table who is ready
                 return None
@@ -986,8 +1025,7 @@ class Room:
                 self.salt,
                 self.commitment,
                 self.hand_no,
-                self.own_actions,
-                self.ready,
+                [(info.own_actions, info.ready) for info in self.seats],
                 self.match.totals,
                 self.match_start,
                 self.match_no,
@@ -1007,12 +1045,13 @@ class Room:
                     self.salt,
                     self.commitment,
                     self.hand_no,
-                    self.own_actions,
-                    self.ready,
+                    counts,
                     self.match.totals,
                     self.match_start,
                     self.match_no,
                 ) = previous
+                for info, (own, ready) in zip(self.seats, counts, strict=True):
+                    info.own_actions, info.ready = own, ready
                 self._captured.clear()
                 return SAVE_FAILED
             self.active = time.time()
@@ -1087,7 +1126,7 @@ class Room:
             if game is None or game.is_over or game.to_act is None:
                 return
             seat = game.to_act
-            name = self.seats[seat].bot or ("greedy" if self.auto[seat] else None)
+            name = self.seats[seat].bot or ("greedy" if self.seats[seat].auto else None)
             if name is None:
                 return
             key = self.seq(seat)
@@ -1108,8 +1147,8 @@ class Room:
                     obs,
                     limit=self.config.bot_delay if hidden and self.config.bot_delay else None,
                 )
-            if trouble is not None and seat not in self._bot_trouble:
-                self._bot_trouble.add(seat)
+            if trouble is not None and not self.seats[seat].bot_trouble:
+                self.seats[seat].bot_trouble = True
                 log.warning(
                     "room %s: bot %s (seat %d) replaced by greedy: %s", self.id, name, seat, trouble
                 )
@@ -1156,9 +1195,7 @@ class Room:
                 if s in window.questions and s not in window.answers and not self._computer(s)
             ]
             for seat in late:
-                before = self.timed_out[seat]
-                count = before[0] + 1 if before is not None else 1
-                self.auto[seat], self.timed_out[seat] = True, (count, "pass")
+                self.seats[seat].time_out("pass")
                 window.answers[seat] = PASS
             self.deadline = None
             await self._settle()
@@ -1180,13 +1217,13 @@ class Room:
             obs = observe(game, seat, events=False)
             self._timer_task = None
             action = PASS if PASS in obs.legal else GreedyBot().act(obs)
-            before = (self.auto[seat], self.timed_out[seat])
-            count = before[1][0] + 1 if before[1] is not None else 1
-            self.auto[seat], self.timed_out[seat] = True, (count, str(action))
+            info = self.seats[seat]
+            before = (info.auto, info.timed_out)
+            info.time_out(str(action))
             try:
                 await self._commit(seat, action)
             except StoreError as error:
-                self.auto[seat], self.timed_out[seat] = before
+                info.auto, info.timed_out = before
                 log.warning("room %s: could not store a timeout: %s", self.id, error)
                 self._timer_task = asyncio.create_task(self._expire(seat, key, RETRY))
 
@@ -1203,13 +1240,14 @@ class Room:
             before = self.seats[seat].token
             self.seats[seat].token = secrets.token_urlsafe(16)
             try:
-                await self._save("set_seats", [s.to_json() for s in self.seats])
+                await self._save("set_seats", self._seats_json())
             except StoreError:
                 self.seats[seat].token = before
                 raise
-            for listener in self.listeners:
-                if listener.seat == seat:
-                    listener.drop(4403, "this invite was revoked: ask the host for the new link")
+            listener = self.seats[seat].listener
+            if listener is not None:
+                listener.drop(4403, "this invite was revoked: ask the host for the new link")
+                self.seats[seat].listener = None
             return self.seats[seat].token
 
     async def set_auto(self, seat: int | None, on: Any) -> str | None:
@@ -1220,9 +1258,9 @@ class Room:
         if type(on) is not bool:
             return "auto takes on: true or false"
         async with self.lock:
-            if self.auto[seat] == on:
+            if self.seats[seat].auto == on:
                 return None
-            self.auto[seat] = on
+            self.seats[seat].auto = on
             game = self.game
             if game is None:
                 return None
@@ -1271,7 +1309,7 @@ class Room:
             self.rules,
             m.seed if self.seeded else None,
             self.timer,
-            [s.to_json() for s in self.seats],
+            self._seats_json(),
             m.dealer,
             list(m.totals),
             m.hands,
@@ -1334,7 +1372,7 @@ class Rooms:
             raise RoomError("seeded deals are for development servers only")
         if self.count() >= self.config.max_rooms:
             raise Full("the server has as many rooms as it can hold; try again later")
-        seats = [SeatInfo(secrets.token_urlsafe(16), level) for level in bots]
+        seats = [Seat(secrets.token_urlsafe(16), level) for level in bots]
         for _ in range(5):
             room = self._room(
                 secrets.token_hex(16),
@@ -1372,7 +1410,7 @@ class Rooms:
         self,
         room_id: str,
         rules: str,
-        seats: list[SeatInfo],
+        seats: list[Seat],
         match: Match,
         timer: float,
         *,
@@ -1489,10 +1527,7 @@ class Rooms:
         match.totals = list(stored.totals)
         match.hands = stored.hands
         match.huangzhuang_streak = stored.streak
-        seats = [
-            SeatInfo(s["token"], s.get("bot"), s.get("name", ""), bool(s.get("joined", True)))
-            for s in stored.seats
-        ]
+        seats = [Seat.from_json(s) for s in stored.seats]
         room = self._room(
             stored.id,
             stored.rules,
@@ -1525,7 +1560,7 @@ class Rooms:
         room.salt = hand.salt or ""
         room.commitment = hand.commitment or ""
         for seat, _ in game.history:
-            room.own_actions[seat] += 1
+            room.seats[seat].own_actions += 1
         game.on_offer = room._capture
         self.rooms[room.id] = room
         async with room.lock:
