@@ -1,13 +1,69 @@
-"""The parts a room is built of (issue 22, point 9): its seats."""
+"""The parts a room is built of (issue 22, point 9): its state, its seats."""
 
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
+
+import pytest
 
 from paohuzi.match import Match
 from paohuzi.server.config import Config
 from paohuzi.server.limits import Histogram
-from paohuzi.server.rooms import ELSEWHERE, Listener, Room, Seat
+from paohuzi.server.rooms import ELSEWHERE, Listener, Room, Rooms, Seat
+from paohuzi.server.roomstate import ALLOWED, IllegalTransition, RoomState, Stage
+from paohuzi.server.store import open_store
+from tests.pgcluster import db_url
+
+ILLEGAL = [(a, b) for a in RoomState for b in RoomState if b not in ALLOWED[a]]
+
+
+@pytest.mark.parametrize(("start", "to"), ILLEGAL, ids=[f"{a.value}-{b.value}" for a, b in ILLEGAL])
+def test_an_illegal_transition_raises_and_changes_nothing(start: RoomState, to: RoomState) -> None:
+    stage = Stage(start)
+    with pytest.raises(IllegalTransition, match=f"from {start.value} to {to.value}"):
+        stage.to(to)
+    assert stage.state is start
+
+
+def test_a_closed_room_goes_nowhere_and_every_other_state_may_close() -> None:
+    assert not ALLOWED[RoomState.CLOSED]
+    assert all(RoomState.CLOSED in ALLOWED[s] for s in RoomState if s is not RoomState.CLOSED)
+    assert RoomState.PLAYING not in ALLOWED[RoomState.WAITING]  # nothing plays undealt
+
+
+def _state(room: Room) -> RoomState:
+    return room.state  # read afresh (mypy would keep what an earlier assert narrowed)
+
+
+def test_a_room_goes_through_its_states(tmp_path: Path) -> None:
+    async def run() -> None:
+        store = open_store(db_url(tmp_path / "states.db"))
+        rooms = Rooms(store, Config(bot_delay=0))
+        room = await rooms.create([None, "greedy", "greedy"], timer=0, wait=True)
+        assert room.state is RoomState.WAITING and room.game is None
+        assert await room.next_hand(0) == "the first hand waits for everyone to come"
+        assert await room.arrive(0)  # the only person came: dealt, stored, shown
+        assert _state(room) is RoomState.PLAYING and not room.dealing
+        with pytest.raises(IllegalTransition):
+            room.stage.to(RoomState.WAITING)
+        assert await room.next_hand(0) == "the hand is not over"
+        await room.set_auto(0, True)  # the server plays the hand out for the person
+        for _ in range(3000):  # a time: 30 s for what takes well under one, on a loaded machine
+            if _state(room) is RoomState.SETTLING:
+                break
+            await asyncio.sleep(0.01)
+        assert _state(room) is RoomState.SETTLING and room.dealt.is_over
+        assert await room.next_hand(0) is None
+        assert _state(room) in (RoomState.PLAYING, RoomState.SETTLING) and room.hand_no == 1
+        room.close()
+        room.close()  # twice: the second is nothing
+        assert _state(room) is RoomState.CLOSED
+        assert await room.act(0, "pass", 0) == "the hand is over"
+        rooms.close()
+        store.close()
+
+    asyncio.run(run())
 
 
 async def _unused(text: str) -> None:

@@ -59,6 +59,7 @@ from paohuzi.server.config import Config
 from paohuzi.server.database import READ_DEADLINE, Database
 from paohuzi.server.limits import Bucket, Histogram
 from paohuzi.server.roomrules import room_rules
+from paohuzi.server.roomstate import RoomState, Stage
 from paohuzi.server.store import (
     CLOSED,
     QUARANTINED,
@@ -317,6 +318,8 @@ class Room:
     created: float = field(default_factory=time.time)
     active: float = field(default_factory=time.time)
     game: Game | None = None
+    """The hand dealt last (None while :attr:`RoomState.WAITING`)."""
+    stage: Stage = field(default_factory=Stage)
     hand_no: int = 0
     salt: str = ""
     commitment: str = ""
@@ -324,8 +327,6 @@ class Room:
     """Spectators' connections (a seat's is its :attr:`Seat.listener`)."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     deadline: float | None = None
-    dealing: bool = False
-    """A deal is in ``game`` whose write is in flight: nothing of it may be shown yet."""
     finishing: bool = False
     """The hand is over but its record is not stored yet (a write failed): retried."""
     _captured: list[Frame] = field(default_factory=list)
@@ -346,6 +347,29 @@ class Room:
         self._drained.set()
         if self.seeded:
             self._rng = random.Random(self.match.seed)
+
+    # ------------------------------------------------------------------ state
+
+    @property
+    def state(self) -> RoomState:
+        return self.stage.state
+
+    @property
+    def dealing(self) -> bool:
+        """A deal is in ``game`` whose write is in flight: nothing of it may be shown yet."""
+        return self.stage.state is RoomState.DEALING
+
+    @property
+    def closed(self) -> bool:
+        return self.stage.state is RoomState.CLOSED
+
+    @property
+    def dealt(self) -> Game:
+        """The hand dealt last; only once one is (past :attr:`RoomState.WAITING`)."""
+        game = self.game
+        if game is None:
+            raise RuntimeError(f"room {self.id}: nothing is dealt ({self.state.value})")
+        return game
 
     # ------------------------------------------------------------------ seats and views
 
@@ -382,15 +406,13 @@ class Room:
         """The number of a seat's state: the hand, the events it has seen and the decisions it
         made. Hidden answers of the others do not count, so ``seq`` reveals none of them; the
         hand does, so an answer sent during one hand is stale in every later one."""
-        game = game or self.game
-        assert game is not None
+        game = game or self.dealt
         own = self.seats[seat].own_actions if seat is not None else 0
         return self.hand_no * HAND_SEQ + len(game.log) + own
 
     def view(self, seat: int | None, game: Game | None = None) -> JSON:
         """Everything sent to a seat (or a spectator), from its observation only."""
-        game = game or self.game
-        assert game is not None
+        game = game or self.dealt
         obs = observe(game, seat)
         data = observation_json(obs)
         deciding = bool(obs.legal) and seat is not None and not self.seats[seat].auto
@@ -461,12 +483,12 @@ class Room:
         """A connection opened: a person's seat has come. The first hand is dealt when every
         person has come (stored first: a seat that is not stored as come is not counted).
         Whether the room showed everyone something new (the waiting room, the deal)."""
-        if seat is None or self.game is not None or self.seats[seat].joined:
+        if seat is None or self.state is not RoomState.WAITING or self.seats[seat].joined:
             # Nothing to do, and no wait for the lock (a write in flight holds it): the
             # connection's first state goes out before any frame that write brings.
             return False
         async with self.lock:
-            if seat is None or self.game is not None or self.seats[seat].joined:
+            if seat is None or self.state is not RoomState.WAITING or self.seats[seat].joined:
                 return False
             self.seats[seat].joined = True
             try:
@@ -477,7 +499,7 @@ class Room:
                 return False
             if all(s.joined or s.bot is not None for s in self.seats):
                 await self._first_deal()
-                return self.game is not None
+                return self.state is not RoomState.WAITING
             self._show_lobby()
             return True
 
@@ -501,7 +523,7 @@ class Room:
                 self.seats[seat].name = before
                 log.warning("room %s: could not store a name: %s", self.id, error)
                 return SAVE_FAILED
-            if self.game is None:
+            if self.state is RoomState.WAITING:
                 self._show_lobby()
         return None
 
@@ -516,7 +538,7 @@ class Room:
         except ValueError as error:
             return str(error)
         async with self.lock:
-            if self.game is not None:
+            if self.state is not RoomState.WAITING:
                 return "the hand is dealt already"
             before = [s.bot for s in self.seats]
             for info in self.seats:
@@ -544,7 +566,10 @@ class Room:
             await self._save("start_hand", hand, None)
         except StoreError as error:
             log.warning("room %s: could not store the first deal: %s", self.id, error)
-            self.game, self.dealing = None, False
+            if self.closed:
+                return
+            self.game = None
+            self.stage.to(RoomState.WAITING)
             self._captured.clear()
             asyncio.get_running_loop().call_later(RETRY, self._retry_first_deal)
             return
@@ -558,7 +583,7 @@ class Room:
     def _retry_first_deal(self) -> None:
         async def again() -> None:
             async with self.lock:
-                if self.game is None and all(s.joined or s.bot for s in self.seats):
+                if self.state is RoomState.WAITING and all(s.joined or s.bot for s in self.seats):
                     await self._first_deal()
 
         asyncio.get_running_loop().create_task(again())
@@ -593,12 +618,11 @@ class Room:
         """The seat's current hu-xi and waits (听牌), for the hint button: worked out once for
         each state of the seat (it takes the event loop up to milliseconds), however often a
         client asks."""
-        assert self.game is not None
         key = (self.hand_no, self.seq(seat))
         known = self.seats[seat].hint
         if known is not None and known[0] == key:
             return known[1]
-        obs = observe(self.game, seat, events=False)
+        obs = observe(self.dealt, seat, events=False)
         huxi, waits = obs.hint()
         unseen = obs.unseen()
         found = {
@@ -643,12 +667,12 @@ class Room:
             if seat.listener is not None:
                 seat.listener.drop(ELSEWHERE, "this seat was opened elsewhere")
             seat.listener = listener
-        if self.game is None:
+        if self.state is RoomState.WAITING:
             return json.dumps(self.lobby(listener.seat), ensure_ascii=False)
         # While frames wait to be shown, a newcomer starts from the last one shown, as everyone
         # else does: the state now may be ahead of what the table has seen.
         shown = self._shown.get(listener.seat) if self._frames else None
-        window = self._window_now(self.game)
+        window = self._window_now(self.dealt)
         if (
             shown is None
             and window is not None
@@ -681,8 +705,7 @@ class Room:
     async def _settle(self) -> None:
         """After a change: the frame of the moment reached, then show what was captured. Under
         the room's lock: an answer given ahead of its turn is stored and played here."""
-        game = self.game
-        assert game is not None
+        game = self.dealt
         seat = game.to_act
         person = seat is not None and not self._computer(seat)
         window = self._window_now(game, opening=True)
@@ -779,7 +802,7 @@ class Room:
     def _retry_settle(self) -> None:
         async def again() -> None:
             async with self.lock:
-                if self.game is not None:
+                if self.state in (RoomState.PLAYING, RoomState.SETTLING):
                     await self._settle()
 
         asyncio.get_running_loop().create_task(again())
@@ -830,9 +853,9 @@ class Room:
         """A seat's action; returns an error message (nothing changes) or None."""
         started = time.perf_counter()
         async with self.lock:
-            game = self.game
-            if game is None or game.is_over:
+            if self.state is not RoomState.PLAYING:
                 return "the hand is over"
+            game = self.dealt
             if seat is None:
                 return "spectators cannot act"
             window = self._window_now(game)
@@ -908,12 +931,13 @@ class Room:
 
     async def _commit(self, seat: int, action: Action) -> None:
         """Store, then apply, then show. Raises IllegalAction or StoreError: nothing changed."""
-        game = self.game
-        assert game is not None
+        game = self.dealt
         if action not in game.legal_actions():
             game.clone().apply(action)  # raises IllegalAction, saying why
         index = len(game.history)
         await self._save("add_action", self.hand_no, index, f"{seat} {action}")
+        if self.closed:
+            return  # closed while it was stored: the stored log has it, whoever opens it next
         try:
             self.active = time.time()
             window = self._window_now(game)
@@ -928,6 +952,7 @@ class Room:
             if window is not None and self._window_now(game) is not window:
                 self._cancel_timer()  # the window is over
             if game.is_over:
+                self.stage.to(RoomState.SETTLING)
                 for info in self.seats:  # the record opens every answer anyway
                     info.auto_shown = info.auto
                 await self._finish()
@@ -949,9 +974,7 @@ class Room:
     def _waiting(self, window: Window, answering: int) -> list[int]:
         """People asked in ``window`` whose answers the engine has not had yet, but
         ``answering``'s: those the window's timer still runs for."""
-        game = self.game
-        assert game is not None
-        phase = game.phase
+        phase = self.dealt.phase
         asking = phase.asking if isinstance(phase, ClaimWindow) else ()
         return [
             s for s in asking if s != answering and s in window.questions and not self._computer(s)
@@ -978,8 +1001,8 @@ class Room:
         if self._window is not None:
             self._window.cancel()
             self._window = None
+        self.stage.to(RoomState.DEALING)
         self.game = Game(self.ruleset, dealer=self.match.dealer, deck=deck, on_offer=self._capture)
-        self.dealing = True
         return StoredHand(
             self.hand_no,
             self.match.dealer,
@@ -992,9 +1015,11 @@ class Room:
 
     async def shown_deal(self) -> None:
         """The dealt hand is stored: show it, let bots and timers go."""
-        assert self.game is not None
-        self.dealing = False
-        if self.game.is_over:  # a forced 天胡 (R2)
+        if self.closed:
+            return  # closed while the deal was stored: whoever opens the room next shows it
+        over = self.dealt.is_over  # a forced 天胡 (R2)
+        self.stage.to(RoomState.SETTLING if over else RoomState.PLAYING)
+        if over:
             await self._finish()
         await self._settle()
         self._kick()
@@ -1006,14 +1031,13 @@ class Room:
         async with self.lock:
             if seat is None:
                 return "spectators cannot deal"
-            if self.game is None:
+            if self.state is RoomState.WAITING:
                 return "the first hand waits for everyone to come"
-            if not self.game.is_over:
+            if self.state is not RoomState.SETTLING:
                 return "the hand is not over"
             self.seats[seat].ready = True
             if not all(info.ready for info in self.seats if info.bot is None):
-                if self.game is not None:
-                    await self._settle()  # show the table who is ready
+                await self._settle()  # show the table who is ready
                 return None
             if self.finishing:
                 await self._finish()
@@ -1039,7 +1063,9 @@ class Room:
                 await self._save("start_hand", hand, self.stored() if rematch else None)
             except StoreError as error:
                 log.warning("room %s: could not store a deal: %s", self.id, error)
-                self.dealing = False
+                if self.closed:
+                    return SAVE_FAILED
+                self.stage.to(RoomState.SETTLING)
                 (
                     self.game,
                     self.salt,
@@ -1060,8 +1086,8 @@ class Room:
 
     async def _finish(self) -> None:
         """Store the finished hand's record and the new score; on failure, try again later."""
-        game = self.game
-        assert game is not None and game.result is not None
+        game = self.dealt
+        assert game.result is not None
         match = self.match
         before = (match.totals[:], match.hands, match.dealer, match.huangzhuang_streak)
         match.finish(game)
@@ -1082,15 +1108,14 @@ class Room:
     def _retry_finish(self) -> None:
         async def again() -> None:
             async with self.lock:
-                if self.finishing and self.game is not None:
+                if self.finishing and self.state is RoomState.SETTLING:
                     await self._finish()
 
         asyncio.get_running_loop().create_task(again())
 
     def record(self) -> JSON:
         """The hand's F4 record, with the opened deal commitment once it is over."""
-        game = self.game
-        assert game is not None
+        game = self.dealt
         data = record_of(game).to_json()
         data["hand"] = self.hand_no
         terms = self._terms(game.dealer)
@@ -1110,10 +1135,10 @@ class Room:
 
     def _kick(self) -> None:
         """Let the bots play, in the background, if one is to act."""
-        game = self.game
-        if game is None or game.is_over or game.to_act is None:
+        if self.state is not RoomState.PLAYING:
             return
-        if not self._computer(game.to_act):
+        seat = self.dealt.to_act
+        if seat is None or not self._computer(seat):
             return
         if self._driver is None or self._driver.done():
             self._driver = asyncio.create_task(self._drive())
@@ -1123,7 +1148,7 @@ class Room:
         while True:
             await self._drained.wait()  # decide on what the table has been shown
             game = self.game
-            if game is None or game.is_over or game.to_act is None:
+            if self.state is not RoomState.PLAYING or game is None or game.to_act is None:
                 return
             seat = game.to_act
             name = self.seats[seat].bot or ("greedy" if self.seats[seat].auto else None)
@@ -1165,8 +1190,7 @@ class Room:
 
     def _arm_timer(self, seat: int) -> None:
         self._cancel_timer()
-        game = self.game
-        if game is None or game.is_over or not self.timer or game.to_act != seat:
+        if self.state is not RoomState.PLAYING or not self.timer or self.dealt.to_act != seat:
             return
         self.deadline = time.monotonic() + self.timer
         self._timer_task = asyncio.create_task(self._expire(seat, self.seq(seat), self.timer))
@@ -1174,8 +1198,8 @@ class Room:
     def _arm_window_timer(self) -> None:
         """One timer for every person a claim window asked at its opening."""
         self._cancel_timer()
-        window, game = self._window, self.game
-        if window is None or game is None or not self.timer:
+        window = self._window
+        if window is None or self.state is not RoomState.PLAYING or not self.timer:
             return
         self.deadline = time.monotonic() + self.timer
         self._timer_task = asyncio.create_task(self._expire_window(window, self.timer))
@@ -1184,8 +1208,10 @@ class Room:
         """On timeout every person still to answer passes, and is put on 托管 (D33)."""
         await asyncio.sleep(after)
         async with self.lock:
-            game = self.game
-            if game is None or self._window is not window or self._window_now(game) is not window:
+            if self.state is not RoomState.PLAYING or self._window is not window:
+                return
+            game = self.dealt
+            if self._window_now(game) is not window:
                 return
             self._timer_task = None
             assert isinstance(game.phase, ClaimWindow)
@@ -1211,8 +1237,10 @@ class Room:
         put on 托管 until it takes back control (D33)."""
         await asyncio.sleep(after)
         async with self.lock:
-            game = self.game
-            if game is None or game.is_over or game.to_act != seat or self.seq(seat) != key:
+            if self.state is not RoomState.PLAYING:
+                return
+            game = self.dealt
+            if game.to_act != seat or self.seq(seat) != key:
                 return
             obs = observe(game, seat, events=False)
             self._timer_task = None
@@ -1261,9 +1289,9 @@ class Room:
             if self.seats[seat].auto == on:
                 return None
             self.seats[seat].auto = on
-            game = self.game
-            if game is None:
+            if self.state is RoomState.WAITING:
                 return None
+            game = self.dealt
             window = self._window_now(game)
             if (
                 on
@@ -1287,6 +1315,8 @@ class Room:
 
     def close(self, code: int | None = None) -> None:
         """Stop every task of the room (and, with ``code``, close its connections)."""
+        if not self.closed:
+            self.stage.to(RoomState.CLOSED)
         if self._window is not None:
             self._window.cancel()
         for task in (self._timer_task, self._driver, self._release_task):
@@ -1555,7 +1585,9 @@ class Rooms:
         game = Game(ruleset, dealer=hand.dealer, deck=parse_cards(hand.deck))
         for text in hand.actions:
             game.apply_text(text)
+        room.stage.to(RoomState.DEALING)  # dealt again, from the stored deck and log
         room.game = game
+        room.stage.to(RoomState.SETTLING if game.is_over else RoomState.PLAYING)
         room.hand_no = hand.n
         room.salt = hand.salt or ""
         room.commitment = hand.commitment or ""
