@@ -1,8 +1,9 @@
-"""The parts a room is built of (issue 22, point 9): its state, its seats."""
+"""The parts a room is built of (issue 22, point 9): its state, its seats, its pace."""
 
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,7 @@ import pytest
 from paohuzi.match import Match
 from paohuzi.server.config import Config
 from paohuzi.server.limits import Histogram
+from paohuzi.server.pacing import Frame, Pacer
 from paohuzi.server.rooms import ELSEWHERE, Listener, Room, Rooms, Seat
 from paohuzi.server.roomstate import ALLOWED, IllegalTransition, RoomState, Stage
 from paohuzi.server.store import open_store
@@ -117,5 +119,31 @@ def test_a_seat_keeps_one_connection_the_newest() -> None:
         room.leave(second)
         room.leave(watcher)
         assert room.listeners == []
+
+    asyncio.run(run())
+
+
+def test_the_pacer_shows_frames_in_order_and_public_ones_apart() -> None:
+    async def run() -> None:
+        seen: list[tuple[float, Frame]] = []
+        pacer = Pacer(0.05, lambda frame: seen.append((time.monotonic(), frame)))
+        frames = [
+            Frame({0: "offer", None: "offer"}, public=True),
+            Frame({0: "question"}, public=False, decider=0),
+            Frame({0: "discard", None: "discard"}, public=True),
+        ]
+        for frame in frames:
+            pacer.capture(frame)
+        assert not seen and not pacer.queued  # captured: shown only once the change holds
+        pacer.show()
+        assert not pacer.drained.is_set() and pacer.last_shown(0) is None
+        await asyncio.wait_for(pacer.drained.wait(), 20)  # a time: 20 s for 50 ms, loaded CI
+        assert [f for _, f in seen] == frames
+        assert seen[2][0] - seen[0][0] >= 0.05  # the question took no place in the pace
+        assert pacer.shown == {0: "discard", None: "discard"}
+        pacer.capture(Frame({}, public=True))  # built for nobody (nobody watched)
+        pacer.show()
+        await asyncio.wait_for(pacer.drained.wait(), 20)
+        assert pacer.shown == {} and len(seen) == 4
 
     asyncio.run(run())

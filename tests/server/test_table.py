@@ -191,7 +191,7 @@ async def _watch(deck: list[int], card: int, tmp: Path) -> dict[int | None, list
     assert game is not None and game.to_act == DEALER
     assert await room.act(DEALER, str(discard(card)), room.seq(DEALER)) is None
     await until(lambda: any(e.type is EventType.SHOW for e in game.log[3:]))
-    await until(lambda: room._drained.is_set())
+    await until(lambda: room.frames.drained.is_set())
     await asyncio.sleep(0.05)
     rooms.close()
     store.close()

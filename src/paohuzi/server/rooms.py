@@ -37,7 +37,6 @@ import random
 import secrets
 import time
 import unicodedata
-from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
@@ -58,6 +57,7 @@ from paohuzi.server.botrunner import BotRunner, searches
 from paohuzi.server.config import Config
 from paohuzi.server.database import READ_DEADLINE, Database
 from paohuzi.server.limits import Bucket, Histogram
+from paohuzi.server.pacing import Frame, Pacer
 from paohuzi.server.roomrules import room_rules
 from paohuzi.server.roomstate import RoomState, Stage
 from paohuzi.server.store import (
@@ -254,19 +254,6 @@ class Listener:
 
 
 @dataclass
-class Frame:
-    """What the seats are shown at one moment: a view per seat (None: spectators)."""
-
-    views: dict[int | None, str]
-    public: bool
-    """A public moment takes its place in the room's pace; a private question does not."""
-    decider: int | None = None
-    """A person's seat asked to decide from this frame on: its turn timer starts with it."""
-    window: bool = False
-    """The questions of a claim window, put to its people at once: its timer starts with it."""
-
-
-@dataclass
 class Window:
     """A claim window that asks two seats or more (R8), every one of them asked when it opens
     (D69). The engine asks in turn; an answer given before the engine's turn comes waits here
@@ -329,12 +316,6 @@ class Room:
     deadline: float | None = None
     finishing: bool = False
     """The hand is over but its record is not stored yet (a write failed): retried."""
-    _captured: list[Frame] = field(default_factory=list)
-    _frames: deque[Frame] = field(default_factory=deque)
-    _shown: dict[int | None, str] = field(default_factory=dict)
-    _next_release: float = 0.0
-    _drained: asyncio.Event = field(default_factory=asyncio.Event)
-    _release_task: asyncio.Task[None] | None = None
     _driver: asyncio.Task[None] | None = None
     _timer_task: asyncio.Task[None] | None = None
     _rng: random.Random = field(default_factory=lambda: random.Random(secrets.randbits(64)))
@@ -344,7 +325,8 @@ class Room:
 
     def __post_init__(self) -> None:
         self.ruleset: RuleSet = room_rules(self.rules)[1]
-        self._drained.set()
+        self.frames = Pacer(self.config.bot_delay, self._deliver)
+        """What the seats are shown, in order and at the room's pace (:mod:`pacing`)."""
         if self.seeded:
             self._rng = random.Random(self.match.seed)
 
@@ -570,7 +552,7 @@ class Room:
                 return
             self.game = None
             self.stage.to(RoomState.WAITING)
-            self._captured.clear()
+            self.frames.captured.clear()
             asyncio.get_running_loop().call_later(RETRY, self._retry_first_deal)
             return
         await self.shown_deal()
@@ -671,7 +653,7 @@ class Room:
             return json.dumps(self.lobby(listener.seat), ensure_ascii=False)
         # While frames wait to be shown, a newcomer starts from the last one shown, as everyone
         # else does: the state now may be ahead of what the table has seen.
-        shown = self._shown.get(listener.seat) if self._frames else None
+        shown = self.frames.last_shown(listener.seat)
         window = self._window_now(self.dealt)
         if (
             shown is None
@@ -694,7 +676,7 @@ class Room:
 
     def _capture(self, game: Game) -> None:
         """A card is on offer: a public moment (called by the engine, see ``Game.on_offer``)."""
-        self._captured.append(self._frame(game, public=True))
+        self.frames.capture(self._frame(game, public=True))
 
     def _frame(self, game: Game, *, public: bool, only: int | None = None) -> Frame:
         if not any(li.alive for li in self.listeners):
@@ -713,7 +695,7 @@ class Room:
             if seat in window.answers and await self._play_answered(game, seat, window):
                 return  # played: that settled the room
             if person or window.pending.get(seat) is not None:
-                self._show()  # asked at the opening already: nothing new to show
+                self.frames.show()  # asked at the opening already: nothing new to show
                 self._kick()
                 return
         if game.is_over or isinstance(game.phase, Discarding):
@@ -725,8 +707,8 @@ class Room:
         if frame is not None:
             if person:
                 frame.decider = seat
-            self._captured.append(frame)
-        self._show()
+            self.frames.capture(frame)
+        self.frames.show()
 
     def _window_now(self, game: Game, *, opening: bool = False) -> Window | None:
         """The claim window in play; with ``opening`` (only when the room settles) opened now
@@ -775,7 +757,7 @@ class Room:
             if self._computer(seat) and seat != game.to_act:
                 window.pending[seat] = asyncio.create_task(self._decide(seat, obs))
         if views:
-            self._captured.append(Frame(views, public=False, window=True))
+            self.frames.capture(Frame(views, public=False, window=True))
         return window
 
     async def _decide(self, seat: int, obs: Observation) -> tuple[Action, str | None]:
@@ -807,45 +789,22 @@ class Room:
 
         asyncio.get_running_loop().create_task(again())
 
-    def _show(self) -> None:
-        """Queue the captured frames and let them out at the room's pace."""
-        self._frames.extend(self._captured)
-        self._captured.clear()
-        self._drained.clear()
-        if self._release_task is None:
-            self._release_task = asyncio.create_task(self._release())
-
     def _computer(self, seat: int) -> bool:
         """Whether the server decides for the seat: a bot, or a person on 托管."""
         return self.seats[seat].bot is not None or self.seats[seat].auto
 
-    async def _release(self) -> None:
-        """Show the frames in order, public ones at least ``bot_delay`` apart."""
-        try:
-            while self._frames:
-                frame = self._frames[0]
-                if frame.public and frame.views:
-                    wait = self._next_release - time.monotonic()
-                    if wait > 0:
-                        await asyncio.sleep(wait)
-                self._frames.popleft()
-                if not frame.views:
-                    self._shown.clear()  # built for nobody: what the table saw is unknown
-                if frame.views:
-                    self._shown.update(frame.views)
-                    for listener in self.listeners:
-                        text = frame.views.get(listener.seat)
-                        if text is not None:
-                            listener.push(text)
-                    if frame.public:
-                        self._next_release = time.monotonic() + self.config.bot_delay
-                if frame.decider is not None:
-                    self._arm_timer(frame.decider)
-                if frame.window:
-                    self._arm_window_timer()
-        finally:
-            self._release_task = None
-            self._drained.set()
+    def _deliver(self, frame: Frame) -> None:
+        """A frame's time has come (:class:`Pacer`): each connection gets its view, and the
+        timer of whoever it asks starts."""
+        if frame.views:
+            for listener in self.listeners:
+                text = frame.views.get(listener.seat)
+                if text is not None:
+                    listener.push(text)
+        if frame.decider is not None:
+            self._arm_timer(frame.decider)
+        if frame.window:
+            self._arm_window_timer()
 
     # ------------------------------------------------------------------ play
 
@@ -887,8 +846,8 @@ class Room:
                 # Kept until the engine asks this seat; the seat's question is withdrawn.
                 window.answers[seat] = action
                 self.seats[seat].auto = False
-                self._captured.append(self._frame(game, public=False, only=seat))
-                self._show()
+                self.frames.capture(self._frame(game, public=False, only=seat))
+                self.frames.show()
                 self.metrics.add(time.perf_counter() - started)
                 return None
             auto = self.seats[seat].auto
@@ -997,7 +956,7 @@ class Room:
         self.commitment = commitment(deck, self.salt, self._terms(self.match.dealer))
         for info in self.seats:
             info.own_actions, info.ready = 0, False
-        self._captured.clear()
+        self.frames.captured.clear()
         if self._window is not None:
             self._window.cancel()
             self._window = None
@@ -1078,7 +1037,7 @@ class Room:
                 ) = previous
                 for info, (own, ready) in zip(self.seats, counts, strict=True):
                     info.own_actions, info.ready = own, ready
-                self._captured.clear()
+                self.frames.captured.clear()
                 return SAVE_FAILED
             self.active = time.time()
             await self.shown_deal()
@@ -1146,7 +1105,7 @@ class Room:
     async def _drive(self) -> None:
         """Bots move until a person must decide or the hand ends."""
         while True:
-            await self._drained.wait()  # decide on what the table has been shown
+            await self.frames.drained.wait()  # decide on what the table has been shown
             game = self.game
             if self.state is not RoomState.PLAYING or game is None or game.to_act is None:
                 return
@@ -1308,8 +1267,8 @@ class Room:
             frame = self._frame(game, public=False, only=seat)
             if deciding and not on:
                 frame.decider = seat  # the question again, with the timer from the start
-            self._captured.append(frame)
-            self._show()
+            self.frames.capture(frame)
+            self.frames.show()
             self._kick()
         return None
 
@@ -1319,9 +1278,10 @@ class Room:
             self.stage.to(RoomState.CLOSED)
         if self._window is not None:
             self._window.cancel()
-        for task in (self._timer_task, self._driver, self._release_task):
+        for task in (self._timer_task, self._driver):
             if task is not None:
                 task.cancel()
+        self.frames.close()
         for listener in self.listeners:
             if code is None:
                 listener.close()
