@@ -75,33 +75,40 @@ async def play(websocket: WebSocket, room_id: str) -> None:
         said = hello(early)
         if said is not None:
             token, early = said or None, None
-    try:
-        seat = room.seat_of(token)
-    except KeyError as error:
-        await refuse(str(error.args[0]), 4403)
-        return
 
     async def close(code: int, reason: str) -> None:
         if websocket.application_state is WebSocketState.CONNECTED:
             await websocket.close(code=code, reason=reason)
 
-    listener = Listener(seat, websocket.send_text, close, config.send_queue)
-    try:
-        first = await room.enter(listener, token)
-    except KeyError as error:  # revoked while it waited for the room
-        await refuse(str(error.args[0]), 4403)
-        return
-    except RoomError as error:
-        await refuse(str(error), 4429)
-        return
-    bucket = Bucket(config.messages_per_second, 2 * config.messages_per_second)
-    refused_in_a_row = 0
-    try:
+    async def sit(token: str | None) -> Listener | None:
+        """A connection for the seat ``token`` opens (None: a spectator's), in the room and
+        shown its first state; None when refused (the refusal sent)."""
+        try:
+            seat = room.seat_of(token)
+        except KeyError as error:
+            await refuse(str(error.args[0]), 4403)
+            return None
+        listener = Listener(seat, websocket.send_text, close, config.send_queue)
+        try:
+            first = await room.enter(listener, token)
+        except KeyError as error:  # revoked while it waited for the room
+            await refuse(str(error.args[0]), 4403)
+            return None
+        except RoomError as error:
+            await refuse(str(error), 4429)
+            return None
         # A person's arrival may deal the first hand or change the waiting room: then the
         # room shows it to everyone, this connection with them.
         if not await room.arrive(seat) and first is not None:
             listener.push(first)
-        while listener.alive:
+        return listener
+
+    bucket = Bucket(config.messages_per_second, 2 * config.messages_per_second)
+    refused_in_a_row = 0
+    listener: Listener | None = None
+    try:
+        listener = await sit(token)
+        while listener is not None and listener.alive:
             if early is not None:  # the first message, read while waiting for a hello
                 message, early = {"type": "websocket.receive", "text": early}, None
             else:
@@ -124,23 +131,8 @@ async def play(websocket: WebSocket, room_id: str) -> None:
                 reply = {"type": "error", "message": f"message over {config.max_message} bytes"}
             elif listener.seat is None and (token := hello(text)):
                 # A hello after the wait (a slow network): the spectator sits down.
-                try:
-                    seat = room.seat_of(token)
-                except KeyError as error:
-                    await refuse(str(error.args[0]), 4403)
-                    break
                 room.leave(listener)
-                listener = Listener(seat, websocket.send_text, close, config.send_queue)
-                try:
-                    first = await room.enter(listener, token)
-                except KeyError as error:  # revoked while it waited for the room
-                    await refuse(str(error.args[0]), 4403)
-                    break
-                except RoomError as error:
-                    await refuse(str(error), 4429)
-                    break
-                if not await room.arrive(seat) and first is not None:
-                    listener.push(first)
+                listener = await sit(token)
                 reply = None
             else:
                 refused_in_a_row = 0
@@ -149,12 +141,13 @@ async def play(websocket: WebSocket, room_id: str) -> None:
                 except Exception as error:  # a bug: answer, log a line, keep serving
                     server.trouble.warn(type(error).__name__, f"websocket: {error!r}")
                     reply = {"type": "error", "message": "internal error"}
-            if reply is not None:
+            if reply is not None and listener is not None:
                 listener.push(json.dumps(reply, ensure_ascii=False), state=False)
     except (WebSocketDisconnect, RuntimeError):
         pass  # the connection went away (RuntimeError: Starlette, once it is closed)
     finally:
-        room.leave(listener)
+        if listener is not None:
+            room.leave(listener)
 
 
 def hello(text: str | None) -> str | None:
