@@ -13,15 +13,14 @@ Three promises shape this module (docs/security.md):
   Seats are shown *frames*: one at every public moment — a card put on offer (whether or not
   anyone may claim it), a seat that must discard, the end of the hand — and, privately, a
   question to the one person it is put to. A hidden answer makes no frame; every seat's
-  ``seq`` counts only what it may see. Frames are paced (``bot_delay`` apart), and bots answer
-  hidden questions within that pace, so timing tells nothing either. A claim window that asks
-  two seats or more asks at its opening every seat whose question no earlier answer can
-  change (:class:`Window`, D69): the engine takes their answers in its order, but nobody
-  waits for such a seat to *start* thinking, so when the window ends tells the others
+  ``seq`` counts only what it may see. Frames are paced (``bot_delay`` apart: :mod:`pacing`),
+  and bots answer hidden questions within that pace, so timing tells nothing either. A claim
+  window that asks two seats or more asks at its opening every seat whose question no earlier
+  answer can change (:class:`Window`, D69): the engine takes their answers in its order, but
+  nobody waits for such a seat to *start* thinking, so when the window ends tells the others
   nothing of it; a person who thinks longer than the pace (and than everyone else asked) is
-  seen to think, as at any table. A seat's
-  托管 (the server playing for it, D33) shows to the others only at its discards and at the
-  end of the hand.
+  seen to think, as at any table. A seat's 托管 (the server playing for it, D33) shows to the
+  others only at its discards and at the end of the hand.
 * **Unpredictable deals.** Every deck comes from the operating system's CSPRNG, and each seat
   is shown a commitment to it at the deal (:mod:`paohuzi.fairdeal`); the record reveals the
   salt. Seeded decks exist only behind ``Config.dev_seeded_deals``.
@@ -279,7 +278,9 @@ class Window:
 
 @dataclass
 class Room:
-    """One table: its seats, its match and the hand in play."""
+    """One table: its seats (:class:`Seat`), its match, the hand in play and its state
+    (:class:`~paohuzi.server.roomstate.RoomState`, changed only along the allowed transitions);
+    what it shows goes out through its :class:`~paohuzi.server.pacing.Pacer` (D80)."""
 
     id: str
     rules: str
