@@ -72,7 +72,7 @@ async def watch(
     async def close(code: int, reason: str) -> None:
         pass
 
-    await until(lambda: room._drained.is_set())
+    await until(lambda: room.frames.drained.is_set())
     listeners = []
     for seat in sent:
         if bot and seat == ASKED:
@@ -85,22 +85,22 @@ async def watch(
     game = room.game
     assert game is not None and game.to_act == DEALER and room.match.dealer == DEALER
     assert await room.act(DEALER, str(discard(card)), room.seq(DEALER)) is None
-    await until(lambda: room._drained.is_set())
+    await until(lambda: room.frames.drained.is_set())
     # Seat 1 passes whenever it is asked (a hidden question: it thinks a moment first), until
     # the card after the discard is drawn and someone else must decide.
     drawn = False
     if bot:
         await until(lambda: any(e.type is EventType.DRAW for e in game.log[3:]))
-        await until(lambda: room._drained.is_set() and game.to_act != ASKED)
+        await until(lambda: room.frames.drained.is_set() and game.to_act != ASKED)
     while not bot and not (drawn and game.to_act != ASKED):
-        await until(lambda: room._drained.is_set())
+        await until(lambda: room.frames.drained.is_set())
         drawn = any(e.type is EventType.DRAW for e in game.log[3:])
         if game.to_act == ASKED and PASS in game.legal_actions():
             await asyncio.sleep(pace / 4)
             assert await room.act(ASKED, "pass", room.seq(ASKED)) is None
         elif not drawn or game.to_act == ASKED:
             break
-    await until(lambda: room._drained.is_set())
+    await until(lambda: room.frames.drained.is_set())
     await until(lambda: all(listener._queue.empty() for listener in listeners))  # all sent
     rooms.close()
     store.close()

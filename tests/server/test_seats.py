@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
-import paohuzi.server.app as app_module
+import paohuzi.server.routes.play as play_module
 from paohuzi.server.config import Config
 from paohuzi.server.rooms import ELSEWHERE, Listener, Rooms
 from paohuzi.server.store import open_store
@@ -50,7 +50,7 @@ def test_the_secret_comes_in_the_first_message(tmp_path: Path) -> None:
 def test_a_hello_after_the_wait_sits_the_spectator_down(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(app_module, "HELLO_WAIT", 0.01)
+    monkeypatch.setattr(play_module, "HELLO_WAIT", 0.01)
     with app_client(tmp_path / "db") as client:
         data = new_room(client, PERSON)
         with client.websocket_connect(f"/ws/{data['room']}") as ws:

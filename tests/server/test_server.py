@@ -18,7 +18,8 @@ from paohuzi.groups import GroupType
 from paohuzi.record import Record, replay
 from paohuzi.server.app import create_app
 from paohuzi.server.config import Config
-from paohuzi.server.rooms import Frame, Listener, Room, Rooms
+from paohuzi.server.pacing import Frame
+from paohuzi.server.rooms import Listener, Room, Rooms
 from paohuzi.server.store import open_store
 from tests import clock
 from tests.pgcluster import db_url

@@ -97,7 +97,7 @@ def test_a_timeout_puts_the_seat_on_tuoguan_and_it_plays_on(tmp_path: Path) -> N
         assert game is not None
         await until(lambda: game.to_act == 0)
         assert room.view(0)["deadline"] == pytest.approx(0.05, abs=0.05)
-        await until(lambda: room.auto[0])
+        await until(lambda: room.seats[0].auto)
         played = room.view(0)["timed_out"][0]
         assert played["n"] == 1 and played["action"].split()[0] in ("pass", "discard")
         assert room.view(0)["deadline"] is None  # on 托管 nobody waits for the seat
@@ -148,9 +148,9 @@ def test_acting_takes_back_control(tmp_path: Path) -> None:
         game = room.game
         assert game is not None
         await until(lambda: game.to_act == 0)
-        room.auto[0] = True  # as if 托管 had been asked for while the seat decides
+        room.seats[0].auto = True  # as if 托管 had been asked for while the seat decides
         assert await room.act(0, str(game.legal_actions()[0]), room.seq(0)) is None
-        assert not room.auto[0]
+        assert not room.seats[0].auto
         rooms.close()
         store.close()
 

@@ -146,7 +146,7 @@ async def one_hand(rooms: Rooms, card: int, rng: random.Random, clock: Clock) ->
     answer."""
     d1, d2 = rng.uniform(0, 2 * PACE), rng.uniform(0, 0.9 * PACE)
     room = await rooms.create([None, None, None], timer=0, seed=SEED)
-    await until(lambda: room._drained.is_set())
+    await until(lambda: room.frames.drained.is_set())
     times: dict[str, float] = {}
     tasks: list[asyncio.Task[Any]] = []
 
@@ -181,12 +181,12 @@ async def one_hand(rooms: Rooms, card: int, rng: random.Random, clock: Clock) ->
         first = room.join(listener)
         assert first is not None
         listener.push(first)
-    await until(lambda: room._drained.is_set())
+    await until(lambda: room.frames.drained.is_set())
     times["discarded"] = clock.now
     assert await room.act(DEALER, str(discard(card)), room.seq(DEALER)) is None
     await until(lambda: "confirmed" in times)
     await asyncio.gather(*tasks)
-    await until(lambda: room._drained.is_set())
+    await until(lambda: room.frames.drained.is_set())
     game = room.game
     assert game is not None and game.to_act == CHI_SEAT  # it took the card: it discards
     room.close()
@@ -254,9 +254,9 @@ async def one_window(
         pass
 
     room.join(Listener(None, send, close, 1000))
-    await until(lambda: room._drained.is_set())
+    await until(lambda: room.frames.drained.is_set())
     assert await room.act(DEALER, str(discard(card)), room.seq(DEALER)) is None
-    await until(lambda: room._drained.is_set())
+    await until(lambda: room.frames.drained.is_set())
     try:
         await play(room)
     finally:
@@ -280,7 +280,7 @@ def test_an_answer_given_before_the_engines_turn_is_played_in_its_order(
         assert game.to_act == CHI_SEAT
         assert await room.act(PENG_SEAT, "pass", room.seq(PENG_SEAT)) is not None  # once
         assert await room.act(CHI_SEAT, "pass", room.seq(CHI_SEAT)) is None
-        await until(lambda: room._drained.is_set())
+        await until(lambda: room.frames.drained.is_set())
         assert game.to_act == PENG_SEAT and isinstance(game.phase, Discarding)
         assert [str(a) for _, a in game.history][-2:] == ["pass", "peng"]
         assert room.db.store.last_hand(room.id).actions[-2:] == ["1 pass", "2 peng"]  # type: ignore[union-attr]
@@ -304,10 +304,10 @@ def test_a_window_timer_passes_for_every_person_still_to_answer(
         game = room.game
         assert game is not None
         opened = clock.now
-        await until(lambda: game.to_act not in (CHI_SEAT, PENG_SEAT) or room.auto[CHI_SEAT])
-        await until(lambda: room._drained.is_set())
+        await until(lambda: game.to_act not in (CHI_SEAT, PENG_SEAT) or room.seats[CHI_SEAT].auto)
+        await until(lambda: room.frames.drained.is_set())
         assert 10 <= clock.now - opened < 15  # one timer for the window (not 20: one a seat)
-        assert room.auto[CHI_SEAT] and room.auto[PENG_SEAT]
+        assert room.seats[CHI_SEAT].auto and room.seats[PENG_SEAT].auto
         assert [str(a) for _, a in game.history][1:3] == ["pass", "pass"]
 
     run_virtual(one_window(deck, card, tmp_path / "db", play, timer=10), clock)

@@ -13,15 +13,14 @@ Three promises shape this module (docs/security.md):
   Seats are shown *frames*: one at every public moment — a card put on offer (whether or not
   anyone may claim it), a seat that must discard, the end of the hand — and, privately, a
   question to the one person it is put to. A hidden answer makes no frame; every seat's
-  ``seq`` counts only what it may see. Frames are paced (``bot_delay`` apart), and bots answer
-  hidden questions within that pace, so timing tells nothing either. A claim window that asks
-  two seats or more asks at its opening every seat whose question no earlier answer can
-  change (:class:`Window`, D69): the engine takes their answers in its order, but nobody
-  waits for such a seat to *start* thinking, so when the window ends tells the others
+  ``seq`` counts only what it may see. Frames are paced (``bot_delay`` apart: :mod:`pacing`),
+  and bots answer hidden questions within that pace, so timing tells nothing either. A claim
+  window that asks two seats or more asks at its opening every seat whose question no earlier
+  answer can change (:class:`Window`, D69): the engine takes their answers in its order, but
+  nobody waits for such a seat to *start* thinking, so when the window ends tells the others
   nothing of it; a person who thinks longer than the pace (and than everyone else asked) is
-  seen to think, as at any table. A seat's
-  托管 (the server playing for it, D33) shows to the others only at its discards and at the
-  end of the hand.
+  seen to think, as at any table. A seat's 托管 (the server playing for it, D33) shows to the
+  others only at its discards and at the end of the hand.
 * **Unpredictable deals.** Every deck comes from the operating system's CSPRNG, and each seat
   is shown a commitment to it at the deal (:mod:`paohuzi.fairdeal`); the record reveals the
   salt. Seeded decks exist only behind ``Config.dev_seeded_deals``.
@@ -37,7 +36,6 @@ import random
 import secrets
 import time
 import unicodedata
-from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
@@ -58,7 +56,9 @@ from paohuzi.server.botrunner import BotRunner, searches
 from paohuzi.server.config import Config
 from paohuzi.server.database import READ_DEADLINE, Database
 from paohuzi.server.limits import Bucket, Histogram
+from paohuzi.server.pacing import Frame, Pacer
 from paohuzi.server.roomrules import room_rules
+from paohuzi.server.roomstate import RoomState, Stage
 from paohuzi.server.store import (
     CLOSED,
     QUARANTINED,
@@ -124,15 +124,45 @@ def reveal_of(game: Game) -> JSON:
     }
 
 
-@dataclass
-class SeatInfo:
-    """Who sits in a seat: a person (with a secret token) or a bot of a level."""
+@dataclass(eq=False)
+class Seat:
+    """One seat of a room: who sits in it (a person with a secret token, or a bot of a level),
+    what is stored of it, and what the room keeps of it while it runs (not stored)."""
 
     token: str
     bot: str | None = None
     name: str = ""
     joined: bool = False
     """A person who has opened the seat's link at least once: dealing waits for every one."""
+    listener: Listener | None = None
+    """The seat's one live connection, the newest (:meth:`Room.join`)."""
+    auto: bool = False
+    """托管: the server plays greedy for the seat until it takes back control."""
+    auto_shown: bool = False
+    """托管 as the other seats see it: it changes only when the seat discards or the hand
+    ends, so a timeout on a hidden question shows nobody that the seat was asked (R8)."""
+    timed_out: tuple[int, str] | None = None
+    """The last action the timer played for the seat, numbered, for the table to say so."""
+    own_actions: int = 0
+    """The seat's actions in the hand in play (part of its ``seq``)."""
+    ready: bool = False
+    """A person who said they are ready for the next hand (after a restart, says it again)."""
+    bot_trouble: bool = False
+    """The seat's bot failed once and was replaced by greedy (logged once)."""
+    hint: tuple[tuple[int, int], JSON] | None = None
+    """The last hint worked out for the seat, with the state it was for."""
+
+    @classmethod
+    def from_json(cls, data: JSON) -> Seat:
+        """A seat as stored (``joined`` missing: stored before it was, so come)."""
+        return cls(
+            data["token"], data.get("bot"), data.get("name", ""), bool(data.get("joined", True))
+        )
+
+    def time_out(self, action: str) -> None:
+        """The timer played ``action`` for the seat, and put it on 托管 (D33)."""
+        count = self.timed_out[0] + 1 if self.timed_out is not None else 1
+        self.auto, self.timed_out = True, (count, action)
 
     def to_json(self) -> JSON:
         return {"token": self.token, "bot": self.bot, "name": self.name, "joined": self.joined}
@@ -223,19 +253,6 @@ class Listener:
 
 
 @dataclass
-class Frame:
-    """What the seats are shown at one moment: a view per seat (None: spectators)."""
-
-    views: dict[int | None, str]
-    public: bool
-    """A public moment takes its place in the room's pace; a private question does not."""
-    decider: int | None = None
-    """A person's seat asked to decide from this frame on: its turn timer starts with it."""
-    window: bool = False
-    """The questions of a claim window, put to its people at once: its timer starts with it."""
-
-
-@dataclass
 class Window:
     """A claim window that asks two seats or more (R8), every one of them asked when it opens
     (D69). The engine asks in turn; an answer given before the engine's turn comes waits here
@@ -261,12 +278,14 @@ class Window:
 
 @dataclass
 class Room:
-    """One table: its seats, its match and the hand in play."""
+    """One table: its seats (:class:`Seat`), its match, the hand in play and its state
+    (:class:`~paohuzi.server.roomstate.RoomState`, changed only along the allowed transitions);
+    what it shows goes out through its :class:`~paohuzi.server.pacing.Pacer` (D80)."""
 
     id: str
     rules: str
     """The rules as stored: a preset's name, or a rule set's JSON (:mod:`roomrules`)."""
-    seats: list[SeatInfo]
+    seats: list[Seat]
     match: Match
     timer: float
     db: Database
@@ -287,53 +306,74 @@ class Room:
     created: float = field(default_factory=time.time)
     active: float = field(default_factory=time.time)
     game: Game | None = None
+    """The hand dealt last (None while :attr:`RoomState.WAITING`)."""
+    stage: Stage = field(default_factory=Stage)
     hand_no: int = 0
     salt: str = ""
     commitment: str = ""
-    own_actions: list[int] = field(default_factory=list)
-    listeners: list[Listener] = field(default_factory=list)
+    watchers: list[Listener] = field(default_factory=list)
+    """Spectators' connections (a seat's is its :attr:`Seat.listener`)."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     deadline: float | None = None
-    ready: set[int] = field(default_factory=set)
-    """Person seats that said they are ready for the next hand (not stored: after a restart
-    everyone says it again)."""
-    auto: list[bool] = field(default_factory=list)
-    """托管: the server plays greedy for the seat until it takes back control (not stored)."""
-    auto_shown: list[bool] = field(default_factory=list)
-    """托管 as the other seats see it: it changes only when the seat discards or the hand
-    ends, so a timeout on a hidden question shows nobody that the seat was asked (R8)."""
-    timed_out: list[tuple[int, str] | None] = field(default_factory=list)
-    """The last action the timer played for each seat, numbered, for the table to say so."""
-    dealing: bool = False
-    """A deal is in ``game`` whose write is in flight: nothing of it may be shown yet."""
     finishing: bool = False
     """The hand is over but its record is not stored yet (a write failed): retried."""
-    _captured: list[Frame] = field(default_factory=list)
-    _frames: deque[Frame] = field(default_factory=deque)
-    _shown: dict[int | None, str] = field(default_factory=dict)
-    _next_release: float = 0.0
-    _drained: asyncio.Event = field(default_factory=asyncio.Event)
-    _release_task: asyncio.Task[None] | None = None
     _driver: asyncio.Task[None] | None = None
     _timer_task: asyncio.Task[None] | None = None
     _rng: random.Random = field(default_factory=lambda: random.Random(secrets.randbits(64)))
-    _bot_trouble: set[int] = field(default_factory=set)
-    _hints: dict[int, tuple[tuple[int, int], JSON]] = field(default_factory=dict)
     _window: Window | None = None
     _delayed: int = 0
     """Writes of the room waiting longer than :data:`SAVING_NOTICE` (its clients are told)."""
 
     def __post_init__(self) -> None:
-        self.own_actions = [0] * len(self.seats)
         self.ruleset: RuleSet = room_rules(self.rules)[1]
-        self.auto = [False] * len(self.seats)
-        self.auto_shown = [False] * len(self.seats)
-        self.timed_out = [None] * len(self.seats)
-        self._drained.set()
+        self.frames = Pacer(self.config.bot_delay, self._deliver)
+        """What the seats are shown, in order and at the room's pace (:mod:`pacing`)."""
         if self.seeded:
             self._rng = random.Random(self.match.seed)
 
+    # ------------------------------------------------------------------ state
+
+    @property
+    def state(self) -> RoomState:
+        return self.stage.state
+
+    @property
+    def dealing(self) -> bool:
+        """A deal is in ``game`` whose write is in flight: nothing of it may be shown yet."""
+        return self.stage.state is RoomState.DEALING
+
+    @property
+    def closed(self) -> bool:
+        return self.stage.state is RoomState.CLOSED
+
+    @property
+    def dealt(self) -> Game:
+        """The hand dealt last; only once one is (past :attr:`RoomState.WAITING`)."""
+        game = self.game
+        if game is None:
+            raise RuntimeError(f"room {self.id}: nothing is dealt ({self.state.value})")
+        return game
+
     # ------------------------------------------------------------------ seats and views
+
+    @property
+    def listeners(self) -> list[Listener]:
+        """Every connection of the room: the seats' and the spectators'."""
+        return [s.listener for s in self.seats if s.listener is not None] + self.watchers
+
+    @listeners.setter
+    def listeners(self, found: list[Listener]) -> None:
+        for seat in self.seats:
+            seat.listener = None
+        self.watchers = []
+        for listener in found:
+            if listener.seat is None:
+                self.watchers.append(listener)
+            else:
+                self.seats[listener.seat].listener = listener
+
+    def _seats_json(self) -> list[JSON]:
+        return [s.to_json() for s in self.seats]
 
     def seat_of(self, token: str | None) -> int | None:
         """The seat a token opens; None for no token (a spectator). Raises KeyError."""
@@ -349,18 +389,16 @@ class Room:
         """The number of a seat's state: the hand, the events it has seen and the decisions it
         made. Hidden answers of the others do not count, so ``seq`` reveals none of them; the
         hand does, so an answer sent during one hand is stale in every later one."""
-        game = game or self.game
-        assert game is not None
-        own = self.own_actions[seat] if seat is not None else 0
+        game = game or self.dealt
+        own = self.seats[seat].own_actions if seat is not None else 0
         return self.hand_no * HAND_SEQ + len(game.log) + own
 
     def view(self, seat: int | None, game: Game | None = None) -> JSON:
         """Everything sent to a seat (or a spectator), from its observation only."""
-        game = game or self.game
-        assert game is not None
+        game = game or self.dealt
         obs = observe(game, seat)
         data = observation_json(obs)
-        deciding = bool(obs.legal) and seat is not None and not self.auto[seat]
+        deciding = bool(obs.legal) and seat is not None and not self.seats[seat].auto
         seats = range(len(self.seats))
         data.update(
             type="state",
@@ -382,9 +420,9 @@ class Room:
                 [game.rules.huxi.group(g) if isinstance(g, Group) else None for g in table]
                 for table in obs.tables
             ],
-            auto=[self.auto[s] if s == seat else self.auto_shown[s] for s in seats],
+            auto=[s.auto if n == seat else s.auto_shown for n, s in enumerate(self.seats)],
             timed_out=[self._timed_out_for(seat, s) for s in seats],
-            ready=[s in self.ready or self.seats[s].bot is not None for s in seats],
+            ready=[s.ready or s.bot is not None for s in self.seats],
             reveal=reveal_of(game) if game.is_over else None,
         )
         return data
@@ -428,23 +466,23 @@ class Room:
         """A connection opened: a person's seat has come. The first hand is dealt when every
         person has come (stored first: a seat that is not stored as come is not counted).
         Whether the room showed everyone something new (the waiting room, the deal)."""
-        if seat is None or self.game is not None or self.seats[seat].joined:
+        if seat is None or self.state is not RoomState.WAITING or self.seats[seat].joined:
             # Nothing to do, and no wait for the lock (a write in flight holds it): the
             # connection's first state goes out before any frame that write brings.
             return False
         async with self.lock:
-            if seat is None or self.game is not None or self.seats[seat].joined:
+            if seat is None or self.state is not RoomState.WAITING or self.seats[seat].joined:
                 return False
             self.seats[seat].joined = True
             try:
-                await self._save("set_seats", [s.to_json() for s in self.seats])
+                await self._save("set_seats", self._seats_json())
             except StoreError as error:
                 self.seats[seat].joined = False
                 log.warning("room %s: could not store a seat's arrival: %s", self.id, error)
                 return False
             if all(s.joined or s.bot is not None for s in self.seats):
                 await self._first_deal()
-                return self.game is not None
+                return self.state is not RoomState.WAITING
             self._show_lobby()
             return True
 
@@ -463,12 +501,12 @@ class Room:
                 return None
             self.seats[seat].name = name
             try:
-                await self._save("set_seats", [s.to_json() for s in self.seats])
+                await self._save("set_seats", self._seats_json())
             except StoreError as error:
                 self.seats[seat].name = before
                 log.warning("room %s: could not store a name: %s", self.id, error)
                 return SAVE_FAILED
-            if self.game is None:
+            if self.state is RoomState.WAITING:
                 self._show_lobby()
         return None
 
@@ -483,22 +521,24 @@ class Room:
         except ValueError as error:
             return str(error)
         async with self.lock:
-            if self.game is not None:
+            if self.state is not RoomState.WAITING:
                 return "the hand is dealt already"
-            before = [SeatInfo(**vars(s)) for s in self.seats]
+            before = [s.bot for s in self.seats]
             for info in self.seats:
                 if info.bot is None and not info.joined:
                     info.bot = level
             try:
-                await self._save("set_seats", [s.to_json() for s in self.seats])
+                await self._save("set_seats", self._seats_json())
             except StoreError as error:
-                self.seats = before
+                for info, bot in zip(self.seats, before, strict=True):
+                    info.bot = bot
                 log.warning("room %s: could not store the seats: %s", self.id, error)
                 return SAVE_FAILED
             # Links of seats a bot took now open nothing: those listeners watch instead.
-            for listener in self.listeners:
-                if listener.seat is not None and self.seats[listener.seat].bot is not None:
-                    listener.drop(4403, "a bot took this seat")
+            for info in self.seats:
+                if info.bot is not None and info.listener is not None:
+                    info.listener.drop(4403, "a bot took this seat")
+                    info.listener = None
             await self._first_deal()
         return None
 
@@ -509,8 +549,11 @@ class Room:
             await self._save("start_hand", hand, None)
         except StoreError as error:
             log.warning("room %s: could not store the first deal: %s", self.id, error)
-            self.game, self.dealing = None, False
-            self._captured.clear()
+            if self.closed:
+                return
+            self.game = None
+            self.stage.to(RoomState.WAITING)
+            self.frames.captured.clear()
             asyncio.get_running_loop().call_later(RETRY, self._retry_first_deal)
             return
         await self.shown_deal()
@@ -523,7 +566,7 @@ class Room:
     def _retry_first_deal(self) -> None:
         async def again() -> None:
             async with self.lock:
-                if self.game is None and all(s.joined or s.bot for s in self.seats):
+                if self.state is RoomState.WAITING and all(s.joined or s.bot for s in self.seats):
                     await self._first_deal()
 
         asyncio.get_running_loop().create_task(again())
@@ -544,7 +587,7 @@ class Room:
     def _timed_out_for(self, viewer: int | None, seat: int) -> JSON | None:
         """What the timer played for ``seat``, if ``viewer`` may know: its own, or a discard
         (public); a pass on a hidden question is the seat's own business (R8)."""
-        found = self.timed_out[seat]
+        found = self.seats[seat].timed_out
         if found is None or (viewer != seat and not found[1].startswith("discard")):
             return None
         return {"n": found[0], "action": found[1]}
@@ -558,12 +601,11 @@ class Room:
         """The seat's current hu-xi and waits (听牌), for the hint button: worked out once for
         each state of the seat (it takes the event loop up to milliseconds), however often a
         client asks."""
-        assert self.game is not None
         key = (self.hand_no, self.seq(seat))
-        known = self._hints.get(seat)
+        known = self.seats[seat].hint
         if known is not None and known[0] == key:
             return known[1]
-        obs = observe(self.game, seat, events=False)
+        obs = observe(self.dealt, seat, events=False)
         huxi, waits = obs.hint()
         unseen = obs.unseen()
         found = {
@@ -574,7 +616,7 @@ class Room:
                 for w in waits
             ],
         }
-        self._hints[seat] = (key, found)
+        self.seats[seat].hint = (key, found)
         return found
 
     async def enter(self, listener: Listener, token: str | None = None) -> str | None:
@@ -598,21 +640,22 @@ class Room:
         """Add a connection; returns its first state (None: the next frame brings it).
         Watchers are limited, so they cannot keep the players out; a seat has one connection,
         the newest: one that had it is closed (:data:`ELSEWHERE`), its page told."""
-        self.listeners = [li for li in self.listeners if li.alive]
+        self.watchers = [li for li in self.watchers if li.alive]
         if listener.seat is None:
-            if sum(li.seat is None for li in self.listeners) >= self.config.listeners_per_room:
+            if len(self.watchers) >= self.config.listeners_per_room:
                 raise Full("this room has as many watchers as it takes; try again later")
+            self.watchers.append(listener)
         else:
-            for old in [li for li in self.listeners if li.seat == listener.seat]:
-                old.drop(ELSEWHERE, "this seat was opened elsewhere")
-                self.listeners.remove(old)
-        self.listeners.append(listener)
-        if self.game is None:
+            seat = self.seats[listener.seat]
+            if seat.listener is not None:
+                seat.listener.drop(ELSEWHERE, "this seat was opened elsewhere")
+            seat.listener = listener
+        if self.state is RoomState.WAITING:
             return json.dumps(self.lobby(listener.seat), ensure_ascii=False)
         # While frames wait to be shown, a newcomer starts from the last one shown, as everyone
         # else does: the state now may be ahead of what the table has seen.
-        shown = self._shown.get(listener.seat) if self._frames else None
-        window = self._window_now(self.game)
+        shown = self.frames.last_shown(listener.seat)
+        window = self._window_now(self.dealt)
         if (
             shown is None
             and window is not None
@@ -624,14 +667,17 @@ class Room:
 
     def leave(self, listener: Listener) -> None:
         listener.close()
-        if listener in self.listeners:
-            self.listeners.remove(listener)
+        if listener.seat is None:
+            if listener in self.watchers:
+                self.watchers.remove(listener)
+        elif self.seats[listener.seat].listener is listener:
+            self.seats[listener.seat].listener = None
 
     # ------------------------------------------------------------------ frames
 
     def _capture(self, game: Game) -> None:
         """A card is on offer: a public moment (called by the engine, see ``Game.on_offer``)."""
-        self._captured.append(self._frame(game, public=True))
+        self.frames.capture(self._frame(game, public=True))
 
     def _frame(self, game: Game, *, public: bool, only: int | None = None) -> Frame:
         if not any(li.alive for li in self.listeners):
@@ -642,8 +688,7 @@ class Room:
     async def _settle(self) -> None:
         """After a change: the frame of the moment reached, then show what was captured. Under
         the room's lock: an answer given ahead of its turn is stored and played here."""
-        game = self.game
-        assert game is not None
+        game = self.dealt
         seat = game.to_act
         person = seat is not None and not self._computer(seat)
         window = self._window_now(game, opening=True)
@@ -651,7 +696,7 @@ class Room:
             if seat in window.answers and await self._play_answered(game, seat, window):
                 return  # played: that settled the room
             if person or window.pending.get(seat) is not None:
-                self._show()  # asked at the opening already: nothing new to show
+                self.frames.show()  # asked at the opening already: nothing new to show
                 self._kick()
                 return
         if game.is_over or isinstance(game.phase, Discarding):
@@ -663,8 +708,8 @@ class Room:
         if frame is not None:
             if person:
                 frame.decider = seat
-            self._captured.append(frame)
-        self._show()
+            self.frames.capture(frame)
+        self.frames.show()
 
     def _window_now(self, game: Game, *, opening: bool = False) -> Window | None:
         """The claim window in play; with ``opening`` (only when the room settles) opened now
@@ -713,7 +758,7 @@ class Room:
             if self._computer(seat) and seat != game.to_act:
                 window.pending[seat] = asyncio.create_task(self._decide(seat, obs))
         if views:
-            self._captured.append(Frame(views, public=False, window=True))
+            self.frames.capture(Frame(views, public=False, window=True))
         return window
 
     async def _decide(self, seat: int, obs: Observation) -> tuple[Action, str | None]:
@@ -740,50 +785,27 @@ class Room:
     def _retry_settle(self) -> None:
         async def again() -> None:
             async with self.lock:
-                if self.game is not None:
+                if self.state in (RoomState.PLAYING, RoomState.SETTLING):
                     await self._settle()
 
         asyncio.get_running_loop().create_task(again())
 
-    def _show(self) -> None:
-        """Queue the captured frames and let them out at the room's pace."""
-        self._frames.extend(self._captured)
-        self._captured.clear()
-        self._drained.clear()
-        if self._release_task is None:
-            self._release_task = asyncio.create_task(self._release())
-
     def _computer(self, seat: int) -> bool:
         """Whether the server decides for the seat: a bot, or a person on 托管."""
-        return self.seats[seat].bot is not None or self.auto[seat]
+        return self.seats[seat].bot is not None or self.seats[seat].auto
 
-    async def _release(self) -> None:
-        """Show the frames in order, public ones at least ``bot_delay`` apart."""
-        try:
-            while self._frames:
-                frame = self._frames[0]
-                if frame.public and frame.views:
-                    wait = self._next_release - time.monotonic()
-                    if wait > 0:
-                        await asyncio.sleep(wait)
-                self._frames.popleft()
-                if not frame.views:
-                    self._shown.clear()  # built for nobody: what the table saw is unknown
-                if frame.views:
-                    self._shown.update(frame.views)
-                    for listener in self.listeners:
-                        text = frame.views.get(listener.seat)
-                        if text is not None:
-                            listener.push(text)
-                    if frame.public:
-                        self._next_release = time.monotonic() + self.config.bot_delay
-                if frame.decider is not None:
-                    self._arm_timer(frame.decider)
-                if frame.window:
-                    self._arm_window_timer()
-        finally:
-            self._release_task = None
-            self._drained.set()
+    def _deliver(self, frame: Frame) -> None:
+        """A frame's time has come (:class:`Pacer`): each connection gets its view, and the
+        timer of whoever it asks starts."""
+        if frame.views:
+            for listener in self.listeners:
+                text = frame.views.get(listener.seat)
+                if text is not None:
+                    listener.push(text)
+        if frame.decider is not None:
+            self._arm_timer(frame.decider)
+        if frame.window:
+            self._arm_window_timer()
 
     # ------------------------------------------------------------------ play
 
@@ -791,9 +813,9 @@ class Room:
         """A seat's action; returns an error message (nothing changes) or None."""
         started = time.perf_counter()
         async with self.lock:
-            game = self.game
-            if game is None or game.is_over:
+            if self.state is not RoomState.PLAYING:
                 return "the hand is over"
+            game = self.dealt
             if seat is None:
                 return "spectators cannot act"
             window = self._window_now(game)
@@ -824,20 +846,20 @@ class Room:
                     return f"illegal action {action}: not one of your options"
                 # Kept until the engine asks this seat; the seat's question is withdrawn.
                 window.answers[seat] = action
-                self.auto[seat] = False
-                self._captured.append(self._frame(game, public=False, only=seat))
-                self._show()
+                self.seats[seat].auto = False
+                self.frames.capture(self._frame(game, public=False, only=seat))
+                self.frames.show()
                 self.metrics.add(time.perf_counter() - started)
                 return None
-            auto = self.auto[seat]
-            self.auto[seat] = False  # a person who acts has taken back control
+            auto = self.seats[seat].auto
+            self.seats[seat].auto = False  # a person who acts has taken back control
             try:
                 await self._commit(seat, action)
             except IllegalAction as error:
-                self.auto[seat] = auto
+                self.seats[seat].auto = auto
                 return str(error)
             except StoreError as error:
-                self.auto[seat] = auto
+                self.seats[seat].auto = auto
                 log.warning("room %s: could not store an action: %s", self.id, error)
                 return SAVE_FAILED
         self.metrics.add(time.perf_counter() - started)
@@ -869,12 +891,13 @@ class Room:
 
     async def _commit(self, seat: int, action: Action) -> None:
         """Store, then apply, then show. Raises IllegalAction or StoreError: nothing changed."""
-        game = self.game
-        assert game is not None
+        game = self.dealt
         if action not in game.legal_actions():
             game.clone().apply(action)  # raises IllegalAction, saying why
         index = len(game.history)
         await self._save("add_action", self.hand_no, index, f"{seat} {action}")
+        if self.closed:
+            return  # closed while it was stored: the stored log has it, whoever opens it next
         try:
             self.active = time.time()
             window = self._window_now(game)
@@ -882,14 +905,16 @@ class Room:
                 window.done.add(seat)
             if window is None or all(s in window.answers for s in self._waiting(window, seat)):
                 self._cancel_timer()  # else the window's timer runs on for the others asked
-            self.own_actions[seat] += 1  # first: frames built during the action count it
+            self.seats[seat].own_actions += 1  # first: frames built during the action count it
             if action.type is ActionType.DISCARD:  # a public move: the table sees its 托管 now
-                self.auto_shown[seat] = self.auto[seat]
+                self.seats[seat].auto_shown = self.seats[seat].auto
             game.apply(action)
             if window is not None and self._window_now(game) is not window:
                 self._cancel_timer()  # the window is over
             if game.is_over:
-                self.auto_shown = list(self.auto)  # the record opens every answer anyway
+                self.stage.to(RoomState.SETTLING)
+                for info in self.seats:  # the record opens every answer anyway
+                    info.auto_shown = info.auto
                 await self._finish()
             await self._settle()
             self._kick()
@@ -909,9 +934,7 @@ class Room:
     def _waiting(self, window: Window, answering: int) -> list[int]:
         """People asked in ``window`` whose answers the engine has not had yet, but
         ``answering``'s: those the window's timer still runs for."""
-        game = self.game
-        assert game is not None
-        phase = game.phase
+        phase = self.dealt.phase
         asking = phase.asking if isinstance(phase, ClaimWindow) else ()
         return [
             s for s in asking if s != answering and s in window.questions and not self._computer(s)
@@ -932,14 +955,14 @@ class Room:
         self.salt = secrets.token_hex(32)
         self.hand_no = self.match.hands
         self.commitment = commitment(deck, self.salt, self._terms(self.match.dealer))
-        self.own_actions = [0] * len(self.seats)
-        self.ready = set()
-        self._captured.clear()
+        for info in self.seats:
+            info.own_actions, info.ready = 0, False
+        self.frames.captured.clear()
         if self._window is not None:
             self._window.cancel()
             self._window = None
+        self.stage.to(RoomState.DEALING)
         self.game = Game(self.ruleset, dealer=self.match.dealer, deck=deck, on_offer=self._capture)
-        self.dealing = True
         return StoredHand(
             self.hand_no,
             self.match.dealer,
@@ -952,9 +975,11 @@ class Room:
 
     async def shown_deal(self) -> None:
         """The dealt hand is stored: show it, let bots and timers go."""
-        assert self.game is not None
-        self.dealing = False
-        if self.game.is_over:  # a forced 天胡 (R2)
+        if self.closed:
+            return  # closed while the deal was stored: whoever opens the room next shows it
+        over = self.dealt.is_over  # a forced 天胡 (R2)
+        self.stage.to(RoomState.SETTLING if over else RoomState.PLAYING)
+        if over:
             await self._finish()
         await self._settle()
         self._kick()
@@ -966,15 +991,13 @@ class Room:
         async with self.lock:
             if seat is None:
                 return "spectators cannot deal"
-            if self.game is None:
+            if self.state is RoomState.WAITING:
                 return "the first hand waits for everyone to come"
-            if not self.game.is_over:
+            if self.state is not RoomState.SETTLING:
                 return "the hand is not over"
-            self.ready.add(seat)
-            waiting = [s for s, info in enumerate(self.seats) if info.bot is None]
-            if not self.ready.issuperset(waiting):
-                if self.game is not None:
-                    await self._settle()  # show the table who is ready
+            self.seats[seat].ready = True
+            if not all(info.ready for info in self.seats if info.bot is None):
+                await self._settle()  # show the table who is ready
                 return None
             if self.finishing:
                 await self._finish()
@@ -986,8 +1009,7 @@ class Room:
                 self.salt,
                 self.commitment,
                 self.hand_no,
-                self.own_actions,
-                self.ready,
+                [(info.own_actions, info.ready) for info in self.seats],
                 self.match.totals,
                 self.match_start,
                 self.match_no,
@@ -1001,19 +1023,22 @@ class Room:
                 await self._save("start_hand", hand, self.stored() if rematch else None)
             except StoreError as error:
                 log.warning("room %s: could not store a deal: %s", self.id, error)
-                self.dealing = False
+                if self.closed:
+                    return SAVE_FAILED
+                self.stage.to(RoomState.SETTLING)
                 (
                     self.game,
                     self.salt,
                     self.commitment,
                     self.hand_no,
-                    self.own_actions,
-                    self.ready,
+                    counts,
                     self.match.totals,
                     self.match_start,
                     self.match_no,
                 ) = previous
-                self._captured.clear()
+                for info, (own, ready) in zip(self.seats, counts, strict=True):
+                    info.own_actions, info.ready = own, ready
+                self.frames.captured.clear()
                 return SAVE_FAILED
             self.active = time.time()
             await self.shown_deal()
@@ -1021,8 +1046,8 @@ class Room:
 
     async def _finish(self) -> None:
         """Store the finished hand's record and the new score; on failure, try again later."""
-        game = self.game
-        assert game is not None and game.result is not None
+        game = self.dealt
+        assert game.result is not None
         match = self.match
         before = (match.totals[:], match.hands, match.dealer, match.huangzhuang_streak)
         match.finish(game)
@@ -1043,15 +1068,14 @@ class Room:
     def _retry_finish(self) -> None:
         async def again() -> None:
             async with self.lock:
-                if self.finishing and self.game is not None:
+                if self.finishing and self.state is RoomState.SETTLING:
                     await self._finish()
 
         asyncio.get_running_loop().create_task(again())
 
     def record(self) -> JSON:
         """The hand's F4 record, with the opened deal commitment once it is over."""
-        game = self.game
-        assert game is not None
+        game = self.dealt
         data = record_of(game).to_json()
         data["hand"] = self.hand_no
         terms = self._terms(game.dealer)
@@ -1071,10 +1095,10 @@ class Room:
 
     def _kick(self) -> None:
         """Let the bots play, in the background, if one is to act."""
-        game = self.game
-        if game is None or game.is_over or game.to_act is None:
+        if self.state is not RoomState.PLAYING:
             return
-        if not self._computer(game.to_act):
+        seat = self.dealt.to_act
+        if seat is None or not self._computer(seat):
             return
         if self._driver is None or self._driver.done():
             self._driver = asyncio.create_task(self._drive())
@@ -1082,12 +1106,12 @@ class Room:
     async def _drive(self) -> None:
         """Bots move until a person must decide or the hand ends."""
         while True:
-            await self._drained.wait()  # decide on what the table has been shown
+            await self.frames.drained.wait()  # decide on what the table has been shown
             game = self.game
-            if game is None or game.is_over or game.to_act is None:
+            if self.state is not RoomState.PLAYING or game is None or game.to_act is None:
                 return
             seat = game.to_act
-            name = self.seats[seat].bot or ("greedy" if self.auto[seat] else None)
+            name = self.seats[seat].bot or ("greedy" if self.seats[seat].auto else None)
             if name is None:
                 return
             key = self.seq(seat)
@@ -1108,8 +1132,8 @@ class Room:
                     obs,
                     limit=self.config.bot_delay if hidden and self.config.bot_delay else None,
                 )
-            if trouble is not None and seat not in self._bot_trouble:
-                self._bot_trouble.add(seat)
+            if trouble is not None and not self.seats[seat].bot_trouble:
+                self.seats[seat].bot_trouble = True
                 log.warning(
                     "room %s: bot %s (seat %d) replaced by greedy: %s", self.id, name, seat, trouble
                 )
@@ -1126,8 +1150,7 @@ class Room:
 
     def _arm_timer(self, seat: int) -> None:
         self._cancel_timer()
-        game = self.game
-        if game is None or game.is_over or not self.timer or game.to_act != seat:
+        if self.state is not RoomState.PLAYING or not self.timer or self.dealt.to_act != seat:
             return
         self.deadline = time.monotonic() + self.timer
         self._timer_task = asyncio.create_task(self._expire(seat, self.seq(seat), self.timer))
@@ -1135,8 +1158,8 @@ class Room:
     def _arm_window_timer(self) -> None:
         """One timer for every person a claim window asked at its opening."""
         self._cancel_timer()
-        window, game = self._window, self.game
-        if window is None or game is None or not self.timer:
+        window = self._window
+        if window is None or self.state is not RoomState.PLAYING or not self.timer:
             return
         self.deadline = time.monotonic() + self.timer
         self._timer_task = asyncio.create_task(self._expire_window(window, self.timer))
@@ -1145,8 +1168,10 @@ class Room:
         """On timeout every person still to answer passes, and is put on 托管 (D33)."""
         await asyncio.sleep(after)
         async with self.lock:
-            game = self.game
-            if game is None or self._window is not window or self._window_now(game) is not window:
+            if self.state is not RoomState.PLAYING or self._window is not window:
+                return
+            game = self.dealt
+            if self._window_now(game) is not window:
                 return
             self._timer_task = None
             assert isinstance(game.phase, ClaimWindow)
@@ -1156,9 +1181,7 @@ class Room:
                 if s in window.questions and s not in window.answers and not self._computer(s)
             ]
             for seat in late:
-                before = self.timed_out[seat]
-                count = before[0] + 1 if before is not None else 1
-                self.auto[seat], self.timed_out[seat] = True, (count, "pass")
+                self.seats[seat].time_out("pass")
                 window.answers[seat] = PASS
             self.deadline = None
             await self._settle()
@@ -1174,19 +1197,21 @@ class Room:
         put on 托管 until it takes back control (D33)."""
         await asyncio.sleep(after)
         async with self.lock:
-            game = self.game
-            if game is None or game.is_over or game.to_act != seat or self.seq(seat) != key:
+            if self.state is not RoomState.PLAYING:
+                return
+            game = self.dealt
+            if game.to_act != seat or self.seq(seat) != key:
                 return
             obs = observe(game, seat, events=False)
             self._timer_task = None
             action = PASS if PASS in obs.legal else GreedyBot().act(obs)
-            before = (self.auto[seat], self.timed_out[seat])
-            count = before[1][0] + 1 if before[1] is not None else 1
-            self.auto[seat], self.timed_out[seat] = True, (count, str(action))
+            info = self.seats[seat]
+            before = (info.auto, info.timed_out)
+            info.time_out(str(action))
             try:
                 await self._commit(seat, action)
             except StoreError as error:
-                self.auto[seat], self.timed_out[seat] = before
+                info.auto, info.timed_out = before
                 log.warning("room %s: could not store a timeout: %s", self.id, error)
                 self._timer_task = asyncio.create_task(self._expire(seat, key, RETRY))
 
@@ -1203,13 +1228,14 @@ class Room:
             before = self.seats[seat].token
             self.seats[seat].token = secrets.token_urlsafe(16)
             try:
-                await self._save("set_seats", [s.to_json() for s in self.seats])
+                await self._save("set_seats", self._seats_json())
             except StoreError:
                 self.seats[seat].token = before
                 raise
-            for listener in self.listeners:
-                if listener.seat == seat:
-                    listener.drop(4403, "this invite was revoked: ask the host for the new link")
+            listener = self.seats[seat].listener
+            if listener is not None:
+                listener.drop(4403, "this invite was revoked: ask the host for the new link")
+                self.seats[seat].listener = None
             return self.seats[seat].token
 
     async def set_auto(self, seat: int | None, on: Any) -> str | None:
@@ -1220,12 +1246,12 @@ class Room:
         if type(on) is not bool:
             return "auto takes on: true or false"
         async with self.lock:
-            if self.auto[seat] == on:
+            if self.seats[seat].auto == on:
                 return None
-            self.auto[seat] = on
-            game = self.game
-            if game is None:
+            self.seats[seat].auto = on
+            if self.state is RoomState.WAITING:
                 return None
+            game = self.dealt
             window = self._window_now(game)
             if (
                 on
@@ -1242,18 +1268,21 @@ class Room:
             frame = self._frame(game, public=False, only=seat)
             if deciding and not on:
                 frame.decider = seat  # the question again, with the timer from the start
-            self._captured.append(frame)
-            self._show()
+            self.frames.capture(frame)
+            self.frames.show()
             self._kick()
         return None
 
     def close(self, code: int | None = None) -> None:
         """Stop every task of the room (and, with ``code``, close its connections)."""
+        if not self.closed:
+            self.stage.to(RoomState.CLOSED)
         if self._window is not None:
             self._window.cancel()
-        for task in (self._timer_task, self._driver, self._release_task):
+        for task in (self._timer_task, self._driver):
             if task is not None:
                 task.cancel()
+        self.frames.close()
         for listener in self.listeners:
             if code is None:
                 listener.close()
@@ -1271,7 +1300,7 @@ class Room:
             self.rules,
             m.seed if self.seeded else None,
             self.timer,
-            [s.to_json() for s in self.seats],
+            self._seats_json(),
             m.dealer,
             list(m.totals),
             m.hands,
@@ -1334,7 +1363,7 @@ class Rooms:
             raise RoomError("seeded deals are for development servers only")
         if self.count() >= self.config.max_rooms:
             raise Full("the server has as many rooms as it can hold; try again later")
-        seats = [SeatInfo(secrets.token_urlsafe(16), level) for level in bots]
+        seats = [Seat(secrets.token_urlsafe(16), level) for level in bots]
         for _ in range(5):
             room = self._room(
                 secrets.token_hex(16),
@@ -1372,7 +1401,7 @@ class Rooms:
         self,
         room_id: str,
         rules: str,
-        seats: list[SeatInfo],
+        seats: list[Seat],
         match: Match,
         timer: float,
         *,
@@ -1489,10 +1518,7 @@ class Rooms:
         match.totals = list(stored.totals)
         match.hands = stored.hands
         match.huangzhuang_streak = stored.streak
-        seats = [
-            SeatInfo(s["token"], s.get("bot"), s.get("name", ""), bool(s.get("joined", True)))
-            for s in stored.seats
-        ]
+        seats = [Seat.from_json(s) for s in stored.seats]
         room = self._room(
             stored.id,
             stored.rules,
@@ -1520,12 +1546,14 @@ class Rooms:
         game = Game(ruleset, dealer=hand.dealer, deck=parse_cards(hand.deck))
         for text in hand.actions:
             game.apply_text(text)
+        room.stage.to(RoomState.DEALING)  # dealt again, from the stored deck and log
         room.game = game
+        room.stage.to(RoomState.SETTLING if game.is_over else RoomState.PLAYING)
         room.hand_no = hand.n
         room.salt = hand.salt or ""
         room.commitment = hand.commitment or ""
         for seat, _ in game.history:
-            room.own_actions[seat] += 1
+            room.seats[seat].own_actions += 1
         game.on_offer = room._capture
         self.rooms[room.id] = room
         async with room.lock:
