@@ -197,7 +197,8 @@ async def _watch(deck: list[int], card: int, tmp: Path) -> dict[int | None, list
 
     def shown(message: Any) -> bool:
         events = message.get("events", [])
-        return sum(e["event"] == EventType.SHOW.value for e in events) >= shows
+        count: int = sum(e["event"] == EventType.SHOW.value for e in events)
+        return count >= shows
 
     # Up to the first state that shows the next card: after it a seat on 托管 plays on by
     # itself (the asked deal's seat 1), as far as a loaded machine gives it time to.
