@@ -58,7 +58,7 @@ from paohuzi.server.database import READ_DEADLINE, Database
 from paohuzi.server.limits import Bucket, Histogram
 from paohuzi.server.pacing import Frame, Pacer
 from paohuzi.server.roomrules import room_rules
-from paohuzi.server.roomstate import RoomState, Stage
+from paohuzi.server.roomstate import RoomState, RoomStateError, Stage
 from paohuzi.server.store import (
     CLOSED,
     QUARANTINED,
@@ -78,6 +78,7 @@ RETRY = 1.0
 SAVING_NOTICE = 1.0
 """Seconds a room's write may wait before its clients are told that saving is delayed."""
 SAVE_FAILED = "the server could not save this move; nothing changed, try again"
+CLOSED_NOW = "the room closed meanwhile: reconnect"
 TOO_SLOW = 4008
 """WebSocket close code for a connection that fell too far behind: reconnect for the state."""
 GONE = 4410
@@ -95,6 +96,10 @@ the seat has one live connection, the newest; the old one's page offers to take 
 
 class RoomError(ValueError):
     """A request for a room that cannot be met; its message says why, for the client."""
+
+
+class Closed(RoomError):
+    """The room closed (idle, moved to another process of the hall) while a connection came."""
 
 
 class Full(RoomError):
@@ -351,7 +356,7 @@ class Room:
         """The hand dealt last; only once one is (past :attr:`RoomState.WAITING`)."""
         game = self.game
         if game is None:
-            raise RuntimeError(f"room {self.id}: nothing is dealt ({self.state.value})")
+            raise RoomStateError(f"room {self.id}: nothing is dealt ({self.state.value})")
         return game
 
     # ------------------------------------------------------------------ seats and views
@@ -480,6 +485,8 @@ class Room:
                 self.seats[seat].joined = False
                 log.warning("room %s: could not store a seat's arrival: %s", self.id, error)
                 return False
+            if self.closed:
+                return False  # closed while the write was stored: whoever opens it next deals
             if all(s.joined or s.bot is not None for s in self.seats):
                 await self._first_deal()
                 return self.state is not RoomState.WAITING
@@ -544,6 +551,8 @@ class Room:
 
     async def _first_deal(self) -> None:
         """Deal the first hand, stored before anyone sees it; a failed write is tried again."""
+        if self.closed:
+            return  # closed while the seats were stored: whoever opens it next deals
         hand = self.deal()
         try:
             await self._save("start_hand", hand, None)
@@ -639,7 +648,10 @@ class Room:
     def join(self, listener: Listener) -> str | None:
         """Add a connection; returns its first state (None: the next frame brings it).
         Watchers are limited, so they cannot keep the players out; a seat has one connection,
-        the newest: one that had it is closed (:data:`ELSEWHERE`), its page told."""
+        the newest: one that had it is closed (:data:`ELSEWHERE`), its page told. A closed
+        room raises :class:`Closed` (the connection reconnects and finds the room anew)."""
+        if self.closed:
+            raise Closed(CLOSED_NOW)
         self.watchers = [li for li in self.watchers if li.alive]
         if listener.seat is None:
             if len(self.watchers) >= self.config.listeners_per_room:
@@ -950,7 +962,9 @@ class Room:
 
     def deal(self) -> StoredHand:
         """Deal the next hand in memory (shown to nobody yet); returns what must be stored
-        before it may be shown (:meth:`shown_deal`)."""
+        before it may be shown (:meth:`shown_deal`). Raises :class:`IllegalTransition`, having
+        changed nothing, in a room that may not deal (a closed one)."""
+        self.stage.to(RoomState.DEALING)
         deck = self.new_deck()
         self.salt = secrets.token_hex(32)
         self.hand_no = self.match.hands
@@ -961,7 +975,6 @@ class Room:
         if self._window is not None:
             self._window.cancel()
             self._window = None
-        self.stage.to(RoomState.DEALING)
         self.game = Game(self.ruleset, dealer=self.match.dealer, deck=deck, on_offer=self._capture)
         return StoredHand(
             self.hand_no,
@@ -1003,6 +1016,8 @@ class Room:
                 await self._finish()
                 if self.finishing:
                     return SAVE_FAILED
+            if self.closed:
+                return CLOSED_NOW
             rematch = self.match_info()["over"]
             previous = (
                 self.game,
@@ -1068,7 +1083,8 @@ class Room:
     def _retry_finish(self) -> None:
         async def again() -> None:
             async with self.lock:
-                if self.finishing and self.state is RoomState.SETTLING:
+                # Also once the room closed meanwhile (idle): nobody else would store it.
+                if self.finishing and self.game is not None and self.game.is_over:
                     await self._finish()
 
         asyncio.get_running_loop().create_task(again())
@@ -1246,6 +1262,8 @@ class Room:
         if type(on) is not bool:
             return "auto takes on: true or false"
         async with self.lock:
+            if self.closed:
+                return CLOSED_NOW
             if self.seats[seat].auto == on:
                 return None
             self.seats[seat].auto = on

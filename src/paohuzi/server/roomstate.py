@@ -10,7 +10,12 @@ from __future__ import annotations
 import enum
 
 
-class IllegalTransition(RuntimeError):
+class RoomStateError(Exception):
+    """A room was used in a state that does not allow it (a bug). Not a ``RuntimeError``,
+    which Starlette raises for a closed connection and the WebSocket handler takes quietly."""
+
+
+class IllegalTransition(RoomStateError):
     """A room was asked to go from one state to another it may not go to (a bug)."""
 
 

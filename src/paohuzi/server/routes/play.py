@@ -12,7 +12,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from paohuzi.server.forward import FORWARDED, forward_websocket
 from paohuzi.server.limits import Bucket
-from paohuzi.server.rooms import MOVED, Elsewhere, Listener, Room, RoomError
+from paohuzi.server.rooms import CLOSED_NOW, MOVED, Closed, Elsewhere, Listener, Room, RoomError
 from paohuzi.server.roomstate import RoomState
 from paohuzi.server.routes.common import address_of, from_peer, plausible_id, server_of
 from paohuzi.server.store import StoreError
@@ -94,12 +94,20 @@ async def play(websocket: WebSocket, room_id: str) -> None:
         except KeyError as error:  # revoked while it waited for the room
             await refuse(str(error.args[0]), 4403)
             return None
+        except Closed as error:  # closed (idle, moved) since it was found: find it anew
+            await refuse(str(error), MOVED)
+            return None
         except RoomError as error:
             await refuse(str(error), 4429)
             return None
         # A person's arrival may deal the first hand or change the waiting room: then the
         # room shows it to everyone, this connection with them.
-        if not await room.arrive(seat) and first is not None:
+        try:
+            arrived = await room.arrive(seat)
+        except BaseException:
+            room.leave(listener)  # registered by enter: not left behind, alive, in the room
+            raise
+        if not arrived and first is not None:
             listener.push(first)
         return listener
 
@@ -145,6 +153,9 @@ async def play(websocket: WebSocket, room_id: str) -> None:
                 listener.push(json.dumps(reply, ensure_ascii=False), state=False)
     except (WebSocketDisconnect, RuntimeError):
         pass  # the connection went away (RuntimeError: Starlette, once it is closed)
+    except Exception as error:  # a bug while a seat sat down: a line in the log, not silence
+        server.trouble.warn(type(error).__name__, f"websocket: {error!r}")
+        await close(1011, "internal error")
     finally:
         if listener is not None:
             room.leave(listener)
@@ -201,6 +212,8 @@ async def _handle(room: Room, listener: Listener, text: str) -> str | dict[str, 
     if kind == "hint":
         if seat is None:
             return "spectators have no hand"
+        if room.closed:
+            return CLOSED_NOW
         if room.state in (RoomState.WAITING, RoomState.DEALING):  # a deal's write in flight
             return "nothing is dealt yet"
         return room.hint(seat)
