@@ -29,6 +29,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -58,7 +59,26 @@ acts on its rooms: it stops a little before the lease ends for the others."""
 class _Pending:
     write: Write
     future: concurrent.futures.Future[Any]
+    """The writer's side: started (then it runs to its end) or cancelled before it started."""
+    waiter: asyncio.Future[Any]
+    """The event loop's side, awaited by whoever wrote: resolved in the loop, the whole
+    batch's waiters by one callback (each hop between the threads costs a turn of a busy
+    loop, so there is one)."""
+    loop: asyncio.AbstractEventLoop
     queued: float = field(default_factory=time.monotonic)
+    outcome: tuple[StoreError | None, Any] | None = None
+
+
+def _resolve(answered: list[_Pending]) -> None:
+    """In the event loop: answer each write's waiter (unless it gave up waiting)."""
+    for pending in answered:
+        if pending.waiter.done() or pending.outcome is None:
+            continue
+        error, result = pending.outcome
+        if error is None:
+            pending.waiter.set_result(result)
+        else:
+            pending.waiter.set_exception(error)
 
 
 class Database:
@@ -86,6 +106,8 @@ class Database:
         self._leases = concurrent.futures.ThreadPoolExecutor(
             1, "paohuzi-db-lease", initializer=store.open_thread
         )
+        self._answered: list[_Pending] = []
+        """Writes the writer has answered, not yet handed to their loops."""
         self._writer = threading.Thread(target=self._write_loop, name="paohuzi-db-write")
         self._writer.daemon = True
         self._writer.start()
@@ -120,16 +142,19 @@ class Database:
         method returns. Raises :class:`StoreError` when it cannot be
         stored (nothing of it was), or, with ``deadline``, when it was not stored by then
         (it is dropped if it had not started; else it may still be stored)."""
-        future: concurrent.futures.Future[Any] = concurrent.futures.Future()
-        pending = _Pending(Write(kind, room, args), future)
+        loop = asyncio.get_running_loop()
+        pending = _Pending(
+            Write(kind, room, args), concurrent.futures.Future(), loop.create_future(), loop
+        )
         with self._waiting_lock:
             self._waiting[id(pending)] = pending.queued
         self._queue.put(pending)
-        waited = asyncio.wrap_future(future)
         if deadline is None:
-            return await waited
+            return await pending.waiter
+        # On time out the waiter is cancelled, and the write with it if it had not started.
+        pending.waiter.add_done_callback(lambda w: w.cancelled() and pending.future.cancel())
         try:
-            return await asyncio.wait_for(waited, deadline)
+            return await asyncio.wait_for(pending.waiter, deadline)
         except TimeoutError:
             raise StoreError(f"the database did not answer within {deadline:g} s") from None
 
@@ -149,15 +174,21 @@ class Database:
                     break
                 batch.append(more)
             started = [p for p in batch if p.future.set_running_or_notify_cancel()]
-            for p in batch:
-                if p not in started:
-                    self._done(p)
-            grouped = [p for p in started if p.write.kind != "create_room"]
-            if grouped:
-                self._commit(grouped)
-            for p in started:
-                if p.write.kind == "create_room":
-                    self._alone(p)
+            try:
+                self._write_batch(batch, started)
+            finally:
+                self._answer()
+
+    def _write_batch(self, batch: list[_Pending], started: list[_Pending]) -> None:
+        for p in batch:
+            if p not in started:
+                self._done(p)
+        grouped = [p for p in started if p.write.kind != "create_room"]
+        if grouped:
+            self._commit(grouped)
+        for p in started:
+            if p.write.kind == "create_room":
+                self._alone(p)
 
     def _done(self, pending: _Pending) -> None:
         with self._waiting_lock:
@@ -227,10 +258,19 @@ class Database:
 
     def _finish(self, pending: _Pending, error: StoreError | None, result: Any = None) -> None:
         self._done(pending)
-        if error is None:
-            pending.future.set_result(result)
-        else:
-            pending.future.set_exception(error)
+        pending.outcome = (error, result)
+        self._answered.append(pending)
+
+    def _answer(self) -> None:
+        """Hand the writes answered since the last call to their event loops, one callback
+        for each loop."""
+        answered, self._answered = self._answered, []
+        loops: dict[asyncio.AbstractEventLoop, list[_Pending]] = {}
+        for pending in answered:
+            loops.setdefault(pending.loop, []).append(pending)
+        for loop, some in loops.items():
+            with suppress(RuntimeError):  # the loop is closed: nobody waits any more
+                loop.call_soon_threadsafe(_resolve, some)
 
     # ------------------------------------------------------------------ reads and leases
 

@@ -848,16 +848,22 @@ class Room:
         room changes and shows nothing meanwhile. A write the database keeps waiting for is
         kept, not refused: after :data:`SAVING_NOTICE` the room's clients are told that
         saving is delayed and their moves are kept, and told again once it is stored."""
-        write = asyncio.ensure_future(self.db.write(kind, self.id, *args))
+        # A timer, not a wait_for around the write: each layer of futures costs the write a
+        # turn of the event loop, and a busy loop's turn takes milliseconds.
+        told = False
+
+        def late() -> None:
+            nonlocal told
+            told = True
+            self._saving(+1)
+
+        notice = asyncio.get_running_loop().call_later(SAVING_NOTICE, late)
         try:
-            return await asyncio.wait_for(asyncio.shield(write), SAVING_NOTICE)
-        except TimeoutError:
-            pass
-        self._saving(+1)
-        try:
-            return await write
+            return await self.db.write(kind, self.id, *args)
         finally:
-            self._saving(-1)
+            notice.cancel()
+            if told:
+                self._saving(-1)
 
     def _saving(self, change: int) -> None:
         before = self._delayed
