@@ -509,9 +509,11 @@ class Store:
 
     def apply_writes(self, writes: list[Write]) -> list[StoreError | None]:
         """Commit many rooms' writes in one transaction (group commit), in their order: for
-        each, None (stored) or the :class:`LeaseLost` of a room this process no longer holds
-        (nothing of it stored). Raises :class:`StoreError` when the transaction fails:
-        nothing of any of them is stored then."""
+        each, None (stored) or why it was not (nothing of it stored): the :class:`LeaseLost`
+        of a room this process no longer holds, or (PostgreSQL's batch of actions) the
+        :class:`StoreError` of an action whose place holds another. Raises
+        :class:`StoreError` when the transaction fails: nothing of any of them is stored
+        then."""
         results: list[StoreError | None] = [None] * len(writes)
         with self._transaction():
             held = self._fence_many({w.room for w in writes})
@@ -736,6 +738,33 @@ the lease row (FOR SHARE, :meth:`PostgresStore._fence`), so the taking waits for
 replays it with the rest."""
 
 
+_ACTIONS_AT_ONCE = """
+WITH held AS (
+    SELECT l.room FROM leases l
+    JOIN unnest(%s::text[], %s::bigint[]) AS e(room, epoch) ON e.room = l.room AND e.epoch = l.epoch
+    WHERE l.owner = %s
+    FOR SHARE OF l
+), given AS (
+    SELECT * FROM unnest(%s::text[], %s::int[], %s::int[], %s::text[]) AS g(room, n, i, action)
+    WHERE g.room IN (SELECT room FROM held)
+), added AS (
+    INSERT INTO actions (room, n, i, action) SELECT room, n, i, action FROM given
+    ON CONFLICT DO NOTHING RETURNING room, n, i
+), touched AS (
+    UPDATE rooms SET active = %s WHERE id IN (SELECT room FROM held)
+)
+SELECT 'held', room, NULL::int, NULL::int, NULL::text FROM held
+UNION ALL
+SELECT 'taken', a.room, a.n, a.i, a.action FROM actions a JOIN given g USING (room, n, i)
+WHERE NOT EXISTS (SELECT 1 FROM added d WHERE (d.room, d.n, d.i) = (g.room, g.n, g.i))
+"""
+"""A batch of actions in one statement (group commit, D74): the lease rows of the rooms this
+process holds at the epochs it knows, kept (FOR SHARE) until it commits, so a taking waits
+(D60); their actions inserted, the rooms' activity touched; answered with the rooms held and,
+for an action whose place was taken already, what is stored there (the statement sees the
+database as it was before it: a place taken is one stored earlier)."""
+
+
 class PostgresStore(Store):
     """A hall's shared PostgreSQL (psycopg 3). Each process has an id, an address its peers
     reach it at and a heartbeat; it serves only the rooms whose lease it holds, and each write
@@ -872,6 +901,63 @@ class PostgresStore(Store):
                     yield
             except self._psycopg.Error as error:
                 raise StoreError(str(error)) from error
+
+    def apply_writes(self, writes: list[Write]) -> list[StoreError | None]:
+        # A batch of actions only (nearly every batch) is one statement, so one round trip and
+        # its own transaction (the connection commits each statement): a round trip is a wait
+        # on the network after which the writer thread must take the interpreter back from a
+        # busy event loop, and each costs a commit more than the database's own work.
+        rows = [(w.room, *w.args) for w in writes]
+        if not all(w.kind == "add_action" for w in writes) or len({r[:3] for r in rows}) < len(
+            rows
+        ):  # (two actions at one place: a room awaits each write before the next, so never)
+            return super().apply_writes(writes)
+        rooms = sorted({w.room for w in writes})
+        epochs = [self._epochs.get(room, -1) for room in rooms]
+        try:
+            held_rows, stored = self._actions_at_once(rooms, epochs, rows)
+        except self._psycopg.Error as error:
+            raise StoreError(str(error)) from error
+        held = {room for (room,) in held_rows}
+        for room in rooms:
+            if room not in held:
+                self._epochs.pop(room, None)
+        results: list[StoreError | None] = []
+        for write, row in zip(writes, rows, strict=True):
+            if write.room not in held:
+                results.append(LeaseLost(f"room {write.room} is held by another process now"))
+            elif stored.get(row[:3], row[3]) != row[3]:
+                results.append(
+                    StoreError(f"room {row[0]}: another action is stored at {row[1]}/{row[2]}")
+                )
+            else:
+                results.append(None)
+        return results
+
+    def _actions_at_once(
+        self, rooms: list[str], epochs: list[int], rows: list[tuple[Any, ...]]
+    ) -> tuple[list[tuple[str]], dict[tuple[Any, ...], str]]:
+        """Store actions of rooms this process holds, in one statement: the rooms held, and
+        for each action already stored at its place (tried again after its commit's answer was
+        lost, or another action) the stored text."""
+        conn = self._conn()
+        cursor = conn.execute(
+            _ACTIONS_AT_ONCE,
+            (
+                rooms,
+                epochs,
+                self.id,
+                [r[0] for r in rows],
+                [r[1] for r in rows],
+                [r[2] for r in rows],
+                [r[3] for r in rows],
+                time.time(),
+            ),
+        )
+        found = cursor.fetchall()
+        held = [(room,) for kind, room, *_ in found if kind == "held"]
+        stored = {(room, n, i): action for kind, room, n, i, action in found if kind == "taken"}
+        return held, stored
 
     def _fence(self, room: str) -> None:
         epoch = self._epochs.get(room)
