@@ -738,7 +738,7 @@ the lease row (FOR SHARE, :meth:`PostgresStore._fence`), so the taking waits for
 replays it with the rest."""
 
 
-_ACTIONS_AT_ONCE = """
+ACTIONS_AT_ONCE = """
 WITH held AS (
     SELECT l.room FROM leases l
     JOIN unnest(%s::text[], %s::bigint[]) AS e(room, epoch) ON e.room = l.room AND e.epoch = l.epoch
@@ -763,6 +763,21 @@ process holds at the epochs it knows, kept (FOR SHARE) until it commits, so a ta
 (D60); their actions inserted, the rooms' activity touched; answered with the rooms held and,
 for an action whose place was taken already, what is stored there (the statement sees the
 database as it was before it: a place taken is one stored earlier)."""
+
+
+PG_OPTIONS: dict[str, Any] = {
+    "autocommit": True,
+    "connect_timeout": 5,
+    # A peer that stops answering (a black hole: nothing acknowledged) breaks the connection
+    # within seconds instead of the kernel's quarter of an hour; then the write is tried
+    # again on a new one.
+    "tcp_user_timeout": 10_000,
+    "keepalives": 1,
+    "keepalives_idle": 5,
+    "keepalives_interval": 2,
+    "keepalives_count": 3,
+}
+"""How every connection to a hall's PostgreSQL is made (psycopg's keywords)."""
 
 
 class PostgresStore(Store):
@@ -803,19 +818,7 @@ class PostgresStore(Store):
             raise StoreError(f"PostgreSQL: {error}") from error
 
     def _connect(self) -> psycopg.Connection[Any]:
-        # A peer that stops answering (a black hole: nothing acknowledged) breaks the
-        # connection within seconds instead of the kernel's quarter of an hour; then the
-        # write is tried again on a new one.
-        return self._psycopg.connect(
-            self.url,
-            autocommit=True,
-            connect_timeout=5,
-            tcp_user_timeout=10_000,
-            keepalives=1,
-            keepalives_idle=5,
-            keepalives_interval=2,
-            keepalives_count=3,
-        )
+        return self._psycopg.connect(self.url, **PG_OPTIONS)
 
     def open_thread(self) -> None:
         if self._closed:
@@ -907,57 +910,47 @@ class PostgresStore(Store):
         # its own transaction (the connection commits each statement): a round trip is a wait
         # on the network after which the writer thread must take the interpreter back from a
         # busy event loop, and each costs a commit more than the database's own work.
+        args = self.batch_of_actions(writes)
+        if args is None:
+            return super().apply_writes(writes)
+        try:
+            found = self._conn().execute(ACTIONS_AT_ONCE, args).fetchall()
+        except self._psycopg.Error as error:
+            raise StoreError(str(error)) from error
+        return self.batch_results(writes, found)
+
+    def batch_of_actions(self, writes: list[Write]) -> tuple[Any, ...] | None:
+        """The arguments of :data:`ACTIONS_AT_ONCE` that store ``writes`` (None: they are not
+        all actions, the general way stores them)."""
         rows = [(w.room, *w.args) for w in writes]
         if not all(w.kind == "add_action" for w in writes) or len({r[:3] for r in rows}) < len(
             rows
         ):  # (two actions at one place: a room awaits each write before the next, so never)
-            return super().apply_writes(writes)
+            return None
         rooms = sorted({w.room for w in writes})
         epochs = [self._epochs.get(room, -1) for room in rooms]
-        try:
-            held_rows, stored = self._actions_at_once(rooms, epochs, rows)
-        except self._psycopg.Error as error:
-            raise StoreError(str(error)) from error
-        held = {room for (room,) in held_rows}
-        for room in rooms:
-            if room not in held:
-                self._epochs.pop(room, None)
+        columns = [[r[k] for r in rows] for k in range(4)]
+        return (rooms, epochs, self.id, *columns, time.time())
+
+    def batch_results(
+        self, writes: list[Write], found: list[tuple[Any, ...]]
+    ) -> list[StoreError | None]:
+        """What :data:`ACTIONS_AT_ONCE` answered, write by write (as :meth:`apply_writes`)."""
+        held = {room for kind, room, *_ in found if kind == "held"}
+        stored = {(room, n, i): action for kind, room, n, i, action in found if kind == "taken"}
+        for room in {w.room for w in writes} - held:
+            self._epochs.pop(room, None)
         results: list[StoreError | None] = []
-        for write, row in zip(writes, rows, strict=True):
+        for write in writes:
+            n, i, action = write.args
             if write.room not in held:
                 results.append(LeaseLost(f"room {write.room} is held by another process now"))
-            elif stored.get(row[:3], row[3]) != row[3]:
-                results.append(
-                    StoreError(f"room {row[0]}: another action is stored at {row[1]}/{row[2]}")
-                )
+            elif stored.get((write.room, n, i), action) != action:
+                taken = f"room {write.room}: another action is stored at {n}/{i}"
+                results.append(StoreError(taken))
             else:
                 results.append(None)
         return results
-
-    def _actions_at_once(
-        self, rooms: list[str], epochs: list[int], rows: list[tuple[Any, ...]]
-    ) -> tuple[list[tuple[str]], dict[tuple[Any, ...], str]]:
-        """Store actions of rooms this process holds, in one statement: the rooms held, and
-        for each action already stored at its place (tried again after its commit's answer was
-        lost, or another action) the stored text."""
-        conn = self._conn()
-        cursor = conn.execute(
-            _ACTIONS_AT_ONCE,
-            (
-                rooms,
-                epochs,
-                self.id,
-                [r[0] for r in rows],
-                [r[1] for r in rows],
-                [r[2] for r in rows],
-                [r[3] for r in rows],
-                time.time(),
-            ),
-        )
-        found = cursor.fetchall()
-        held = [(room,) for kind, room, *_ in found if kind == "held"]
-        stored = {(room, n, i): action for kind, room, n, i, action in found if kind == "taken"}
-        return held, stored
 
     def _fence(self, room: str) -> None:
         epoch = self._epochs.get(room)
