@@ -1,8 +1,10 @@
 """The store as the event loop sees it: every database call off the loop, with a deadline.
 
-Writes of rooms go to one writer thread, which commits whatever is queued in one transaction
-(group commit: one commit for the actions of many rooms, as soon as the previous commit
-returned) and answers each write when its transaction has committed. A room awaits its write
+Writes of rooms go to one writer — a thread for SQLite, a task in the event loop over
+psycopg's ``AsyncConnection`` for PostgreSQL (:class:`LoopWriter`, D76) — which commits
+whatever is queued in one transaction (group commit: one commit for the actions of many
+rooms, as soon as the previous commit returned) and answers each write when its transaction
+has committed, the whole batch in one callback of the event loop. A room awaits its write
 under its lock before it applies and shows anything, so each room keeps its order and
 "durable before visible" (docs/security.md) holds while the rooms' commits are shared.
 
