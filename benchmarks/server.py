@@ -121,6 +121,9 @@ def main() -> None:
         "--postgres", action="store_true", help="store in a throwaway PostgreSQL (else SQLite)"
     )
     parser.add_argument("--route", choices=("hash", "holder"), default="hash")
+    parser.add_argument(
+        "--no-ws-compression", action="store_true", help="servers send uncompressed (serve's flag)"
+    )
     args = parser.parse_args()
     if args.processes > 1 and not args.postgres:
         parser.error("a hall of processes shares a PostgreSQL: add --postgres")
@@ -142,7 +145,8 @@ def main() -> None:
                 + ["--bot-delay", "0", "--max-rooms", str(10 * args.rooms)]
                 + ["--rooms-per-minute", "100000", "--rooms-per-address", "100000"]
                 + ["--messages-per-address", "1000000", "--connections-per-minute", "1000000"]
-                + ["--dev-seeded-deals"],  # the rooms are created with seeds
+                + ["--dev-seeded-deals"]  # the rooms are created with seeds
+                + (["--no-ws-compression"] if args.no_ws_compression else []),
                 stdout=subprocess.DEVNULL,
             )
             for port in ports
