@@ -913,8 +913,9 @@ class PostgresStore(Store):
         args = self.batch_of_actions(writes)
         if args is None:
             return super().apply_writes(writes)
-        try:
-            found = self._conn().execute(ACTIONS_AT_ONCE, args).fetchall()
+        try:  # the shared connection is one thread's at a time (it may be in a transaction)
+            with nullcontext() if hasattr(self._local, "pg") else self._lock:
+                found = self._conn().execute(ACTIONS_AT_ONCE, args).fetchall()
         except self._psycopg.Error as error:
             raise StoreError(str(error)) from error
         return self.batch_results(writes, found)
