@@ -118,7 +118,9 @@ def _seen_group(group: Group, mine: bool) -> Group | SeenGroup:
     return HIDDEN_WEI if group.type is GroupType.WEI and not mine else group
 
 
-def _seen_event(event: Event, seat: int | None) -> Event:
+def seen_event(event: Event, seat: int | None) -> Event:
+    """``event`` as ``seat`` may see it (None: a spectator): a card drawn or taken into a
+    hand by another seat is hidden."""
     if event.seat != seat and event.type in PRIVATE_CARD_EVENTS and event.card is not None:
         return Event(event.type, event.seat)
     return event
@@ -157,6 +159,6 @@ def observe(game: Game | NativeGame, seat: int | None, *, events: bool = True) -
         legal=tuple(game.legal_actions()) if seat is not None and game.to_act == seat else (),
         chou=own.chou if own is not None else frozenset(),
         chou_hu=own.chou_hu if own is not None else (),
-        events=tuple(_seen_event(e, seat) for e in game.log) if events else (),
+        events=tuple(seen_event(e, seat) for e in game.log) if events else (),
         result=phase.result if isinstance(phase, Over) else None,
     )

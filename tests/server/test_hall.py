@@ -18,7 +18,15 @@ import psycopg
 import pytest
 
 from paohuzi.record import Record, replay
-from paohuzi.server.store import PG_MIGRATIONS, LeaseLost, StoredHand, StoredRoom, open_store
+from paohuzi.server.store import (
+    PG_MIGRATIONS,
+    LeaseLost,
+    StoredHand,
+    StoredRoom,
+    StoreError,
+    Write,
+    open_store,
+)
 from tests import clock
 from tests.pgcluster import db_url, on_postgres
 from tests.server.conftest import free_port
@@ -212,6 +220,50 @@ def test_a_stale_holder_can_never_write_after_another_took_its_room(tmp_path: Pa
         new.add_action("r", 0, 1, "1 pass")
         assert new.heartbeat() == {"r"}
         assert old.claim("r") == "http://new"  # the new holder lives
+    finally:
+        old.close()
+        new.close()
+
+
+def test_a_batch_of_actions_is_fenced_and_stored_once(tmp_path: Path) -> None:
+    """The writer's batch of actions (one statement on PostgreSQL, D74): a room taken by
+    another process is refused whole, an action tried again after its commit is stored once,
+    another action at a taken place is refused, and the rest of the batch is stored."""
+    url = db_url(tmp_path / "batch")
+    old = open_store(url, address="http://old", lease_ttl=0.5)
+    new = open_store(url, address="http://new", lease_ttl=0.5)
+    try:
+        for room in ("a", "b"):
+            assert old.create_room(_room(room), StoredHand(0, 0, "x1", [], None, "s", "c"))
+        assert old.apply_writes([Write("add_action", r, (0, 0, "0 discard x1")) for r in "ab"]) == [
+            None,
+            None,
+        ]
+        time.sleep(0.7)  # no heartbeat from the old holder: taken for dead
+        assert new.claim("b") is True
+        again, taken, later = old.apply_writes(
+            [
+                Write("add_action", "a", (0, 0, "0 discard x1")),  # its answer was lost
+                Write("add_action", "b", (0, 1, "1 pass")),
+                Write("add_action", "a", (0, 1, "1 pass")),
+            ]
+        )
+        assert again is None and later is None
+        assert isinstance(taken, LeaseLost)
+        other, last = old.apply_writes(
+            [
+                Write("add_action", "a", (0, 1, "1 peng")),
+                Write("add_action", "a", (0, 2, "2 pass")),
+            ]
+        )
+        assert isinstance(other, StoreError) and not isinstance(other, LeaseLost)
+        assert last is None
+        assert sql(tmp_path / "batch", "SELECT room, i, action FROM actions ORDER BY room, i") == [
+            ("a", 0, "0 discard x1"),
+            ("a", 1, "1 pass"),
+            ("a", 2, "2 pass"),
+            ("b", 0, "0 discard x1"),
+        ]
     finally:
         old.close()
         new.close()

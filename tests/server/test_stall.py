@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
+from paohuzi.server import database as database_module
 from paohuzi.server.database import Database
 from paohuzi.server.store import StoredHand, StoredRoom, StoreError, open_store
 from tests import clock
@@ -215,3 +216,44 @@ def test_a_process_that_cannot_renew_its_leases_writes_nothing_until_it_does(
             store.close()
 
     asyncio.run(run())
+
+
+def test_a_postgresql_write_past_its_deadline_is_tried_again_and_stored_once(
+    cluster: Cluster, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """PostgreSQL's writer in the event loop (D76) gives a try up at its deadline, drops the
+    connection and tries again on a new one; once the database answers the write is stored,
+    once."""
+    monkeypatch.setattr(database_module, "TRY_DEADLINE", 0.5)  # tries given up while stopped
+
+    async def run() -> None:
+        store = open_store(cluster.url, address="http://here")
+        database = Database(store)
+        stopped: list[int] = []
+        try:
+            room = StoredRoom("r", 1.0, "hunan", None, 0, [{"token": "t"}], 0, [0, 0, 0], 0, 0)
+            assert await database.write(
+                "create_room", "r", room, StoredHand(0, 0, "x1", [], None, "s", "c")
+            )
+            await database.write("add_action", "r", 0, 0, "0 discard x1")
+            for pid in _cluster_processes(cluster):
+                os.kill(pid, signal.SIGSTOP)
+                stopped.append(pid)
+            pending = asyncio.ensure_future(database.write("add_action", "r", 0, 1, "1 pass"))
+            await asyncio.sleep(2.0)  # the stall's length (the stimulus): several deadlines
+            assert not pending.done()
+            for pid in reversed(stopped):
+                os.kill(pid, signal.SIGCONT)
+            stopped.clear()
+            await asyncio.wait_for(pending, PATIENCE)
+            hand = store.last_hand("r")
+            assert hand is not None and hand.actions == ["0 discard x1", "1 pass"]
+        finally:
+            for pid in reversed(stopped):
+                os.kill(pid, signal.SIGCONT)
+            database.close()
+            store.close()
+
+    with caplog.at_level("WARNING", logger="paohuzi.server"):
+        asyncio.run(run())
+    assert "the database is stalled" in caplog.text  # a try was given up and tried again

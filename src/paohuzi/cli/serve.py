@@ -135,6 +135,12 @@ def add_parser(commands: Any) -> None:
         help="time a client has to send a whole HTTP request; a half-sent one is closed (5)",
     )
     parser.add_argument(
+        "--no-ws-compression",
+        action="store_true",
+        help="send WebSocket messages uncompressed: compressing every state (permessage-deflate)"
+        " takes about a third of the server's CPU; a state is a few KB",
+    )
+    parser.add_argument(
         "--dev-seeded-deals",
         action="store_true",
         help="DEVELOPMENT ONLY: accept a seed for a room's decks, which makes them predictable",
@@ -254,6 +260,7 @@ def run(args: argparse.Namespace) -> int:
         http=http,
         ws=ws,
         ws_max_size=65536,
+        ws_per_message_deflate=not args.no_ws_compression,
         h11_max_incomplete_event_size=16384,
     )
     return 0

@@ -1,8 +1,10 @@
 """The store as the event loop sees it: every database call off the loop, with a deadline.
 
-Writes of rooms go to one writer thread, which commits whatever is queued in one transaction
-(group commit: one commit for the actions of many rooms, as soon as the previous commit
-returned) and answers each write when its transaction has committed. A room awaits its write
+Writes of rooms go to one writer — a thread for SQLite, a task in the event loop over
+psycopg's ``AsyncConnection`` for PostgreSQL (:class:`LoopWriter`, D76) — which commits
+whatever is queued in one transaction (group commit: one commit for the actions of many
+rooms, as soon as the previous commit returned) and answers each write when its transaction
+has committed, the whole batch in one callback of the event loop. A room awaits its write
 under its lock before it applies and shows anything, so each room keeps its order and
 "durable before visible" (docs/security.md) holds while the rooms' commits are shared.
 
@@ -29,10 +31,18 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from paohuzi.server.store import Store, StoreError, Write
+from paohuzi.server.store import (
+    ACTIONS_AT_ONCE,
+    PG_OPTIONS,
+    PostgresStore,
+    Store,
+    StoreError,
+    Write,
+)
 
 log = logging.getLogger("paohuzi.server")
 T = TypeVar("T")
@@ -49,6 +59,9 @@ BATCH = 1000
 """Most writes committed in one transaction."""
 SWITCH = 0.0005
 """The interpreter's thread switch interval while a writer thread runs (seconds)."""
+TRY_DEADLINE = 10.0
+"""Seconds one try of PostgreSQL's batch may take before its connection is dropped and the
+batch tried again on a new one (a statement tried again stores nothing twice)."""
 LEASE_SHARE = 0.8
 """Share of the lease's time after the last renewed heartbeat during which the process still
 acts on its rooms: it stops a little before the lease ends for the others."""
@@ -58,7 +71,26 @@ acts on its rooms: it stops a little before the lease ends for the others."""
 class _Pending:
     write: Write
     future: concurrent.futures.Future[Any]
+    """The writer's side: started (then it runs to its end) or cancelled before it started."""
+    waiter: asyncio.Future[Any]
+    """The event loop's side, awaited by whoever wrote: resolved in the loop, the whole
+    batch's waiters by one callback (each hop between the threads costs a turn of a busy
+    loop, so there is one)."""
+    loop: asyncio.AbstractEventLoop
     queued: float = field(default_factory=time.monotonic)
+    outcome: tuple[StoreError | None, Any] | None = None
+
+
+def _resolve(answered: list[_Pending]) -> None:
+    """In the event loop: answer each write's waiter (unless it gave up waiting)."""
+    for pending in answered:
+        if pending.waiter.done() or pending.outcome is None:
+            continue
+        error, result = pending.outcome
+        if error is None:
+            pending.waiter.set_result(result)
+        else:
+            pending.waiter.set_exception(error)
 
 
 class Database:
@@ -86,9 +118,15 @@ class Database:
         self._leases = concurrent.futures.ThreadPoolExecutor(
             1, "paohuzi-db-lease", initializer=store.open_thread
         )
-        self._writer = threading.Thread(target=self._write_loop, name="paohuzi-db-write")
-        self._writer.daemon = True
-        self._writer.start()
+        self._answered: list[_Pending] = []
+        """Writes the writer has answered, not yet handed to their loops."""
+        self._in_loop: LoopWriter | None = None
+        if isinstance(store, PostgresStore):
+            self._in_loop = LoopWriter(self, store)
+        else:
+            self._writer = threading.Thread(target=self._write_loop, name="paohuzi-db-write")
+            self._writer.daemon = True
+            self._writer.start()
         self._beat: asyncio.Future[set[str] | None] | None = None
         self._beating = False
         self.commits = 0
@@ -120,16 +158,22 @@ class Database:
         method returns. Raises :class:`StoreError` when it cannot be
         stored (nothing of it was), or, with ``deadline``, when it was not stored by then
         (it is dropped if it had not started; else it may still be stored)."""
-        future: concurrent.futures.Future[Any] = concurrent.futures.Future()
-        pending = _Pending(Write(kind, room, args), future)
+        loop = asyncio.get_running_loop()
+        pending = _Pending(
+            Write(kind, room, args), concurrent.futures.Future(), loop.create_future(), loop
+        )
         with self._waiting_lock:
             self._waiting[id(pending)] = pending.queued
-        self._queue.put(pending)
-        waited = asyncio.wrap_future(future)
+        if self._in_loop is not None:
+            self._in_loop.put(pending)
+        else:
+            self._queue.put(pending)
         if deadline is None:
-            return await waited
+            return await pending.waiter
+        # On time out the waiter is cancelled, and the write with it if it had not started.
+        pending.waiter.add_done_callback(lambda w: w.cancelled() and pending.future.cancel())
         try:
-            return await asyncio.wait_for(waited, deadline)
+            return await asyncio.wait_for(pending.waiter, deadline)
         except TimeoutError:
             raise StoreError(f"the database did not answer within {deadline:g} s") from None
 
@@ -149,15 +193,21 @@ class Database:
                     break
                 batch.append(more)
             started = [p for p in batch if p.future.set_running_or_notify_cancel()]
-            for p in batch:
-                if p not in started:
-                    self._done(p)
-            grouped = [p for p in started if p.write.kind != "create_room"]
-            if grouped:
-                self._commit(grouped)
-            for p in started:
-                if p.write.kind == "create_room":
-                    self._alone(p)
+            try:
+                self._write_batch(batch, started)
+            finally:
+                self._answer()
+
+    def _write_batch(self, batch: list[_Pending], started: list[_Pending]) -> None:
+        for p in batch:
+            if p not in started:
+                self._done(p)
+        grouped = [p for p in started if p.write.kind != "create_room"]
+        if grouped:
+            self._commit(grouped)
+        for p in started:
+            if p.write.kind == "create_room":
+                self._alone(p)
 
     def _done(self, pending: _Pending) -> None:
         with self._waiting_lock:
@@ -227,10 +277,19 @@ class Database:
 
     def _finish(self, pending: _Pending, error: StoreError | None, result: Any = None) -> None:
         self._done(pending)
-        if error is None:
-            pending.future.set_result(result)
-        else:
-            pending.future.set_exception(error)
+        pending.outcome = (error, result)
+        self._answered.append(pending)
+
+    def _answer(self) -> None:
+        """Hand the writes answered since the last call to their event loops, one callback
+        for each loop."""
+        answered, self._answered = self._answered, []
+        loops: dict[asyncio.AbstractEventLoop, list[_Pending]] = {}
+        for pending in answered:
+            loops.setdefault(pending.loop, []).append(pending)
+        for loop, some in loops.items():
+            with suppress(RuntimeError):  # the loop is closed: nobody waits any more
+                loop.call_soon_threadsafe(_resolve, some)
 
     # ------------------------------------------------------------------ reads and leases
 
@@ -298,8 +357,11 @@ class Database:
     def close(self, timeout: float = 10.0) -> None:
         """Commit what is queued (for at most ``timeout``), then stop the threads."""
         end = time.monotonic() + timeout
-        self._queue.put(None)
-        self._writer.join(timeout)
+        if self._in_loop is not None:
+            self._in_loop.close()
+        else:
+            self._queue.put(None)
+            self._writer.join(timeout)
         self._stopping = True
         pools = (self._readers, self._leases)
         for pool in pools:
@@ -311,3 +373,165 @@ class Database:
         for pool in pools:
             for thread in list(pool._threads):
                 thread.join(max(0.0, end - time.monotonic()))
+
+
+class LoopWriter:
+    """PostgreSQL's writer in the event loop (D76): one task takes everything queued when its
+    previous commit returned and commits it over one psycopg ``AsyncConnection`` — a batch of
+    actions (nearly every batch) in one statement, one round trip, with a deadline; any other
+    batch (a deal, a score, seats, a room's creation) in a thread of its own through the
+    synchronous store, awaited by the task, so the commits stay one after the other. The
+    retries, the holding back and the answers are the writer thread's (:class:`Database`)."""
+
+    def __init__(self, db: Database, store: PostgresStore) -> None:
+        self.db = db
+        self.store = store
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._queue: asyncio.Queue[_Pending] | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._conn: Any = None
+        self._thread = concurrent.futures.ThreadPoolExecutor(1, "paohuzi-db-write")
+
+    def put(self, pending: _Pending) -> None:
+        if self._queue is None or self._loop is not pending.loop:
+            self._loop = pending.loop
+            self._queue = asyncio.Queue()
+            self._task = pending.loop.create_task(self._run(self._queue))
+        self._queue.put_nowait(pending)
+
+    async def _run(self, waiting: asyncio.Queue[_Pending]) -> None:
+        db = self.db
+        while True:
+            batch = [await waiting.get()]
+            while len(batch) < BATCH and not waiting.empty():
+                batch.append(waiting.get_nowait())
+            started = [p for p in batch if p.future.set_running_or_notify_cancel()]
+            try:
+                for p in batch:
+                    if p not in started:
+                        db._done(p)
+                grouped = [p for p in started if p.write.kind != "create_room"]
+                if grouped:
+                    await self._commit(grouped)
+                for p in started:
+                    if p.write.kind == "create_room":
+                        await self._alone(p)
+            finally:
+                answered, db._answered = db._answered, []
+                _resolve(answered)
+
+    async def _hold_back(self) -> None:
+        told = False
+        while not self.db.lease_ok() and not self.db._stopping:
+            if not told:
+                log.warning("hall: the leases were not renewed in time; writes wait")
+                told = True
+            await asyncio.sleep(0.05)
+
+    async def _again(self, tries: int, error: StoreError) -> int:
+        if tries == 0:
+            log.warning("the database is stalled; writes are kept and tried again: %s", error)
+        await asyncio.sleep(min(0.05 * 2**tries, 0.5))
+        return tries + 1
+
+    async def _commit(self, batch: list[_Pending]) -> None:
+        db = self.db
+        tries = 0
+        while True:
+            await self._hold_back()
+            try:
+                results = await self._apply([p.write for p in batch])
+            except StoreError as error:
+                if self.store.transient(error) and not db._stopping:
+                    tries = await self._again(tries, error)
+                    continue
+                for p in batch:
+                    await self._alone(p)
+                return
+            except Exception as error:  # a bug: refuse the writes, keep the writer alive
+                log.exception("the writer failed")
+                for p in batch:
+                    db._finish(p, StoreError(f"{type(error).__name__}: {error}"))
+                return
+            db.commits += 1
+            db.written += len(batch)
+            for p, result in zip(batch, results, strict=True):
+                db._finish(p, result)
+            return
+
+    async def _alone(self, pending: _Pending) -> None:
+        db = self.db
+        tries = 0
+        loop = asyncio.get_running_loop()
+        while True:
+            await self._hold_back()
+            try:
+                result = await loop.run_in_executor(
+                    self._thread, self.store.apply_write, pending.write
+                )
+            except StoreError as error:
+                if self.store.transient(error) and not db._stopping:
+                    tries = await self._again(tries, error)
+                    continue
+                db._finish(pending, error)
+                return
+            except Exception as error:
+                log.exception("the writer failed")
+                db._finish(pending, StoreError(f"{type(error).__name__}: {error}"))
+                return
+            db.commits += 1
+            db.written += 1
+            db._finish(pending, None, result)
+            return
+
+    async def _apply(self, writes: list[Write]) -> list[StoreError | None]:
+        args = self.store.batch_of_actions(writes)
+        if args is None:  # the general way, in order after the batches before it
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(self._thread, self.store.apply_writes, writes)
+        psycopg = self.store._psycopg
+        try:
+            found = await asyncio.wait_for(self._execute(args), TRY_DEADLINE)
+        except (psycopg.Error, TimeoutError) as error:
+            self._drop()
+            if isinstance(error, TimeoutError):
+                error = psycopg.OperationalError(f"no answer within {TRY_DEADLINE:g} s")
+            raise StoreError(str(error)) from error
+        return self.store.batch_results(writes, found)
+
+    async def _execute(self, args: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+        if self._conn is None or self._conn.closed:
+            if self.store._closed:
+                raise StoreError("the store is closed")
+            self._conn = await self.store._psycopg.AsyncConnection.connect(
+                self.store.url, **PG_OPTIONS
+            )
+        cursor = await self._conn.execute(ACTIONS_AT_ONCE, args)
+        found: list[tuple[Any, ...]] = await cursor.fetchall()
+        return found
+
+    def _drop(self) -> None:
+        """Forget the connection (after a failure or a deadline: its state is unknown)."""
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            with suppress(Exception):
+                conn.pgconn.finish()
+
+    def close(self) -> None:
+        """Stop the task; commit what is still queued through the synchronous store (the
+        server stops: its event loop waits for this)."""
+        if self._task is not None:
+            self._task.cancel()
+        left: list[_Pending] = []
+        while self._queue is not None and not self._queue.empty():
+            left.append(self._queue.get_nowait())
+        started = [p for p in left if p.future.set_running_or_notify_cancel()]
+        grouped = [p.write for p in started if p.write.kind != "create_room"]
+        with suppress(Exception):
+            if grouped:
+                self.store.apply_writes(grouped)
+            for p in started:
+                if p.write.kind == "create_room":
+                    self.store.apply_write(p.write)
+        self._thread.shutdown(wait=False)
+        self._drop()

@@ -40,6 +40,9 @@ async def forward_websocket(websocket: WebSocket, address: str, room_id: str) ->
             max_size=2**22,
             open_timeout=5,
             ping_interval=None,
+            # Between two processes of the hall (a private network): compressing there would
+            # cost the holder a compression and this process a decompression of every state.
+            compression=None,
         ) as upstream:
 
             async def up() -> None:

@@ -67,6 +67,7 @@ from paohuzi.server.store import (
     StoredRoom,
     StoreError,
 )
+from paohuzi.server.views import SeatEvents, events_text
 
 JSON = dict[str, Any]
 Send = Callable[[str], Awaitable[None]]
@@ -328,6 +329,7 @@ class Room:
     _window: Window | None = None
     _delayed: int = 0
     """Writes of the room waiting longer than :data:`SAVING_NOTICE` (its clients are told)."""
+    _seat_events: SeatEvents = field(default_factory=SeatEvents)
 
     def __post_init__(self) -> None:
         self.ruleset: RuleSet = room_rules(self.rules)[1]
@@ -398,10 +400,21 @@ class Room:
         own = self.seats[seat].own_actions if seat is not None else 0
         return self.hand_no * HAND_SEQ + len(game.log) + own
 
-    def view(self, seat: int | None, game: Game | None = None) -> JSON:
-        """Everything sent to a seat (or a spectator), from its observation only."""
+    def view_text(self, seat: int | None, game: Game | None = None) -> str:
+        """:meth:`view` as the JSON text sent, its events built once each (:mod:`views`)."""
         game = game or self.dealt
-        obs = observe(game, seat)
+        data = json.dumps(self.view(seat, game, events=False), ensure_ascii=False)
+        if game is self.game:
+            events = self._seat_events.text(game, seat)
+        else:
+            events = events_text(game, seat)
+        return data[:-1] + ', "events": ' + events + "}"
+
+    def view(self, seat: int | None, game: Game | None = None, *, events: bool = True) -> JSON:
+        """Everything sent to a seat (or a spectator), from its observation only (``events``
+        False: all but the log, which :meth:`view_text` adds)."""
+        game = game or self.dealt
+        obs = observe(game, seat, events=events)
         data = observation_json(obs)
         deciding = bool(obs.legal) and seat is not None and not self.seats[seat].auto
         seats = range(len(self.seats))
@@ -411,7 +424,6 @@ class Room:
             you=seat,
             hand_no=self.hand_no + 1,
             seq=self.seq(seat, game),
-            events=[event_json(e) for e in obs.events],
             seats=[s.public() for s in self.seats],
             host=self.host,
             match=self.match_info(game),
@@ -430,6 +442,8 @@ class Room:
             ready=[s.ready or s.bot is not None for s in self.seats],
             reveal=reveal_of(game) if game.is_over else None,
         )
+        if events:
+            data["events"] = [event_json(e) for e in obs.events]
         return data
 
     @property
@@ -675,7 +689,7 @@ class Room:
             and listener.seat not in window.done
         ):
             shown = window.views.get(listener.seat)  # its question, asked at the opening
-        return shown or json.dumps(self.view(listener.seat), ensure_ascii=False)
+        return shown or self.view_text(listener.seat)
 
     def leave(self, listener: Listener) -> None:
         listener.close()
@@ -695,7 +709,7 @@ class Room:
         if not any(li.alive for li in self.listeners):
             return Frame({}, public)  # nobody watches: nothing to build, nothing to pace
         seats: list[int | None] = [only] if only is not None else [*range(len(self.seats)), None]
-        return Frame({s: json.dumps(self.view(s, game), ensure_ascii=False) for s in seats}, public)
+        return Frame({s: self.view_text(s, game) for s in seats}, public)
 
     async def _settle(self) -> None:
         """After a change: the frame of the moment reached, then show what was captured. Under
@@ -760,7 +774,7 @@ class Room:
             if min(ranks) > above:
                 questions[seat] = observe(ahead, seat)
                 if not self._computer(seat):
-                    views[seat] = json.dumps(self.view(seat, ahead), ensure_ascii=False)
+                    views[seat] = self.view_text(seat, ahead)
             above = max(above, *ranks)
             ahead = ahead.clone()
             ahead.apply(PASS)
@@ -882,16 +896,22 @@ class Room:
         room changes and shows nothing meanwhile. A write the database keeps waiting for is
         kept, not refused: after :data:`SAVING_NOTICE` the room's clients are told that
         saving is delayed and their moves are kept, and told again once it is stored."""
-        write = asyncio.ensure_future(self.db.write(kind, self.id, *args))
+        # A timer, not a wait_for around the write: each layer of futures costs the write a
+        # turn of the event loop, and a busy loop's turn takes milliseconds.
+        told = False
+
+        def late() -> None:
+            nonlocal told
+            told = True
+            self._saving(+1)
+
+        notice = asyncio.get_running_loop().call_later(SAVING_NOTICE, late)
         try:
-            return await asyncio.wait_for(asyncio.shield(write), SAVING_NOTICE)
-        except TimeoutError:
-            pass
-        self._saving(+1)
-        try:
-            return await write
+            return await self.db.write(kind, self.id, *args)
         finally:
-            self._saving(-1)
+            notice.cancel()
+            if told:
+                self._saving(-1)
 
     def _saving(self, change: int) -> None:
         before = self._delayed

@@ -509,9 +509,11 @@ class Store:
 
     def apply_writes(self, writes: list[Write]) -> list[StoreError | None]:
         """Commit many rooms' writes in one transaction (group commit), in their order: for
-        each, None (stored) or the :class:`LeaseLost` of a room this process no longer holds
-        (nothing of it stored). Raises :class:`StoreError` when the transaction fails:
-        nothing of any of them is stored then."""
+        each, None (stored) or why it was not (nothing of it stored): the :class:`LeaseLost`
+        of a room this process no longer holds, or (PostgreSQL's batch of actions) the
+        :class:`StoreError` of an action whose place holds another. Raises
+        :class:`StoreError` when the transaction fails: nothing of any of them is stored
+        then."""
         results: list[StoreError | None] = [None] * len(writes)
         with self._transaction():
             held = self._fence_many({w.room for w in writes})
@@ -736,6 +738,48 @@ the lease row (FOR SHARE, :meth:`PostgresStore._fence`), so the taking waits for
 replays it with the rest."""
 
 
+ACTIONS_AT_ONCE = """
+WITH held AS (
+    SELECT l.room FROM leases l
+    JOIN unnest(%s::text[], %s::bigint[]) AS e(room, epoch) ON e.room = l.room AND e.epoch = l.epoch
+    WHERE l.owner = %s
+    FOR SHARE OF l
+), given AS (
+    SELECT * FROM unnest(%s::text[], %s::int[], %s::int[], %s::text[]) AS g(room, n, i, action)
+    WHERE g.room IN (SELECT room FROM held)
+), added AS (
+    INSERT INTO actions (room, n, i, action) SELECT room, n, i, action FROM given
+    ON CONFLICT DO NOTHING RETURNING room, n, i
+), touched AS (
+    UPDATE rooms SET active = %s WHERE id IN (SELECT room FROM held)
+)
+SELECT 'held', room, NULL::int, NULL::int, NULL::text FROM held
+UNION ALL
+SELECT 'taken', a.room, a.n, a.i, a.action FROM actions a JOIN given g USING (room, n, i)
+WHERE NOT EXISTS (SELECT 1 FROM added d WHERE (d.room, d.n, d.i) = (g.room, g.n, g.i))
+"""
+"""A batch of actions in one statement (group commit, D74): the lease rows of the rooms this
+process holds at the epochs it knows, kept (FOR SHARE) until it commits, so a taking waits
+(D60); their actions inserted, the rooms' activity touched; answered with the rooms held and,
+for an action whose place was taken already, what is stored there (the statement sees the
+database as it was before it: a place taken is one stored earlier)."""
+
+
+PG_OPTIONS: dict[str, Any] = {
+    "autocommit": True,
+    "connect_timeout": 5,
+    # A peer that stops answering (a black hole: nothing acknowledged) breaks the connection
+    # within seconds instead of the kernel's quarter of an hour; then the write is tried
+    # again on a new one.
+    "tcp_user_timeout": 10_000,
+    "keepalives": 1,
+    "keepalives_idle": 5,
+    "keepalives_interval": 2,
+    "keepalives_count": 3,
+}
+"""How every connection to a hall's PostgreSQL is made (psycopg's keywords)."""
+
+
 class PostgresStore(Store):
     """A hall's shared PostgreSQL (psycopg 3). Each process has an id, an address its peers
     reach it at and a heartbeat; it serves only the rooms whose lease it holds, and each write
@@ -774,19 +818,7 @@ class PostgresStore(Store):
             raise StoreError(f"PostgreSQL: {error}") from error
 
     def _connect(self) -> psycopg.Connection[Any]:
-        # A peer that stops answering (a black hole: nothing acknowledged) breaks the
-        # connection within seconds instead of the kernel's quarter of an hour; then the
-        # write is tried again on a new one.
-        return self._psycopg.connect(
-            self.url,
-            autocommit=True,
-            connect_timeout=5,
-            tcp_user_timeout=10_000,
-            keepalives=1,
-            keepalives_idle=5,
-            keepalives_interval=2,
-            keepalives_count=3,
-        )
+        return self._psycopg.connect(self.url, **PG_OPTIONS)
 
     def open_thread(self) -> None:
         if self._closed:
@@ -872,6 +904,54 @@ class PostgresStore(Store):
                     yield
             except self._psycopg.Error as error:
                 raise StoreError(str(error)) from error
+
+    def apply_writes(self, writes: list[Write]) -> list[StoreError | None]:
+        # A batch of actions only (nearly every batch) is one statement, so one round trip and
+        # its own transaction (the connection commits each statement): a round trip is a wait
+        # on the network after which the writer thread must take the interpreter back from a
+        # busy event loop, and each costs a commit more than the database's own work.
+        args = self.batch_of_actions(writes)
+        if args is None:
+            return super().apply_writes(writes)
+        try:  # the shared connection is one thread's at a time (it may be in a transaction)
+            with nullcontext() if hasattr(self._local, "pg") else self._lock:
+                found = self._conn().execute(ACTIONS_AT_ONCE, args).fetchall()
+        except self._psycopg.Error as error:
+            raise StoreError(str(error)) from error
+        return self.batch_results(writes, found)
+
+    def batch_of_actions(self, writes: list[Write]) -> tuple[Any, ...] | None:
+        """The arguments of :data:`ACTIONS_AT_ONCE` that store ``writes`` (None: they are not
+        all actions, the general way stores them)."""
+        rows = [(w.room, *w.args) for w in writes]
+        if not all(w.kind == "add_action" for w in writes) or len({r[:3] for r in rows}) < len(
+            rows
+        ):  # (two actions at one place: a room awaits each write before the next, so never)
+            return None
+        rooms = sorted({w.room for w in writes})
+        epochs = [self._epochs.get(room, -1) for room in rooms]
+        columns = [[r[k] for r in rows] for k in range(4)]
+        return (rooms, epochs, self.id, *columns, time.time())
+
+    def batch_results(
+        self, writes: list[Write], found: list[tuple[Any, ...]]
+    ) -> list[StoreError | None]:
+        """What :data:`ACTIONS_AT_ONCE` answered, write by write (as :meth:`apply_writes`)."""
+        held = {room for kind, room, *_ in found if kind == "held"}
+        stored = {(room, n, i): action for kind, room, n, i, action in found if kind == "taken"}
+        for room in {w.room for w in writes} - held:
+            self._epochs.pop(room, None)
+        results: list[StoreError | None] = []
+        for write in writes:
+            n, i, action = write.args
+            if write.room not in held:
+                results.append(LeaseLost(f"room {write.room} is held by another process now"))
+            elif stored.get((write.room, n, i), action) != action:
+                taken = f"room {write.room}: another action is stored at {n}/{i}"
+                results.append(StoreError(taken))
+            else:
+                results.append(None)
+        return results
 
     def _fence(self, room: str) -> None:
         epoch = self._epochs.get(room)
