@@ -49,6 +49,8 @@ class Player:
                 fresh = True
                 while True:
                     message = json.loads(ws.recv(timeout=clock.PATIENCE))
+                    if message["type"] == "saving":  # a slow commit (a loaded machine)
+                        continue
                     if message["type"] == "error" and fresh:
                         return False  # refused for now (a room moving in a hall): again
                     assert message["type"] == "state", message

@@ -105,6 +105,8 @@ def play_out(ws: WebSocketTestSession, state: dict[str, Any]) -> dict[str, Any]:
         if state["legal"]:
             ws.send_json({"type": "act", "action": state["legal"][-1], "seq": state["seq"]})
         state = receive(ws)
+        while state["type"] == "saving":  # told when a commit is slow (a loaded machine)
+            state = receive(ws)
         assert state["type"] == "state", state
     return state
 
