@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -21,6 +20,7 @@ from paohuzi.server.rooms import Listener, Room, Rooms
 from paohuzi.server.store import open_store
 from tests import clock, scenario
 from tests.pgcluster import db_url
+from tests.server.test_timing import Clock, run_virtual
 
 DEALER = 0
 ASKED = 1  # the dealer's 下家: the only seat that may 吃 the dealer's discard
@@ -57,14 +57,15 @@ async def watch(
     seats: list[str | None] = [None, "greedy" if bot else None, None]
     room = await rooms.create(seats, timer=0, seed=SEED)
     sent: dict[int | None, list[str]] = {s: [] for s in (0, 1, 2, None)}
-    # Arrival times are measured, in units of the pace, not bounded: a message would need to
-    # be half a pace (0.25 s) late to change its unit. The hall's timing test counts ticks.
-    started = time.monotonic()  # arrival times are measured from here, not bounded
+    # Arrival times, in units of the pace, on the loop's clock: a virtual one (run_virtual),
+    # so they are the rooms' release schedule itself, whatever the machine's load.
+    now = asyncio.get_running_loop().time
+    started = now()
 
     def sender(seat: int | None) -> Callable[[str], asyncio.Future[None]]:
         async def send(text: str) -> None:
             sent[seat].append(text)
-            moment = time.monotonic() - started  # a measurement (see above), not a bound
+            moment = now() - started
             sent[seat].append(f"@{round(moment / max(pace, 1e-9))}")
 
         return send  # type: ignore[return-value]
@@ -134,8 +135,8 @@ def test_a_hidden_question_changes_no_other_seats_messages(
     monkeypatch.setattr(BotRunner, "decide", passing)
     original = Room.new_deck
     try:
-        asked = asyncio.run(watch(asked_deck, card, tmp_path / "a.db", pace, bot))
-        unasked = asyncio.run(watch(unasked_deck, card, tmp_path / "b.db", pace, bot))
+        asked = run_virtual(watch(asked_deck, card, tmp_path / "a.db", pace, bot), Clock())
+        unasked = run_virtual(watch(unasked_deck, card, tmp_path / "b.db", pace, bot), Clock())
     finally:
         Room.new_deck = original  # type: ignore[method-assign]
     for seat in (DEALER, OTHER, None):
