@@ -113,10 +113,12 @@ async def run(
     think: float,
     round_trips: list[float],
     route: str,
-    lags: list[float],
-    by_kind: dict[bool, list[float]],
+    lags: list[float] | None = None,
+    by_kind: dict[bool, list[float]] | None = None,
 ) -> dict[str, int]:
     counts = {"hands": 0}
+    lags = [] if lags is None else lags
+    by_kind = {True: [], False: []} if by_kind is None else by_kind
     tasks = []
     created = [
         (
