@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import random
@@ -53,12 +54,20 @@ def post(url: str, body: dict[str, Any]) -> Any:
 
 
 async def player(
-    url: str, stop: float, seed: int, think: float, counts: dict[str, int], round_trips: list[float]
+    url: str,
+    stop: float,
+    seed: int,
+    think: float,
+    counts: dict[str, int],
+    round_trips: list[float],
+    by_kind: dict[bool, list[float]],
 ) -> None:
     """One seat: answers at random after ``think`` seconds on average; times each answer
-    until the state it caused comes back."""
+    until the state it caused comes back, in ``by_kind[True]`` too if it answered a claim window
+    (such a state may wait, by the rules, for the other seats' answers, R8), else in
+    ``by_kind[False]``."""
     rng = random.Random(seed)
-    sent: tuple[int, float] | None = None
+    sent: tuple[int, float, bool] | None = None
     async with connect(url, max_size=2**22) as ws:
         while time.monotonic() < stop:
             try:
@@ -71,6 +80,7 @@ async def player(
             if sent is not None and message["seq"] > sent[0]:
                 if sent[1] >= _timed_from:
                     round_trips.append(time.monotonic() - sent[1])
+                    by_kind[sent[2]].append(round_trips[-1])
                 sent = None
             if message["over"]:
                 if message["ready"][message["you"]]:
@@ -82,14 +92,33 @@ async def player(
                 if think:
                     await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
                 action = rng.choice(message["legal"])
-                sent = (message["seq"], time.monotonic())
+                sent = (message["seq"], time.monotonic(), "pass" in message["legal"])
                 await ws.send(json.dumps({"type": "act", "action": action, "seq": message["seq"]}))
 
 
+async def lag_probe(stop: float, lags: list[float], every: float = 0.05) -> None:
+    """How late this process's event loop wakes a sleeper: the clients' own lag, which a round
+    trip includes (a reply is timed when the client's loop gets to it)."""
+    while time.monotonic() < stop:
+        before = time.monotonic()
+        await asyncio.sleep(every)
+        if before >= _timed_from:
+            lags.append(time.monotonic() - before - every)
+
+
 async def run(
-    bases: list[str], rooms: int, seconds: float, think: float, round_trips: list[float], route: str
+    bases: list[str],
+    rooms: int,
+    seconds: float,
+    think: float,
+    round_trips: list[float],
+    route: str,
+    lags: list[float] | None = None,
+    by_kind: dict[bool, list[float]] | None = None,
 ) -> dict[str, int]:
     counts = {"hands": 0}
+    lags = [] if lags is None else lags
+    by_kind = {True: [], False: []} if by_kind is None else by_kind
     tasks = []
     created = [
         (
@@ -110,8 +139,9 @@ async def run(
         ws_base = bases[target].replace("http", "ws")
         for seat in range(3):
             url = f"{ws_base}/ws/{room['room']}?token={room['seats'][seat]['token']}"
-            task = player(url, stop, i * 3 + seat, think, counts, round_trips)
+            task = player(url, stop, i * 3 + seat, think, counts, round_trips, by_kind)
             tasks.append(asyncio.create_task(task))
+    tasks.append(asyncio.create_task(lag_probe(stop, lags)))
     await asyncio.gather(*tasks, return_exceptions=True)
     return counts
 
@@ -136,6 +166,12 @@ def main() -> None:
     )
     parser.add_argument(
         "--no-ws-compression", action="store_true", help="servers send uncompressed (serve's flag)"
+    )
+    parser.add_argument(
+        "--client-gc-default",
+        action="store_true",
+        help="the clients keep Python's collector thresholds (their pauses then distort the "
+        "round trips)",
     )
     args = parser.parse_args()
     global SETTLE
@@ -176,9 +212,26 @@ def main() -> None:
                     except OSError:
                         time.sleep(0.1)
             round_trips: list[float] = []
+            lags: list[float] = []
+            by_kind: dict[bool, list[float]] = {True: [], False: []}
+            if not args.client_gc_default:
+                # 1,500 clients in this one process: with the default thresholds (700, 10, 10)
+                # the collector took 8 s of a 35 s run here, in pauses of up to 0.3 s (gen 1)
+                # and 0.8 s (gen 2), each late for every reply waiting meanwhile.
+                gc.freeze()
+                gc.set_threshold(50_000, 20, 100)
             cpu = Cpu([s.pid for s in servers])
             counts = asyncio.run(
-                run(bases, args.rooms, args.seconds, args.think, round_trips, args.route)
+                run(
+                    bases,
+                    args.rooms,
+                    args.seconds,
+                    args.think,
+                    round_trips,
+                    args.route,
+                    lags,
+                    by_kind,
+                )
             )
             used = cpu.used()
             each = [
@@ -201,9 +254,13 @@ def main() -> None:
     commits = sum(m.get("commits", 0) for m in each)
     writes = sum(m.get("writes", 0) for m in each)
     trips = sorted(round_trips)
+    windows, turns = sorted(by_kind[True]), sorted(by_kind[False])
+    lags.sort()
 
-    def pct(p: float) -> float:
-        return round(trips[min(len(trips) - 1, int(p * len(trips)))] * 1000, 1) if trips else 0.0
+    def pct(p: float, values: list[float] = trips) -> float:
+        if not values:
+            return 0.0
+        return round(values[min(len(values) - 1, int(p * len(values)))] * 1000, 1)
 
     store = "PostgreSQL" if args.postgres else "SQLite"
     print(f"{args.processes} server process(es) on {store}, clients routed by {args.route}")
@@ -222,6 +279,16 @@ def main() -> None:
         + (f", after the first {SETTLE:g} s" if SETTLE else "")
         + "): "
         f"p50 {pct(0.5)} ms, p99 {pct(0.99)} ms"
+    )
+    print(
+        f"  of which {len(turns)} moves on one's turn: p50 {pct(0.5, turns)} ms, "
+        f"p99 {pct(0.99, turns)} ms; {len(windows)} answers in a claim window (their state may "
+        f"wait for the other seats' answers, R8): p50 {pct(0.5, windows)} ms, "
+        f"p99 {pct(0.99, windows)} ms"
+    )
+    print(
+        f"the clients' own event loop lag (a 50 ms sleeper woken late): p50 {pct(0.5, lags)} ms, "
+        f"p99 {pct(0.99, lags)} ms, max {pct(1.0, lags)} ms"
     )
     print(
         f"CPU (cores busy on average): clients {used['clients']:.2f}, servers "
