@@ -14,11 +14,12 @@ from typing import Any
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
+import paohuzi.server.rooms as rooms_module
 import paohuzi.server.routes.play as play
 from paohuzi.server.config import Config
 from paohuzi.server.rooms import CLOSED_NOW, MOVED, Closed, Listener, Room, Rooms
 from paohuzi.server.roomstate import RoomState
-from paohuzi.server.store import StoreError, open_store
+from paohuzi.server.store import LeaseLost, StoreError, open_store
 from tests import clock
 from tests.pgcluster import db_url
 from tests.server.harness import app_client, new_room, receive, room_of
@@ -172,6 +173,35 @@ def test_a_finished_hand_is_stored_though_its_room_closed_before_the_retry(
         await clock.until(lambda: room.finishing, "the hand did not end")
         room.close()  # idle before the retry: nobody else would store the record
         await clock.until(lambda: store.record(room.id, 0) is not None, "the record was lost")
+        rooms.close()
+        store.close()
+
+    asyncio.run(run())
+
+
+def test_a_finished_hand_of_a_room_another_process_took_is_not_tried_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(rooms_module, "RETRY", 0.01)
+
+    async def run() -> None:
+        store = open_store(db_url(tmp_path / "g.db"))
+        rooms = Rooms(store, Config(bot_delay=0))
+        room = await rooms.create(["greedy", "greedy", "greedy"], timer=0)
+        tried: list[str] = []
+
+        async def saving(what: str, *args: Any) -> Any:
+            if what == "finish_hand":
+                tried.append(what)
+                raise LeaseLost("another process holds this room")
+            return None
+
+        monkeypatch.setattr(room, "_save", saving)
+        await clock.until(lambda: room.finishing, "the hand did not end")
+        room.close()
+        for _ in range(20):  # twenty retry intervals: a retry would have come by now
+            await asyncio.sleep(0.01)
+        assert tried == ["finish_hand"]  # fenced for good (D60): never tried again
         rooms.close()
         store.close()
 

@@ -62,6 +62,7 @@ from paohuzi.server.roomstate import RoomState, RoomStateError, Stage
 from paohuzi.server.store import (
     CLOSED,
     QUARANTINED,
+    LeaseLost,
     Store,
     StoredHand,
     StoredRoom,
@@ -1095,7 +1096,8 @@ class Room:
         except StoreError as error:
             log.warning("room %s: could not store a finished hand: %s", self.id, error)
             self.finishing = True
-            asyncio.get_running_loop().call_later(RETRY, self._retry_finish)
+            if not isinstance(error, LeaseLost):  # another process holds the room: it finishes
+                asyncio.get_running_loop().call_later(RETRY, self._retry_finish)
             return
         match.totals, match.hands, match.dealer, match.huangzhuang_streak = after
         self.finishing = False
