@@ -81,22 +81,18 @@ def run_virtual(main: Coroutine[Any, Any, Any], clock: Clock) -> Any:
     loop.time = clock.monotonic  # type: ignore[method-assign]
     write, call = Database.write, Database._call
 
-    async def counted_write(self: Database, *args: Any, **kwargs: Any) -> Any:
-        clock.busy += 1
-        try:
-            return await write(self, *args, **kwargs)
-        finally:
-            clock.busy -= 1
+    def counted(method: Callable[..., Coroutine[Any, Any, Any]]) -> Callable[..., Any]:
+        async def counting(self: Database, *args: Any, **kwargs: Any) -> Any:
+            clock.busy += 1
+            try:
+                return await method(self, *args, **kwargs)
+            finally:
+                clock.busy -= 1
 
-    async def counted_call(self: Database, *args: Any, **kwargs: Any) -> Any:
-        clock.busy += 1
-        try:
-            return await call(self, *args, **kwargs)
-        finally:
-            clock.busy -= 1
+        return counting
 
-    Database.write = counted_write  # type: ignore[method-assign]
-    Database._call = counted_call  # type: ignore[method-assign]
+    Database.write = counted(write)  # type: ignore[method-assign]
+    Database._call = counted(call)  # type: ignore[method-assign]
     try:
         return loop.run_until_complete(main)
     finally:
