@@ -152,6 +152,33 @@ def test_connections_of_one_address_are_budgeted(tmp_path: Path) -> None:
         assert refused.value.code == 4429
 
 
+def test_a_reconnecting_flood_is_refused_before_the_application(tmp_path: Path) -> None:
+    """Past its address's budget of connections, a WebSocket upgrade is answered 429 by the
+    HTTP protocol (guard.GuardedHTTP), before the application (which refuses with 403).
+    A client that goes away before its refusal is sent logs no traceback. Behind the trusted proxy (127.0.0.1, uvicorn's default)
+    each forwarded address has a budget of its own. Counting, not timing: the budget of 5 a
+    minute refills one token in 12 s, far more than the loop below takes."""
+    server = LoggedServer(tmp_path / "db", "--connections-per-minute", "5")
+    server.start()
+    try:
+        statuses = []
+        for _ in range(12):
+            ws = RawWebSocket(server.port, "/ws/nosuchroom0")
+            statuses.append(ws.status)
+            ws.close()  # at once: the application may still be refusing the unknown room
+        forwarded = RawWebSocket(
+            server.port, "/ws/nosuchroom0", headers={"X-Forwarded-For": "203.0.113.7"}
+        )
+        forwarded.close()
+        accepted = statuses.count(101)
+        assert 5 <= accepted <= 6, statuses  # 6: one token refilled on a very slow machine
+        assert statuses.count(429) == len(statuses) - accepted, statuses
+        assert forwarded.status == 101
+    finally:
+        server.stop()
+    assert "Traceback" not in server.errors(), server.errors()[-3000:]
+
+
 def test_a_history_flood_gets_at_most_its_budget_and_the_store_is_read_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -118,3 +118,21 @@ def test_a_room_that_does_not_replay_is_quarantined_and_the_others_start(tmp_pat
         server.stop()
     # Kept on disk for the operator.
     assert sql(db, "SELECT state FROM rooms WHERE id = ?", bad) == [("quarantined",)]
+
+
+def test_the_serving_process_collects_rarely_and_never_scans_start_up() -> None:
+    """D82: after ``tune_collector`` what exists is frozen (never scanned again) and young
+    collections wait for 20,000 new objects, not 700."""
+    import gc
+
+    from paohuzi.cli.serve import COLLECTOR_THRESHOLDS, tune_collector
+
+    before = gc.get_threshold()
+    try:
+        tune_collector()
+        assert gc.get_threshold() == COLLECTOR_THRESHOLDS
+        assert COLLECTOR_THRESHOLDS[0] >= 10 * before[0]
+        assert gc.get_freeze_count() > 1000
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*before)

@@ -7,6 +7,12 @@
   closed (1008): the server stops reading it at once and lets go of it a few seconds later,
   so a flooder that reconnects at once waits first. The bytes of a read are parsed a slice at
   a time, so a read of thousands of pings stops at the slice where the budget ran out.
+* **WebSocket upgrades.** A client past its address's budget of connections a minute is
+  answered 429 by the HTTP protocol itself, before a WebSocket protocol, a task or the
+  application is made for it: a flooder that reconnects as soon as it is closed (issue 22's
+  ping flood, about 400 attempts a second) costs the parsing of its request and no more. Its
+  address is the one the application sees (behind a trusted proxy, the forwarded one). The
+  application keeps its own count for servers run without these classes.
 * **Half-sent requests.** uvicorn's keep-alive timeout runs only between requests: a client
   that sends part of a request head (or body) and stalls holds its connection for ever. Here
   every request must be complete (head and body) within ``request_timeout`` seconds of the
@@ -19,9 +25,11 @@ from a :class:`Config`.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from typing import Any
 
 import h11
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.extensions.permessage_deflate import ServerPerMessageDeflateFactory
@@ -29,7 +37,8 @@ from websockets.frames import Frame, Opcode
 from websockets.server import ServerProtocol
 
 from paohuzi.server.config import Config
-from paohuzi.server.limits import Bucket
+from paohuzi.server.limits import Bucket, RateLimiter
+from paohuzi.server.routes.common import client_key
 
 SLICE = 1024
 """Bytes of a WebSocket read parsed at once, between two looks at the budget."""
@@ -152,9 +161,40 @@ class GuardedHTTP(H11Protocol):
         if self.conn.their_state not in (h11.IDLE, h11.SEND_BODY):
             self._disarm()  # the request is in: the rest is the application's
 
+    upgrades: RateLimiter | None = None
+    """WebSocket upgrades a client address may ask for (None: no budget here)."""
+
     def handle_websocket_upgrade(self, event: h11.Request) -> None:
         self._disarm()
+        if self.upgrades is not None and not self.upgrades.allow(self._address(event)):
+            self._refuse(429, b"too many connections from your address")
+            return
         super().handle_websocket_upgrade(event)
+
+    def _address(self, event: h11.Request) -> str:
+        """The client's address as the application's limits count it: the peer's, or behind
+        a trusted proxy the one it forwards (uvicorn's own middleware decides, as it does for
+        the application)."""
+        scope: dict[str, Any] = {"type": "websocket", "client": self.client, "headers": []}
+        if self.config.proxy_headers:
+            scope["headers"] = list(event.headers)
+            middleware = ProxyHeadersMiddleware(_noop, self.config.forwarded_allow_ips)
+            with contextlib.suppress(StopIteration):  # it never waits: one step runs it
+                middleware(scope, _never, _never).send(None)  # type: ignore[arg-type]
+        client = scope.get("client")
+        return client_key(str(client[0]) if client else None)
+
+    def _refuse(self, status: int, text: bytes) -> None:
+        headers = [
+            (b"content-type", b"text/plain; charset=utf-8"),
+            (b"content-length", str(len(text)).encode()),
+            (b"connection", b"close"),
+        ]
+        response = h11.Response(status_code=status, headers=headers, reason=b"Too Many Requests")
+        self.transport.write(self.conn.send(response) or b"")
+        self.transport.write(self.conn.send(h11.Data(data=text)) or b"")
+        self.transport.write(self.conn.send(h11.EndOfMessage()) or b"")
+        self.transport.close()
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
@@ -166,9 +206,24 @@ class GuardedHTTP(H11Protocol):
         super().connection_lost(exc)
 
 
+async def _noop(scope: Any, receive: Any, send: Any) -> None:
+    """The application :meth:`GuardedHTTP._address` runs uvicorn's proxy middleware over."""
+
+
+async def _never() -> Any:
+    raise AssertionError("not called")
+
+
 def protocols(config: Config) -> tuple[type[GuardedHTTP], type[GuardedWebSockets]]:
     """The HTTP and WebSocket protocol classes for ``uvicorn.run``, with ``config``'s limits."""
-    http = type("GuardedHTTP", (GuardedHTTP,), {"request_timeout": config.request_timeout})
+    http = type(
+        "GuardedHTTP",
+        (GuardedHTTP,),
+        {
+            "request_timeout": config.request_timeout,
+            "upgrades": RateLimiter(config.connections_per_minute),
+        },
+    )
     ws = type(
         "GuardedWebSockets",
         (GuardedWebSockets,),

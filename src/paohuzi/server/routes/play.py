@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from contextlib import suppress
 from typing import Any
 
 from fastapi import APIRouter, WebSocket
@@ -40,8 +41,10 @@ async def play(websocket: WebSocket, room_id: str) -> None:
     await websocket.accept()
 
     async def refuse(message: str, code: int) -> None:
-        await websocket.send_json({"type": "error", "message": message})
-        await websocket.close(code=code)
+        """Tell the client why and close; one that went away meanwhile is not told."""
+        with suppress(WebSocketDisconnect, RuntimeError):  # RuntimeError: closed already
+            await websocket.send_json({"type": "error", "message": message})
+            await websocket.close(code=code)
 
     try:
         room = await server.rooms(websocket).get(room_id) if plausible_id(room_id) else None
