@@ -1,10 +1,12 @@
-"""Layering checks (issue 11): nothing outside the engine reads a private engine attribute, and
-no module but the rules writes the number of seats as a literal."""
+"""Layering checks (issues 11, 23): the engine imports only the standard library and itself,
+nothing below the CLI imports it, nothing outside the engine reads a private engine attribute,
+and no module but the rules writes the number of seats as a literal."""
 
 from __future__ import annotations
 
 import ast
 import re
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).parent.parent
@@ -12,6 +14,7 @@ PACKAGE = ROOT / "src" / "paohuzi"
 ENGINE = {
     "action_ids",
     "actions",
+    "analysis",
     "cards",
     "chi",
     "evaluator",
@@ -38,6 +41,58 @@ def _sources() -> list[Path]:
 
 def _is_engine(path: Path) -> bool:
     return path.parent == PACKAGE and path.stem in ENGINE
+
+
+NATIVE_PLUG = {"paohuzi.native", "paohuzi._native", "paohuzi.native_game"}
+"""What the engine may import of the optional compiled core (issue 23 folds these into the
+core protocol)."""
+
+
+def _imports(path: Path) -> list[tuple[int, str]]:
+    """Every module ``path`` imports, anywhere in it (functions too), with its line; a
+    relative import is resolved against the package."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                package = ".".join(path.relative_to(PACKAGE.parent).parts[: -node.level])
+                found.append((node.lineno, f"{package}.{node.module}" if node.module else package))
+            else:
+                found.append((node.lineno, node.module or ""))
+    return found
+
+
+def test_the_engine_imports_only_the_standard_library_and_itself() -> None:
+    engine = {f"paohuzi.{name}" for name in ENGINE}
+    found = []
+    checked = 0
+    for name in sorted(ENGINE):
+        path = PACKAGE / f"{name}.py"
+        for line, module in _imports(path):
+            checked += 1
+            top = module.partition(".")[0]
+            if top == "paohuzi":
+                if module not in engine | NATIVE_PLUG | {"paohuzi"}:
+                    found.append(f"{path.relative_to(ROOT)}:{line} imports {module}")
+            elif top not in sys.stdlib_module_names and top != "__future__":
+                found.append(f"{path.relative_to(ROOT)}:{line} imports {module}")
+    assert checked > 100 and found == []  # every engine module's imports were read
+
+
+def test_nothing_below_the_cli_imports_it() -> None:
+    found = []
+    scanned = 0
+    for path in sorted(PACKAGE.rglob("*.py")):
+        inside = path.relative_to(PACKAGE).parts
+        if inside[0] == "cli" or inside == ("__main__.py",):
+            continue
+        scanned += 1
+        for line, module in _imports(path):
+            if module == "paohuzi.cli" or module.startswith("paohuzi.cli."):
+                found.append(f"{path.relative_to(ROOT)}:{line} imports {module}")
+    assert scanned > 50 and found == []
 
 
 def _private(name: str) -> bool:

@@ -5,18 +5,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from dataclasses import dataclass
 from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 
-from paohuzi.cards import KIND_NAMES, Kind, parse_cards, parse_kind
-from paohuzi.evaluator import HuResult, Wait, best_win, check_holding, waits
-from paohuzi.groups import Group, parse_groups
+from paohuzi.analysis import Query, answer, batch_line, parse_query
+from paohuzi.cards import KIND_NAMES
+from paohuzi.evaluator import HuResult, best_win, waits
 from paohuzi.rules import PRESETS, RuleSet
-
-JSON = dict[str, Any]
 
 
 def add_parser(commands: Any) -> None:
@@ -41,85 +38,12 @@ def add_parser(commands: Any) -> None:
     parser.set_defaults(run=run)
 
 
-@dataclass(frozen=True)
-class Query:
-    """One analysis request: a holding and, optionally, a winning card."""
-
-    hand: list[Kind]
-    table: list[Group]
-    win: Kind | None
-    self_drawn: bool
-
-
-def parse_query(hand: str, table: str, win: str | None, self_drawn: bool) -> Query:
-    """Parse and check a query; raises ValueError with a message naming the problem."""
-    cards = parse_cards(hand)
-    groups = parse_groups(table)
-    kind = parse_kind(win) if win is not None else None
-    check_holding(cards, groups, kind)
-    return Query(cards, groups, kind, self_drawn)
-
-
-def answer(query: Query, rules: RuleSet) -> JSON:
-    """The F6 answer to a query."""
-    if query.win is None:
-        return {"waits": [_wait_json(w) for w in waits(query.hand, query.table, rules)]}
-    result = best_win(query.hand, query.table, query.win, self_drawn=query.self_drawn, rules=rules)
-    if result is None:
-        return {"hu": False}
-    return {
-        "hu": True,
-        "groups": [str(g) for g in result.groups],
-        "huxi": result.huxi,
-        "deng": result.score.deng,
-        "mingtang": [{"name": name, "fan": fan} for name, fan in result.score.mingtang],
-        "fan": result.score.fan,
-        "score": result.points,
-    }
-
-
-def _wait_json(wait: Wait) -> JSON:
-    return {"win": KIND_NAMES[wait.win], "huxi": wait.huxi, "score": wait.points}
-
-
-_BATCH_FIELDS = {"hand": str, "table": str, "win": str, "self_drawn": bool}
-
-
-def _batch_line(line: str, rules: RuleSet) -> JSON:
-    try:
-        request = json.loads(line)
-    except json.JSONDecodeError as error:
-        return {"error": f"bad JSON: {error.msg} at column {error.colno}"}
-    if not isinstance(request, dict):
-        return {"error": "a query is a JSON object"}
-    for key, value in request.items():
-        expected = _BATCH_FIELDS.get(key)
-        if expected is None:
-            return {"error": f"unknown field {key!r} (hand, table, win, self_drawn)"}
-        if value is not None and not isinstance(value, expected):
-            return {
-                "error": f"field {key!r} must be a {'boolean' if expected is bool else 'string'}"
-            }
-    if not isinstance(request.get("hand"), str):
-        return {"error": "field 'hand' is required"}
-    try:
-        query = parse_query(
-            request["hand"],
-            request.get("table") or "",
-            request.get("win"),
-            bool(request.get("self_drawn")),
-        )
-    except ValueError as error:
-        return {"error": str(error)}
-    return answer(query, rules)
-
-
 def run(args: argparse.Namespace) -> int:
     rules = PRESETS[args.rules]
     if args.batch:
         for line in sys.stdin:
             if line.strip():
-                print(json.dumps(_batch_line(line, rules), ensure_ascii=False), flush=True)
+                print(json.dumps(batch_line(line, rules), ensure_ascii=False), flush=True)
         return 0
     if args.hand is None:
         print("paohuzi analyze: error: --hand is required (or --batch)", file=sys.stderr)

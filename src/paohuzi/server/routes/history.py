@@ -13,8 +13,8 @@ from fastapi import APIRouter, HTTPException, Path, Query, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
+from paohuzi.analysis import answer, parse_query
 from paohuzi.cards import parse_kind
-from paohuzi.cli.analyze import answer, parse_query
 from paohuzi.evaluator import best_win, current_huxi
 from paohuzi.record import Record, RecordError
 from paohuzi.rules import PRESETS
