@@ -37,6 +37,8 @@ from websockets.asyncio.client import connect
 SETTLE = 0.0
 """Seconds at the start whose answers are not timed (``--settle``): the clients connect then."""
 _timed_from = 0.0
+_HELLO: dict[str, str] = {"events": "new"}
+"""What the clients add to their hello (``--whole-events``: nothing)."""
 
 
 def free_port() -> int:
@@ -68,7 +70,11 @@ async def player(
     ``by_kind[False]``."""
     rng = random.Random(seed)
     sent: tuple[int, float, bool] | None = None
+    url, _, token = url.partition("#")
     async with connect(url, max_size=2**22) as ws:
+        # As the web table does: the secret in the first message, and (unless told otherwise)
+        # only the events not sent yet in each state (D84).
+        await ws.send(json.dumps({"type": "hello", "token": token} | _HELLO))
         while time.monotonic() < stop:
             try:
                 remaining = max(0.1, stop - time.monotonic())
@@ -138,7 +144,7 @@ async def run(
         target = holder if route == "holder" else zlib.crc32(room["room"].encode()) % len(bases)
         ws_base = bases[target].replace("http", "ws")
         for seat in range(3):
-            url = f"{ws_base}/ws/{room['room']}?token={room['seats'][seat]['token']}"
+            url = f"{ws_base}/ws/{room['room']}#{room['seats'][seat]['token']}"
             task = player(url, stop, i * 3 + seat, think, counts, round_trips, by_kind)
             tasks.append(asyncio.create_task(task))
     tasks.append(asyncio.create_task(lag_probe(stop, lags)))
@@ -173,9 +179,17 @@ def main() -> None:
         help="the clients keep Python's collector thresholds (their pauses then distort the "
         "round trips)",
     )
+    parser.add_argument(
+        "--whole-events",
+        action="store_true",
+        help="the clients ask for every state's whole log of events, as clients before D84 "
+        "did (default: only the events not sent yet, as the web table does)",
+    )
     args = parser.parse_args()
-    global SETTLE
+    global SETTLE, _HELLO
     SETTLE = args.settle
+    if args.whole_events:
+        _HELLO = {}
     if args.processes > 1 and not args.postgres:
         parser.error("a hall of processes shares a PostgreSQL: add --postgres")
     cluster: Any = None

@@ -68,7 +68,7 @@ from paohuzi.server.store import (
     StoredRoom,
     StoreError,
 )
-from paohuzi.server.views import SeatEvents, events_text
+from paohuzi.server.views import SeatEvents, StateText, events_text
 
 JSON = dict[str, Any]
 Send = Callable[[str], Awaitable[None]]
@@ -214,7 +214,9 @@ class Listener:
     the queue behind is dropped (it reconnects to the full state), so it costs the server
     no more than the queue."""
 
-    def __init__(self, seat: int | None, send: Send, close: Close, limit: int) -> None:
+    def __init__(
+        self, seat: int | None, send: Send, close: Close, limit: int, *, new_events: bool = False
+    ) -> None:
         self.seat = seat
         self.alive = True
         self._send = send
@@ -222,6 +224,10 @@ class Listener:
         self._queue: asyncio.Queue[str] = asyncio.Queue(limit)
         self._writer: asyncio.Task[None] | None = None
         self._last: str | None = None
+        self.new_events = new_events
+        """Whether the client asked for only the events it was not sent yet (D84)."""
+        self._events: tuple[list[str], int] | None = None
+        """The events list of the last state sent and how many of them it held."""
         self.sayings = Bucket(0.5, 3)
         """Quick phrases and reactions: one every two seconds, bursts of three."""
 
@@ -231,12 +237,25 @@ class Listener:
             return
         if state:
             self._last = text
+            if self.new_events:
+                text = self._new_events(text)
         if self._writer is None:
             self._writer = asyncio.create_task(self._write())
         try:
             self._queue.put_nowait(text)
         except asyncio.QueueFull:
             self.drop(TOO_SLOW, "too far behind: reconnect")
+
+    def _new_events(self, text: str) -> str:
+        """The state with only the events this connection was not sent: those of the same
+        hand's list after the ones the last state held (anything else is sent whole)."""
+        sent, self._events = self._events, None
+        if not isinstance(text, StateText):
+            return text
+        self._events = (text.parts, text.held)
+        if sent is not None and sent[0] is text.parts and sent[1] <= text.held:
+            return text.since(sent[1])
+        return text
 
     async def _write(self) -> None:
         while True:
@@ -402,14 +421,18 @@ class Room:
         return self.hand_no * HAND_SEQ + len(game.log) + own
 
     def view_text(self, seat: int | None, game: Game | None = None) -> str:
-        """:meth:`view` as the JSON text sent, its events built once each (:mod:`views`)."""
+        """:meth:`view` as the JSON text sent, its events built once each (:mod:`views`): a
+        :class:`StateText` for the hand in play and for a look ahead of it that has logged
+        nothing more (a claim window's question: the log is the hand's)."""
         game = game or self.dealt
         data = json.dumps(self.view(seat, game, events=False), ensure_ascii=False)
-        if game is self.game:
-            events = self._seat_events.text(game, seat)
-        else:
-            events = events_text(game, seat)
-        return data[:-1] + ', "events": ' + events + "}"
+        hand = self.game
+        if hand is not None and (
+            game is hand
+            or (len(game.log) == len(hand.log) and bool(hand.log) and game.log[-1] is hand.log[-1])
+        ):
+            return StateText.of(data[:-1], self._seat_events.parts(hand, seat))
+        return data[:-1] + ', "events": ' + events_text(game, seat) + "}"
 
     def view(self, seat: int | None, game: Game | None = None, *, events: bool = True) -> JSON:
         """Everything sent to a seat (or a spectator), from its observation only (``events``

@@ -16,6 +16,27 @@ from paohuzi.game import Game
 from paohuzi.observation import seen_event
 
 
+class StateText(str):
+    """A state's JSON text (``{…, "events": [...]}``, the events last) that knows its parts:
+    the text before the events, the list the events' texts are kept in (shared by every state
+    of the seat in this hand, growing) and how many of them this state holds."""
+
+    head: str
+    parts: list[str]
+    held: int
+
+    @classmethod
+    def of(cls, head: str, parts: list[str]) -> StateText:
+        text = cls(head + ', "events": [' + ", ".join(parts) + "]}")
+        text.head, text.parts, text.held = head, parts, len(parts)
+        return text
+
+    def since(self, sent: int) -> str:
+        """The same state with only the events from the ``sent``-th on (``events_from``)."""
+        new = ", ".join(self.parts[sent : self.held])
+        return f'{self.head}, "events_from": {sent}, "events": [{new}]}}'
+
+
 class SeatEvents:
     """For one game at a time (the hand in play): each seat's events as JSON text."""
 
@@ -23,8 +44,9 @@ class SeatEvents:
         self._game: Game | None = None
         self._parts: dict[int | None, list[str]] = {}
 
-    def text(self, game: Game, seat: int | None) -> str:
-        """The JSON array of ``game``'s events as ``seat`` sees them (None: a spectator)."""
+    def parts(self, game: Game, seat: int | None) -> list[str]:
+        """The JSON of each of ``game``'s events as ``seat`` sees them (None: a spectator):
+        the same list object for the whole of the game, grown to its log."""
         if game is not self._game:
             self._game = game
             self._parts = {}
@@ -32,7 +54,11 @@ class SeatEvents:
         log = game.log
         for k in range(len(parts), len(log)):
             parts.append(json.dumps(event_json(seen_event(log[k], seat)), ensure_ascii=False))
-        return "[" + ", ".join(parts) + "]"
+        return parts
+
+    def text(self, game: Game, seat: int | None) -> str:
+        """The JSON array of those events."""
+        return "[" + ", ".join(self.parts(game, seat)) + "]"
 
 
 def events_text(game: Game, seat: int | None) -> str:

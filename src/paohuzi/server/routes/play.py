@@ -67,6 +67,7 @@ async def play(websocket: WebSocket, room_id: str) -> None:
     # URL), or, from older clients, in the URL's query; without either, a spectator.
     token = websocket.query_params.get("token")
     early: str | None = None
+    new_events = False
     if token is None:
         try:
             message = await asyncio.wait_for(websocket.receive(), HELLO_WAIT)
@@ -78,6 +79,7 @@ async def play(websocket: WebSocket, room_id: str) -> None:
         said = hello(early)
         if said is not None:
             token, early = said or None, None
+            new_events = wants_new_events(message.get("text"))
 
     async def close(code: int, reason: str) -> None:
         if websocket.application_state is WebSocketState.CONNECTED:
@@ -91,7 +93,9 @@ async def play(websocket: WebSocket, room_id: str) -> None:
         except KeyError as error:
             await refuse(str(error.args[0]), 4403)
             return None
-        listener = Listener(seat, websocket.send_text, close, config.send_queue)
+        listener = Listener(
+            seat, websocket.send_text, close, config.send_queue, new_events=new_events
+        )
         try:
             first = await room.enter(listener, token)
         except KeyError as error:  # revoked while it waited for the room
@@ -143,6 +147,7 @@ async def play(websocket: WebSocket, room_id: str) -> None:
             elif listener.seat is None and (token := hello(text)):
                 # A hello after the wait (a slow network): the spectator sits down.
                 room.leave(listener)
+                new_events = wants_new_events(text)
                 listener = await sit(token)
                 reply = None
             else:
@@ -162,6 +167,17 @@ async def play(websocket: WebSocket, room_id: str) -> None:
     finally:
         if listener is not None:
             room.leave(listener)
+
+
+def wants_new_events(text: str | None) -> bool:
+    """Whether a hello asks for only the events not yet sent (``"events": "new"``, D84)."""
+    if text is None or len(text) > 512:
+        return False
+    try:
+        message = json.loads(text)
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(message, dict) and message.get("events") == "new"
 
 
 def hello(text: str | None) -> str | None:

@@ -915,20 +915,43 @@ function problem(kind) {
 
 const CLOSED = {4404: "room", 4403: "token", 4429: "full", 4410: "closed", 4409: "elsewhere"};
 
+/** The events of the hand so far on this connection (the server sends the new ones only). */
+let sentEvents = null;
+
+/** Makes a state's events whole again from the ones this connection was sent before; false
+ * (and a reconnection, which starts from a whole state) if that cannot be done. */
+function wholeEvents(m) {
+  if (m.events_from !== undefined) {
+    if (!sentEvents || sentEvents.length < m.events_from) {
+      socket.close();  // a gap: never show a log with holes; onclose reconnects
+      return false;
+    }
+    m.events = sentEvents.slice(0, m.events_from).concat(m.events);
+    delete m.events_from;
+  }
+  sentEvents = m.events;
+  return true;
+}
+
 function connect() {
   if (stopped) return;
   const proto = location.protocol === "https:" ? "wss" : "ws";
   // The seat's secret goes in the first message, never in a URL (issue 22).
   socket = new WebSocket(proto + "://" + location.host + "/ws/" + encodeURIComponent(roomId));
   socket.onopen = () => {
-    socket.send(JSON.stringify(token ? {type: "hello", token} : {type: "hello"}));
+    // "events": "new": after a hand's first state, only the events not sent yet (D84).
+    sentEvents = null;
+    socket.send(JSON.stringify(token ? {type: "hello", token, events: "new"} : {type: "hello", events: "new"}));
     if (attempts) toast(t("conn_back"));
     attempts = 0;
     showConn(null);
   };
   socket.onmessage = ev => {
     const m = JSON.parse(ev.data);
-    if (m.type === "state") onState(m);
+    if (m.type === "state") {
+      if (!wholeEvents(m)) return;
+      onState(m);
+    }
     else if (m.type === "lobby") {
       if (m.you !== null && !m.seats[m.you].name && nickname()) sendName(nickname());
       onLobby(m);
