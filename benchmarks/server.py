@@ -73,7 +73,7 @@ async def player(
     url, _, token = url.partition("#")
     async with connect(url, max_size=2**22) as ws:
         # As the web table does: the secret in the first message, and (unless told otherwise)
-        # only the events not sent yet in each state (D84).
+        # only the events not sent yet in each state (D100).
         await ws.send(json.dumps({"type": "hello", "token": token} | _HELLO))
         while time.monotonic() < stop:
             try:
@@ -182,7 +182,7 @@ def main() -> None:
     parser.add_argument(
         "--whole-events",
         action="store_true",
-        help="the clients ask for every state's whole log of events, as clients before D84 "
+        help="the clients ask for every state's whole log of events, as clients before D100 "
         "did (default: only the events not sent yet, as the web table does)",
     )
     args = parser.parse_args()

@@ -1,4 +1,4 @@
-"""Only the events not sent yet (D84): a client whose hello says ``"events": "new"`` is sent,
+"""Only the events not sent yet (D100): a client whose hello says ``"events": "new"`` is sent,
 after a hand's first state, each state with ``events_from`` and the events from there on;
 made whole again from what it was sent before, every state is the one a client sent whole
 states gets, hand after hand (claim windows' questions included)."""

@@ -225,7 +225,7 @@ class Listener:
         self._writer: asyncio.Task[None] | None = None
         self._last: str | None = None
         self.new_events = new_events
-        """Whether the client asked for only the events it was not sent yet (D84)."""
+        """Whether the client asked for only the events it was not sent yet (D100)."""
         self._events: tuple[list[str], int] | None = None
         """The events list of the last state sent and how many of them it held."""
         self.sayings = Bucket(0.5, 3)

@@ -170,7 +170,7 @@ async def play(websocket: WebSocket, room_id: str) -> None:
 
 
 def wants_new_events(text: str | None) -> bool:
-    """Whether a hello asks for only the events not yet sent (``"events": "new"``, D84)."""
+    """Whether a hello asks for only the events not yet sent (``"events": "new"``, D100)."""
     if text is None or len(text) > 512:
         return False
     try:

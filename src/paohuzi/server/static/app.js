@@ -939,7 +939,7 @@ function connect() {
   // The seat's secret goes in the first message, never in a URL (issue 22).
   socket = new WebSocket(proto + "://" + location.host + "/ws/" + encodeURIComponent(roomId));
   socket.onopen = () => {
-    // "events": "new": after a hand's first state, only the events not sent yet (D84).
+    // "events": "new": after a hand's first state, only the events not sent yet (D100).
     sentEvents = null;
     socket.send(JSON.stringify(token ? {type: "hello", token, events: "new"} : {type: "hello", events: "new"}));
     if (attempts) toast(t("conn_back"));
