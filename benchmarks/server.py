@@ -264,6 +264,10 @@ def main() -> None:
         "p50_ms": "/".join(str(m.get("p50_ms")) for m in each),
         "p99_ms": "/".join(str(m.get("p99_ms")) for m in each),
         "max_ms": "/".join(str(m.get("max_ms")) for m in each),
+        "send": " ".join(
+            f"p50 {m.get('send_p50_ms')} / p99 {m.get('send_p99_ms')} / max {m.get('send_max_ms')}"
+            for m in each
+        ),
     }
     commits = sum(m.get("commits", 0) for m in each)
     writes = sum(m.get("writes", 0) for m in each)
@@ -288,6 +292,7 @@ def main() -> None:
         f"server-side action latency (arrival to states queued): p50 {metrics.get('p50_ms')} ms, "
         f"p99 {metrics.get('p99_ms')} ms, max {metrics.get('max_ms')} ms"
     )
+    print(f"server-side send (a message queued to its socket's write): {metrics['send']} ms")
     print(
         "client round trip (answer sent to its state received"
         + (f", after the first {SETTLE:g} s" if SETTLE else "")

@@ -1,7 +1,8 @@
 """Only the events not sent yet (D100): a client whose hello says ``"events": "new"`` is sent,
 after a hand's first state, each state with ``events_from`` and the events from there on;
 made whole again from what it was sent before, every state is the one a client sent whole
-states gets, hand after hand (claim windows' questions included)."""
+states gets, hand after hand (claim windows' questions included). And ``/api/metrics`` times
+every message sent, from its queueing to its socket."""
 
 from __future__ import annotations
 
@@ -24,12 +25,14 @@ class Whole:
         self.sent: list[Any] | None = None
         self.cut = 0
         """States that came with ``events_from``."""
+        self.states = 0
 
     def next_state(self) -> dict[str, Any]:
         while True:
             message: dict[str, Any] = receive(self.ws)
             if message["type"] != "state":
                 continue
+            self.states += 1
             if "events_from" in message:
                 self.cut += 1
                 start = message.pop("events_from")
@@ -74,6 +77,10 @@ def test_a_client_of_new_events_makes_every_state_whole(tmp_path: Path) -> None:
                     seat_ws.send_json({"type": "ready"})
             assert whole.cut == 0
             assert new.cut > 20 and seat.cut > 20  # cut states, hand after hand
+        # Every message handed to a socket was timed from its queueing (the writer's wait).
+        metrics = client.get("/api/metrics", headers={"Authorization": "Bearer op"}).json()
+        assert metrics["sent"] >= whole.states + new.states + seat.states
+        assert 0 <= metrics["send_p50_ms"] <= metrics["send_p99_ms"] <= metrics["send_max_ms"]
 
 
 def test_a_connection_cuts_only_what_follows_the_state_it_sent() -> None:

@@ -80,12 +80,14 @@ class Histogram:
                 return min(self.largest, self.LOW * 10 ** ((index + 1) / self.PER_DECADE))
         return self.largest
 
-    def summary(self) -> dict[str, float | int]:
+    def summary(self, count: str = "actions", prefix: str = "") -> dict[str, float | int]:
+        """The count (named ``count``) and, if any, p50, p99 and the largest in ms (each
+        name after ``prefix``)."""
         if not self.total:
-            return {"actions": 0}
+            return {count: 0}
         return {
-            "actions": self.total,
-            "p50_ms": round(self.quantile(0.50) * 1000, 3),
-            "p99_ms": round(self.quantile(0.99) * 1000, 3),
-            "max_ms": round(self.largest * 1000, 3),
+            count: self.total,
+            f"{prefix}p50_ms": round(self.quantile(0.50) * 1000, 3),
+            f"{prefix}p99_ms": round(self.quantile(0.99) * 1000, 3),
+            f"{prefix}max_ms": round(self.largest * 1000, 3),
         }

@@ -215,13 +215,22 @@ class Listener:
     no more than the queue."""
 
     def __init__(
-        self, seat: int | None, send: Send, close: Close, limit: int, *, new_events: bool = False
+        self,
+        seat: int | None,
+        send: Send,
+        close: Close,
+        limit: int,
+        *,
+        new_events: bool = False,
+        waits: Histogram | None = None,
     ) -> None:
         self.seat = seat
         self.alive = True
         self._send = send
         self._close = close
-        self._queue: asyncio.Queue[str] = asyncio.Queue(limit)
+        self._queue: asyncio.Queue[tuple[str, float]] = asyncio.Queue(limit)
+        self._waits = waits
+        """Where the time from a message's push to the end of its send is counted."""
         self._writer: asyncio.Task[None] | None = None
         self._last: str | None = None
         self.new_events = new_events
@@ -242,7 +251,7 @@ class Listener:
         if self._writer is None:
             self._writer = asyncio.create_task(self._write())
         try:
-            self._queue.put_nowait(text)
+            self._queue.put_nowait((text, time.perf_counter()))
         except asyncio.QueueFull:
             self.drop(TOO_SLOW, "too far behind: reconnect")
 
@@ -259,12 +268,14 @@ class Listener:
 
     async def _write(self) -> None:
         while True:
-            text = await self._queue.get()
+            text, pushed = await self._queue.get()
             try:
                 await self._send(text)
             except Exception:  # a dropped connection: forget it, the game goes on
                 self.alive = False
                 return
+            if self._waits is not None:
+                self._waits.add(time.perf_counter() - pushed)
 
     def close(self) -> None:
         self.alive = False
@@ -1386,6 +1397,10 @@ class Rooms:
         self.config = config
         self.runner = BotRunner(config.bot_workers, config.bot_deadline, config.bot_spec)
         self.metrics = Histogram()
+        """Actions: from a move's arrival to its states queued."""
+        self.sends = Histogram()
+        """Messages: from queued for a connection to handed to its socket (the wait for the
+        connection's writer task, a turn of the event loop or more, and the send)."""
         self.rooms: dict[str, Room] = {}
         self._stored: dict[str, StoredRoom] = {}
         """Open rooms of the database not restored yet."""

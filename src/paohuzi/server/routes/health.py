@@ -46,6 +46,7 @@ async def metrics(request: Request) -> dict[str, Any]:
         "commits": rooms.db.commits,
         "writes": rooms.db.written,
         **rooms.metrics.summary(),
+        **rooms.sends.summary("sent", "send_"),
     }
 
 

@@ -94,7 +94,12 @@ async def play(websocket: WebSocket, room_id: str) -> None:
             await refuse(str(error.args[0]), 4403)
             return None
         listener = Listener(
-            seat, websocket.send_text, close, config.send_queue, new_events=new_events
+            seat,
+            websocket.send_text,
+            close,
+            config.send_queue,
+            new_events=new_events,
+            waits=server.rooms(websocket).sends,
         )
         try:
             first = await room.enter(listener, token)
