@@ -22,7 +22,7 @@ from paohuzi.server.roomstate import RoomState
 from paohuzi.server.store import LeaseLost, StoreError, open_store
 from tests import clock
 from tests.pgcluster import db_url
-from tests.server.harness import app_client, new_room, receive, room_of
+from tests.server.harness import PERSON, app_client, new_room, receive, room_of
 
 
 async def _send(text: str) -> None:
@@ -206,3 +206,24 @@ def test_a_finished_hand_of_a_room_another_process_took_is_not_tried_again(
         store.close()
 
     asyncio.run(run())
+
+
+def test_a_bug_raising_runtimeerror_while_a_seat_sits_down_is_logged_not_taken_for_a_close(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Starlette's RuntimeError for a closed socket means the client went away; the same
+    exception from the room while the socket is open is a bug: logged, and closed with 1011."""
+
+    async def broken(self: Room, seat: int | None) -> bool:
+        raise RuntimeError("a bug in arrive")
+
+    monkeypatch.setattr(Room, "arrive", broken)
+    with app_client(tmp_path / "db") as client:
+        data = new_room(client, PERSON)
+        with client.websocket_connect(f"/ws/{data['room']}") as ws:
+            ws.send_json({"type": "hello", "token": data["seats"][0]["token"]})
+            with pytest.raises(WebSocketDisconnect) as closed:
+                while True:
+                    receive(ws)
+    assert closed.value.code == 1011
+    assert "a bug in arrive" in caplog.text

@@ -164,14 +164,24 @@ async def play(websocket: WebSocket, room_id: str) -> None:
                     reply = {"type": "error", "message": "internal error"}
             if reply is not None and listener is not None:
                 listener.push(json.dumps(reply, ensure_ascii=False), state=False)
-    except (WebSocketDisconnect, RuntimeError):
-        pass  # the connection went away (RuntimeError: Starlette, once it is closed)
-    except Exception as error:  # a bug while a seat sat down: a line in the log, not silence
-        server.trouble.warn(type(error).__name__, f"websocket: {error!r}")
-        await close(1011, "internal error")
+    except WebSocketDisconnect:
+        pass  # the connection went away
+    except Exception as error:
+        # Starlette raises RuntimeError for a socket used once it is closed: that is the
+        # connection going away too. Anything else (or a RuntimeError on a socket still open)
+        # is a bug while a seat sat down: a line in the log, not silence.
+        if not (isinstance(error, RuntimeError) and gone(websocket)):
+            server.trouble.warn(type(error).__name__, f"websocket: {error!r}")
+            await close(1011, "internal error")
     finally:
         if listener is not None:
             room.leave(listener)
+
+
+def gone(websocket: WebSocket) -> bool:
+    """Whether either side has closed the socket."""
+    closed = (WebSocketState.DISCONNECTED,)
+    return websocket.application_state in closed or websocket.client_state in closed
 
 
 def wants_new_events(text: str | None) -> bool:
