@@ -1250,6 +1250,27 @@ mod tests {
     }
 
     #[test]
+    fn r1_seeded_deck_is_a_deck_and_its_own_stream() {
+        let deck = seeded_deck(7);
+        assert_eq!(deck, seeded_deck(7));
+        assert_ne!(deck, seeded_deck(8));
+        let wide: Vec<i64> = deck.iter().map(|&k| i64::from(k)).collect();
+        assert_eq!(check_deck(&wide).unwrap(), deck.to_vec());
+        let game = Game::deal_seeded(rules(), 1, 7, true).unwrap();
+        assert_eq!(game.deck.as_deref(), Some(&deck[..]));
+    }
+
+    #[test]
+    fn play_hands_is_repeatable_and_settles() {
+        for policy in [Policy::Random, Policy::Greedy { waits: false }] {
+            let played = play_hands(&rules(), 30, 5, policy).unwrap();
+            assert_eq!(played, play_hands(&rules(), 30, 5, policy).unwrap());
+            assert_eq!(played.totals.iter().sum::<i64>(), 0);
+            assert!(played.decisions >= 30);
+        }
+    }
+
+    #[test]
     fn r7_chi_with_bi_worked_example() {
         // hand x1 x2 x2 x3 x3 x4 d2 d2, taking x2 (RULES.md R7).
         let mut hand = [0u8; NUM_KINDS];
@@ -1263,6 +1284,108 @@ mod tests {
         assert!(texts.contains(&"chi x1x2x3 x2x2d2".to_string()), "{texts:?}");
         assert!(texts.contains(&"chi x1x2x3 x2x3x4 x2d2d2".to_string()), "{texts:?}");
     }
+}
+
+/// The native core's own seeded deal (D90): the sorted deck (kind `k` at `4k..4k+4`)
+/// shuffled by Fisher–Yates from the top (`i` from 79 down to 1, swapped with
+/// `rng.below(i + 1)`) with [`Rng::new`]`(seed)`. A stream of its own: it does not reproduce
+/// Python's `random.shuffle` of a `Game(seed=…)`; a given deck deals the same in both cores.
+pub fn seeded_deck(seed: u64) -> [Kind; DECK_SIZE] {
+    shuffled_deck(&mut Rng::new(seed))
+}
+
+/// The sorted deck shuffled with `rng`, as [`seeded_deck`] does.
+pub fn shuffled_deck(rng: &mut Rng) -> [Kind; DECK_SIZE] {
+    let mut deck = [0 as Kind; DECK_SIZE];
+    for (i, k) in deck.iter_mut().enumerate() {
+        *k = (i / 4) as Kind;
+    }
+    rng.shuffle(&mut deck);
+    deck
+}
+
+/// The seed of hand `index` of [`play_hands`]`(…, seed, …)`: that hand is dealt as
+/// [`seeded_deck`] of it, and its choices continue the same generator.
+pub fn hand_seed(seed: u64, index: u64) -> u64 {
+    seed.wrapping_add(index.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+}
+
+impl Game {
+    /// A hand dealt from [`seeded_deck`]`(seed)` (R2).
+    pub fn deal_seeded(
+        rules: Arc<GameRules>,
+        dealer: u8,
+        seed: u64,
+        keep_log: bool,
+    ) -> Result<Game, Invalid> {
+        Game::new(rules, dealer, &seeded_deck(seed), keep_log)
+    }
+}
+
+/// How every seat chooses in [`play_hands`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Policy {
+    /// Uniformly among the legal actions, from the hand's generator.
+    Random,
+    /// The greedy bot (`GreedyBot(waits=…)`).
+    Greedy { waits: bool },
+}
+
+/// What [`play_hands`] played.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Played {
+    pub hands: usize,
+    /// Actions applied, over all hands.
+    pub decisions: u64,
+    /// Hands won, per seat.
+    pub wins: Vec<usize>,
+    /// Payments summed, per seat.
+    pub totals: Vec<i64>,
+}
+
+/// Plays `hands` hands inside the core, no log: hand `i` dealt by seat `i % players` from
+/// [`seeded_deck`]`(`[`hand_seed`]`(seed, i))`, each seat choosing by `policy`. Not inlined:
+/// `benchmarks/instructions.py` counts the instructions inside it.
+#[inline(never)]
+pub fn play_hands(
+    rules: &Arc<GameRules>,
+    hands: usize,
+    seed: u64,
+    policy: Policy,
+) -> Result<Played, Invalid> {
+    let seats = usize::from(rules.players);
+    let mut played = Played { hands, decisions: 0, wins: vec![0; seats], totals: vec![0; seats] };
+    for i in 0..hands {
+        let mut rng = Rng::new(hand_seed(seed, i as u64));
+        let deck = shuffled_deck(&mut rng);
+        let mut game = Game::new(rules.clone(), (i % seats) as u8, &deck, false)?;
+        loop {
+            let act = match policy {
+                Policy::Random => {
+                    let legal = game.legal_actions();
+                    if legal.is_empty() {
+                        break;
+                    }
+                    legal[rng.below(legal.len())]
+                }
+                Policy::Greedy { waits } => match game.greedy(waits) {
+                    Some(act) => act,
+                    None => break,
+                },
+            };
+            game.apply(act).expect("a legal action");
+            played.decisions += 1;
+        }
+        if let Some(outcome) = game.outcome() {
+            if let Some(w) = outcome.winner {
+                played.wins[usize::from(w)] += 1;
+            }
+            for (total, paid) in played.totals.iter_mut().zip(&outcome.payments) {
+                *total += paid;
+            }
+        }
+    }
+    Ok(played)
 }
 
 /// A seeded generator (xorshift64*), for the sampler and the benchmarks.
