@@ -660,6 +660,28 @@ impl Game {
         let played = py.detach(|| core::play_hands(&rules, hands, seed, policy)).map_err(invalid)?;
         Ok((start.elapsed().as_secs_f64(), played.decisions, played.wins, played.totals))
     }
+
+    /// Hands `start..start + count` of `paohuzi.simulation.simulate(…, seed, …)` played
+    /// inside the core with Python's own generator (`game::simulate_hands`, D92): the same
+    /// hands and results as from Python. Actions applied, wins per seat, payments summed per
+    /// seat.
+    #[staticmethod]
+    #[allow(clippy::too_many_arguments)]
+    fn simulate_hands(
+        py: Python<'_>,
+        ev: &Bound<'_, Evaluator>,
+        players: u8,
+        hu_on_discard: bool,
+        take_needs_discard: bool,
+        break_kan_when_stuck: bool,
+        seed: i64,
+        start: u64,
+        count: u64,
+    ) -> PyResult<(u64, Vec<usize>, Vec<i64>)> {
+        let rules = rules_of(ev, players, hu_on_discard, take_needs_discard, break_kan_when_stuck)?;
+        let played = py.detach(|| core::simulate_hands(&rules, seed, start, count)).map_err(invalid)?;
+        Ok((played.decisions, played.wins, played.totals))
+    }
 }
 
 /// A small seeded generator (xorshift64*) for the benchmark's deals and choices.
