@@ -18,8 +18,10 @@ Evaluator, four figures for ``best_win`` and ``waits``:
 
 Hands: random hands (uniform legal choices) per second, by the Python engine in pure Python,
 by the Python engine with the native evaluator (the engine before the native game), by the
-native game driven from Python (``NativeGame``, choices drawn in Python, as ``simulate`` plays),
-and inside Rust (deals and choices drawn there, no log). The AEC environment's steps per second
+native game driven from Python (``NativeGame``, choices drawn in Python, as ``simulate``
+played before issue 23), inside Rust (deals and choices drawn there, no log), and the same
+hands as driven from Python played inside Rust (``Game.simulate_hands``, what ``simulate``
+plays now, D92), with the ratio of the two. The AEC environment's steps per second
 (random legal actions from the mask, the observation encoded at every step) with Python games
 and with native games. The expert's rollouts per second (one rollout: a candidate played to
 the end on one sample) at the same time budget per decision, with Python and native rollouts,
@@ -161,11 +163,17 @@ def hands(rules: RuleSet, count: int, seed: int, repeat: int) -> None:
         )[0]
         for r in range(repeat)
     )
+    values = (rules.players, rules.hu_on_discard, rules.take_needs_discard)
+    flags = (*values, rules.break_kan_when_stuck)
+    simulate_hands = native.extension().Game.simulate_hands
+    # The very hands `random_hands(native_game, …)` plays (D92), inside the core.
+    same = best_of(repeat, lambda: simulate_hands(evaluator, *flags, seed, 0, count * 10))
     rates = [
         ("python engine, pure Python", count / pure),
         ("python engine, native evaluator", count / today),
         ("native game, driven from Python", count * 10 / driven),
         ("native game, inside Rust", inside_count / inside),
+        ("the same hands inside Rust", count * 10 / same),
     ]
     print(f"random hands ({rules.name}), one core")
     for label, rate in rates:
@@ -175,6 +183,7 @@ def hands(rules: RuleSet, count: int, seed: int, repeat: int) -> None:
             f"{label} / pure Python: {rate / rates[0][1]:.0f}x; "
             f"/ native evaluator: {rate / rates[1][1]:.0f}x"
         )
+    print(f"driven from Python / the same hands inside Rust: {rates[2][1] / rates[4][1]:.0%}")
 
 
 def aec_steps(rules: RuleSet, count: int, seed: int) -> int:

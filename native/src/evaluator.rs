@@ -115,12 +115,13 @@ impl Evaluator {
             let (s, b) = (usize::from(free[r]), usize::from(free[r + 10]));
             if s > 0 && b > 0 && s + b >= 3 {
                 ranks[n] = r;
+                // The counts a choice takes, as key differences.
                 if s >= 2 {
-                    choices[n][n_choices[n]] = (2, 1);
+                    choices[n][n_choices[n]] = (2 << (2 * r), 1 << (2 * r));
                     n_choices[n] += 1;
                 }
                 if b >= 2 {
-                    choices[n][n_choices[n]] = (1, 2);
+                    choices[n][n_choices[n]] = (1 << (2 * r), 2 << (2 * r));
                     n_choices[n] += 1;
                 }
                 n += 1;
@@ -132,15 +133,15 @@ impl Evaluator {
             let (mut sk, mut bk) = (small_key, big_key);
             for i in 0..n {
                 let (ds, db) = choices[i][index[i]];
-                sk -= ds << (2 * ranks[i]);
-                bk -= db << (2 * ranks[i]);
+                sk -= ds;
+                bk -= db;
             }
             if let Some((value, pair_big)) = self.combine(sk, bk, need_pair) {
                 match groups.as_mut() {
                     Some((target, out)) if value == *target => {
                         for i in 0..n {
                             if index[i] > 0 {
-                                out.push(jiao(ranks[i], choices[i][index[i]].0 == 2));
+                                out.push(jiao(ranks[i], choices[i][index[i]].0 == 2 << (2 * ranks[i])));
                             }
                         }
                         self.small.groups(sk, need_pair && !pair_big, 0, out);
@@ -333,12 +334,8 @@ impl TableInput {
 
     /// A table group the game made (its cards are valid by construction).
     pub fn of_code(code: GroupCode) -> TableInput {
-        let mut input = TableInput { gtype: code.gtype, cards: [0; 4], len: 0 };
-        for (slot, k) in input.cards.iter_mut().zip(code.cards()) {
-            *slot = k;
-            input.len += 1;
-        }
-        input
+        let (cards, n) = code.card_array();
+        TableInput { gtype: code.gtype, cards, len: n as u8 }
     }
 }
 
@@ -394,11 +391,36 @@ pub struct Prepared {
 
 impl Prepared {
     /// `counts`: the cards in hand (see [`add_card`]); `table`: the table groups.
-    pub fn new(ev: Arc<Evaluator>, mut counts: Counts, table: &[TableInput]) -> Result<Prepared, Invalid> {
+    pub fn new(ev: Arc<Evaluator>, counts: Counts, table: &[TableInput]) -> Result<Prepared, Invalid> {
+        let mut prepared = Prepared {
+            ev,
+            counts: [0; NUM_KINDS],
+            held: [0; NUM_KINDS],
+            table: Vec::with_capacity(table.len() + 2),
+            has_chi: false,
+            kans: 0,
+            free: [0; NUM_KINDS],
+            n_free: 0,
+            free_mask: 0,
+            isolated: [0; 2],
+            n_isolated: 0,
+            joinable: [NO_GROUP; NUM_KINDS],
+            fixed_huxi: 0,
+            fours: 0,
+        };
+        prepared.refill(counts, table)?;
+        Ok(prepared)
+    }
+
+    /// [`Prepared::new`] again in place, for another hand of the same evaluator: keeps its
+    /// buffer. On an error the prepared hand is unusable until refilled.
+    pub fn refill(&mut self, mut counts: Counts, table: &[TableInput]) -> Result<(), Invalid> {
         if table.len() >= usize::from(NO_GROUP) {
             return Err(Invalid::Table("more table groups than cards"));
         }
-        let mut groups = Vec::with_capacity(table.len() + 2);
+        let mut groups = std::mem::take(&mut self.table);
+        groups.clear();
+        let ev = &self.ev;
         let mut held = counts;
         let mut has_chi = false;
         for (i, group) in table.iter().enumerate() {
@@ -467,22 +489,20 @@ impl Prepared {
                 joinable[usize::from(g.kind)] = u8::try_from(i).unwrap_or(NO_GROUP);
             }
         }
-        Ok(Prepared {
-            ev,
-            counts,
-            held,
-            table: groups,
-            has_chi,
-            kans,
-            free,
-            n_free,
-            free_mask: mask,
-            isolated,
-            n_isolated,
-            joinable,
-            fixed_huxi: huxi,
-            fours,
-        })
+        self.counts = counts;
+        self.held = held;
+        self.table = groups;
+        self.has_chi = has_chi;
+        self.kans = kans;
+        self.free = free;
+        self.n_free = n_free;
+        self.free_mask = mask;
+        self.isolated = isolated;
+        self.n_isolated = n_isolated;
+        self.joinable = joinable;
+        self.fixed_huxi = huxi;
+        self.fours = fours;
+        Ok(())
     }
 
     fn base(&self) -> Placement {

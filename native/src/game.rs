@@ -138,6 +138,25 @@ impl Act {
         buf
     }
 
+    /// The order of the actions' F3 texts ([`Act::text`]) without making them: `chi …` <
+    /// `discard …` < `hu` < `pass` < `peng`, 吃 and discards among themselves by their text.
+    pub fn text_order(self, other: Act) -> std::cmp::Ordering {
+        let class = |a: Act| match a {
+            Act::Chi(_) => 0,
+            Act::Discard(_) => 1,
+            Act::Hu => 2,
+            Act::Pass => 3,
+            Act::Peng => 4,
+        };
+        match (self, other) {
+            (Act::Chi(_), Act::Chi(_)) | (Act::Discard(_), Act::Discard(_)) => {
+                // Zero-padded text: the same order as the text itself.
+                self.text_key().cmp(&other.text_key())
+            }
+            _ => class(self).cmp(&class(other)),
+        }
+    }
+
     /// The F3 text of the action (legal actions are sorted by it).
     pub fn text(self) -> String {
         match self {
@@ -237,6 +256,14 @@ pub struct Window {
     pub claims: Vec<(u8, Act)>,
 }
 
+/// A claim window's buffers, emptied, kept for the next window.
+#[derive(Clone, Default)]
+struct Spare {
+    asking: Vec<u8>,
+    offered: Vec<Act>,
+    claims: Vec<(u8, Act)>,
+}
+
 /// How a hand ended (`GameResult`).
 #[derive(Clone, Debug)]
 pub struct Outcome {
@@ -313,9 +340,17 @@ pub struct Game {
     pending: Option<Win>,
     pub history: Vec<(u8, Act)>,
     pub log: Vec<Event>,
-    /// Each seat's hand prepared for evaluation, while it is unchanged.
+    /// Each seat's hand prepared for evaluation, while it is unchanged (bit `seat` of
+    /// `fresh`); a stale one is refilled in place when no clone of the game shares it.
     prepared: Vec<Option<Arc<Prepared>>>,
-    legal: Option<Vec<Act>>,
+    fresh: u32,
+    /// A buffer for the table groups handed to the evaluator.
+    inputs: Vec<TableInput>,
+    /// The legal actions, while `legal_ok` (a buffer kept between decisions).
+    legal: Vec<Act>,
+    legal_ok: bool,
+    /// Emptied buffers of the last claim window, for the next (no allocation per window).
+    spare: Spare,
     /// Whether the game keeps its log and history (rollouts need neither).
     pub keep_log: bool,
 }
@@ -349,7 +384,11 @@ impl Game {
             history: Vec::new(),
             log: Vec::new(),
             prepared: vec![None; seats],
-            legal: None,
+            fresh: 0,
+            inputs: Vec::new(),
+            legal: Vec::new(),
+            legal_ok: false,
+            spare: Spare::default(),
             keep_log: true,
         }
     }
@@ -366,8 +405,8 @@ impl Game {
         game.liang = deck[LIANG_INDEX];
         game.wall = deck[LIANG_INDEX + 1..].to_vec();
         game.deck = Some(deck.to_vec());
-        game.event(EventType::Deal, dealer, None, Vec::new());
-        game.event(EventType::Liang, dealer, Some(game.liang), Vec::new());
+        game.event(EventType::Deal, dealer, None, &[]);
+        game.event(EventType::Liang, dealer, Some(game.liang), &[]);
         game.start()?;
         Ok(game)
     }
@@ -418,8 +457,8 @@ impl Game {
         match phase {
             Phase::Claim(window) => {
                 let first = window.asking[0];
-                let queue = self
-                    .window_options(window.card, window.owner, window.source, &window.asking)
+                let mut queue = Vec::new();
+                self.window_options(window.card, window.owner, window.source, &window.asking, &mut queue)
                     .map_err(|e| GameError::Position(format!("{e:?}")))?;
                 let options = &self.options[usize::from(first)];
                 if check && (window.offered.is_empty() || !window.offered.iter().all(|a| options.contains(a)))
@@ -506,23 +545,41 @@ impl Game {
         self.playing[(i + 1) % self.playing.len()]
     }
 
-    fn order_from(&self, seat: u8) -> Vec<u8> {
+    /// The playing seats from `seat` on, in play order (at most four), and how many.
+    fn order_from(&self, seat: u8) -> ([u8; 4], usize) {
         let i = self.playing.iter().position(|&s| s == seat).expect("a playing seat");
         let n = self.playing.len();
-        (0..n).map(|j| self.playing[(i + j) % n]).collect()
+        let mut order = [0u8; 4];
+        for (j, slot) in order.iter_mut().enumerate().take(n) {
+            *slot = self.playing[(i + j) % n];
+        }
+        (order, n)
     }
 
     /// The seat's hand prepared for evaluation, kept until it changes.
     pub fn prepared(&mut self, seat: u8) -> Result<Arc<Prepared>, Invalid> {
         let s = usize::from(seat);
-        if let Some(p) = &self.prepared[s] {
-            return Ok(p.clone());
+        if self.fresh & (1 << s) != 0 {
+            if let Some(p) = &self.prepared[s] {
+                return Ok(p.clone());
+            }
         }
         let state = &self.seats[s];
-        let table: Vec<TableInput> = state.table.iter().map(|&g| TableInput::of_code(g)).collect();
-        let p = Arc::new(Prepared::new(self.rules.ev.clone(), state.hand, &table)?);
-        self.prepared[s] = Some(p.clone());
-        Ok(p)
+        let mut table = std::mem::take(&mut self.inputs);
+        table.clear();
+        table.extend(state.table.iter().map(|&g| TableInput::of_code(g)));
+        let refilled = match self.prepared[s].as_mut().and_then(Arc::get_mut) {
+            Some(p) => p.refill(state.hand, &table),
+            None => Prepared::new(self.rules.ev.clone(), state.hand, &table)
+                .map(|p| self.prepared[s] = Some(Arc::new(p))),
+        };
+        self.inputs = table;
+        if let Err(e) = refilled {
+            self.prepared[s] = None;
+            return Err(e);
+        }
+        self.fresh |= 1 << s;
+        Ok(self.prepared[s].clone().expect("prepared above"))
     }
 
     /// The seat's current total hu-xi (R10.6).
@@ -556,38 +613,60 @@ impl Game {
     }
 
     pub fn legal_actions(&mut self) -> Vec<Act> {
-        if self.legal.is_none() {
-            self.legal = Some(self.compute_legal());
-        }
-        self.legal.clone().unwrap_or_default()
+        self.legal().to_vec()
     }
 
-    fn compute_legal(&self) -> Vec<Act> {
+    /// The legal actions of the seat to act, sorted by their F3 text ([`Game::legal_actions`]
+    /// without the copy).
+    pub fn legal(&mut self) -> &[Act] {
+        if !self.legal_ok {
+            let mut found = std::mem::take(&mut self.legal);
+            self.compute_legal(&mut found);
+            self.legal = found;
+            self.legal_ok = true;
+        }
+        &self.legal
+    }
+
+    fn compute_legal(&self, found: &mut Vec<Act>) {
+        found.clear();
         match &self.phase {
             Phase::Claim(w) => {
                 if w.asking.is_empty() {
-                    return Vec::new();
+                    return;
                 }
-                let mut found: Vec<Act> = w.offered.iter().copied().chain([Act::Pass]).collect();
-                // Zero-padded text: the same order as the text itself.
-                found.sort_by_cached_key(|a| a.text_key());
-                found
+                found.extend(w.offered.iter().copied().chain([Act::Pass]));
+                let chis = found.iter().filter(|a| matches!(a, Act::Chi(_))).count();
+                if chis > 1 && found.len() <= 32 {
+                    // Each 吃's text made once (not once per comparison).
+                    let mut keyed = [([0u8; 40], Act::Pass); 32];
+                    for (slot, &a) in keyed.iter_mut().zip(found.iter()) {
+                        *slot = (if matches!(a, Act::Chi(_)) { a.text_key() } else { [0; 40] }, a);
+                    }
+                    keyed[..found.len()].sort_unstable_by(|(ka, a), (kb, b)| match (a, b) {
+                        (Act::Chi(_), Act::Chi(_)) => ka.cmp(kb),
+                        _ => a.text_order(*b),
+                    });
+                    for (slot, (_, a)) in found.iter_mut().zip(keyed.iter()) {
+                        *slot = *a;
+                    }
+                } else {
+                    found.sort_unstable_by(|a, b| a.text_order(*b));
+                }
             }
-            Phase::SelfHu(..) => vec![Act::Hu, Act::Pass],
+            Phase::SelfHu(..) => found.extend([Act::Hu, Act::Pass]),
             Phase::Discarding(seat) => {
                 let hand = &self.seats[usize::from(*seat)].hand;
                 let order = &*DISCARD_ORDER;
-                if order.iter().any(|&k| hand[usize::from(k)] > 0 && hand[usize::from(k)] < 3) {
+                let breaks = !order.iter().any(|&k| hand[usize::from(k)] > 0 && hand[usize::from(k)] < 3);
+                found.extend(
                     order
                         .iter()
-                        .filter(|&&k| hand[usize::from(k)] > 0 && hand[usize::from(k)] < 3)
-                        .map(|&k| Act::Discard(k))
-                        .collect()
-                } else {
-                    order.iter().filter(|&&k| hand[usize::from(k)] > 0).map(|&k| Act::Discard(k)).collect()
-                }
+                        .filter(|&&k| hand[usize::from(k)] > 0 && (breaks || hand[usize::from(k)] < 3))
+                        .map(|&k| Act::Discard(k)),
+                );
             }
-            Phase::Over(_) => Vec::new(),
+            Phase::Over(_) => {}
         }
     }
 
@@ -596,10 +675,7 @@ impl Game {
     /// Carries out the decision of the seat to act.
     pub fn apply(&mut self, action: Act) -> Result<(), GameError> {
         let seat = self.to_act().ok_or(GameError::Illegal)?;
-        if self.legal.is_none() {
-            self.legal = Some(self.compute_legal());
-        }
-        if !self.legal.as_ref().is_some_and(|l| l.contains(&action)) {
+        if !self.legal().contains(&action) {
             return Err(GameError::Illegal);
         }
         if action == Act::Hu {
@@ -614,7 +690,7 @@ impl Game {
         if self.keep_log {
             self.history.push((seat, action));
         }
-        self.legal = None;
+        self.legal_ok = false;
         match std::mem::replace(&mut self.phase, Phase::Over(None)) {
             Phase::Claim(window) => self.answer(window, action),
             Phase::SelfHu(seat, card) => {
@@ -636,14 +712,14 @@ impl Game {
         Ok(())
     }
 
-    fn event(&mut self, etype: EventType, seat: u8, card: Option<Kind>, groups: Vec<GroupCode>) {
+    fn event(&mut self, etype: EventType, seat: u8, card: Option<Kind>, groups: &[GroupCode]) {
         if self.keep_log {
-            self.log.push(Event { etype, seat, card, groups });
+            self.log.push(Event { etype, seat, card, groups: groups.to_vec() });
         }
     }
 
     fn changed(&mut self, seat: u8) {
-        self.prepared[usize::from(seat)] = None;
+        self.fresh &= !(1 << seat);
     }
 
     // ------------------------------------------------------------------------- flow
@@ -686,7 +762,7 @@ impl Game {
                 let state = &mut self.seats[usize::from(seat)];
                 state.hand[usize::from(k)] = 0;
                 state.table.push(GroupCode::new(GType::Ti, k));
-                self.event(EventType::Ti, seat, Some(k), Vec::new());
+                self.event(EventType::Ti, seat, Some(k), &[]);
             }
             self.changed(seat);
         }
@@ -724,7 +800,7 @@ impl Game {
         let card = self.wall[self.drawn];
         self.drawn += 1;
         let last = self.wall_left() == 0;
-        self.event(EventType::Draw, seat, Some(card), Vec::new());
+        self.event(EventType::Draw, seat, Some(card), &[]);
         let s = usize::from(seat);
         let c = usize::from(card);
         let wei = self.seats[s]
@@ -742,7 +818,7 @@ impl Game {
                 state.table.push(ti);
             }
             self.changed(seat);
-            self.event(EventType::Ti, seat, Some(card), Vec::new());
+            self.event(EventType::Ti, seat, Some(card), &[]);
         } else if held == 2 {
             let state = &mut self.seats[s];
             let gtype = if state.chou & bit(card) != 0 { GType::Chouwei } else { GType::Wei };
@@ -750,9 +826,9 @@ impl Game {
             state.table.push(GroupCode::new(gtype, card));
             self.changed(seat);
             let etype = if gtype == GType::Chouwei { EventType::Chouwei } else { EventType::Wei };
-            self.event(etype, seat, Some(card), Vec::new());
+            self.event(etype, seat, Some(card), &[]);
         } else {
-            self.event(EventType::Show, seat, Some(card), Vec::new());
+            self.event(EventType::Show, seat, Some(card), &[]);
             self.open_window(card, seat, Source::Drawn);
             return;
         }
@@ -775,26 +851,34 @@ impl Game {
         state.hand[usize::from(card)] -= 1;
         state.discarded |= bit(card);
         self.changed(seat);
-        self.event(EventType::Discard, seat, Some(card), Vec::new());
+        self.event(EventType::Discard, seat, Some(card), &[]);
         self.open_window(card, seat, Source::Discarded);
     }
 
     // ------------------------------------------------------------------------- claims
 
     fn open_window(&mut self, card: Kind, owner: u8, source: Source) {
-        let order = self.order_from(owner);
-        let asking = if source == Source::Discarded { &order[1..] } else { &order[..] };
-        let queue = self.window_options(card, owner, source, asking).unwrap_or_default();
-        self.advance_window(card, owner, source, queue, Vec::new());
+        let (order, n) = self.order_from(owner);
+        let asking = if source == Source::Discarded { &order[1..n] } else { &order[..n] };
+        let mut queue = std::mem::take(&mut self.spare.asking);
+        queue.clear();
+        if self.window_options(card, owner, source, asking, &mut queue).is_err() {
+            queue.clear();
+        }
+        let mut claims = std::mem::take(&mut self.spare.claims);
+        claims.clear();
+        self.advance_window(card, owner, source, queue, claims);
     }
 
+    /// Works out every asking seat's options on the card; the seats with some, into `queue`.
     fn window_options(
         &mut self,
         card: Kind,
         owner: u8,
         source: Source,
         asking: &[u8],
-    ) -> Result<Vec<u8>, Invalid> {
+        queue: &mut Vec<u8>,
+    ) -> Result<(), Invalid> {
         self.pao = if source == Source::Liang { None } else { self.pao_seat(card, owner, source) };
         for o in self.options.iter_mut() {
             o.clear();
@@ -802,15 +886,16 @@ impl Game {
         for h in self.hu.iter_mut() {
             *h = None;
         }
-        let mut queue = Vec::new();
         for &seat in asking {
-            let found = self.claim_options(seat, card, owner, source)?;
-            if !found.is_empty() {
-                self.options[usize::from(seat)] = found;
+            let mut found = std::mem::take(&mut self.options[usize::from(seat)]);
+            self.claim_options(seat, card, owner, source, &mut found);
+            let any = !found.is_empty();
+            self.options[usize::from(seat)] = found;
+            if any {
                 queue.push(seat);
             }
         }
-        Ok(queue)
+        Ok(())
     }
 
     /// The seat that must 跑 on this card, if any (R4.1 step 4, R4.2, R5.2).
@@ -850,17 +935,12 @@ impl Game {
         }
     }
 
-    fn claim_options(
-        &mut self,
-        seat: u8,
-        card: Kind,
-        owner: u8,
-        source: Source,
-    ) -> Result<Vec<Act>, Invalid> {
+    /// The seat's options on the card, into `options` (emptied first).
+    fn claim_options(&mut self, seat: u8, card: Kind, owner: u8, source: Source, options: &mut Vec<Act>) {
         let s = usize::from(seat);
         let (held, limit) = (self.seats[s].held(), self.seats[s].limit());
         let last = source == Source::Drawn && self.wall_left() == 0;
-        let mut options = Vec::new();
+        options.clear();
         let mut found = None;
         if source == Source::Liang {
             let how = How { self_drawn: seat == owner, from_discard: false, tianhu: true, haidi: false };
@@ -879,11 +959,11 @@ impl Game {
             options.push(Act::Hu);
         }
         if last || source == Source::Liang || self.pao.is_some() {
-            return Ok(options);
+            return;
         }
         let state = &self.seats[s];
         if (state.chou | state.discarded) & bit(card) != 0 {
-            return Ok(options); // R7.1
+            return; // R7.1
         }
         let hand = state.hand;
         let must_discard = self.rules.take_needs_discard && held + 1 > limit;
@@ -894,9 +974,8 @@ impl Game {
             }
         }
         if seat == self.next(owner) || (source == Source::Drawn && seat == owner) {
-            chi_options(&hand, card, must_discard, &mut options);
+            chi_options(&hand, card, must_discard, options);
         }
-        Ok(options)
     }
 
     fn advance_window(
@@ -909,36 +988,49 @@ impl Game {
     ) {
         while !queue.is_empty() {
             let seat = queue[0];
-            let offered: Vec<Act> = self.options[usize::from(seat)]
-                .iter()
-                .copied()
-                .filter(|a| !claims.iter().any(|(_, c)| c.rank() >= a.rank()))
-                .collect();
+            let mut offered = std::mem::take(&mut self.spare.offered);
+            offered.clear();
+            offered.extend(
+                self.options[usize::from(seat)]
+                    .iter()
+                    .copied()
+                    .filter(|a| !claims.iter().any(|(_, c)| c.rank() >= a.rank())),
+            );
             if !offered.is_empty() {
                 self.phase = Phase::Claim(Window { card, owner, source, asking: queue, offered, claims });
                 return;
             }
+            self.spare.offered = offered;
             queue.remove(0); // skipped: never offered, so nothing becomes 臭 (R8)
         }
-        self.resolve_window(card, owner, source, claims);
+        let mut best: Option<(u8, Act)> = None;
+        for &(seat, action) in &claims {
+            if best.is_none_or(|(_, b)| action.rank() > b.rank()) {
+                best = Some((seat, action));
+            }
+        }
+        self.spare.asking = queue;
+        self.spare.claims = claims;
+        self.resolve_window(card, owner, source, best);
     }
 
     fn answer(&mut self, window: Window, action: Act) {
-        let seat = window.asking[0];
-        let card = window.card;
-        let mut claims = window.claims;
+        let Window { card, owner, source, mut asking, mut offered, mut claims } = window;
+        let seat = asking[0];
         if action == Act::Pass {
-            if window.offered.iter().any(|a| matches!(a, Act::Chi(_) | Act::Peng)) {
+            if offered.iter().any(|a| matches!(a, Act::Chi(_) | Act::Peng)) {
                 self.seats[usize::from(seat)].chou |= bit(card); // R7.1
             }
         } else {
             claims.push((seat, action));
         }
-        if action != Act::Hu && window.offered.contains(&Act::Hu) {
+        if action != Act::Hu && offered.contains(&Act::Hu) {
             self.decline_hu(seat, card);
         }
-        let queue = window.asking[1..].to_vec();
-        self.advance_window(card, window.owner, window.source, queue, claims);
+        offered.clear();
+        self.spare.offered = offered;
+        asking.remove(0);
+        self.advance_window(card, owner, source, asking, claims);
     }
 
     fn decline_hu(&mut self, seat: u8, card: Kind) {
@@ -953,13 +1045,8 @@ impl Game {
         }
     }
 
-    fn resolve_window(&mut self, card: Kind, owner: u8, source: Source, claims: Vec<(u8, Act)>) {
-        let mut best: Option<(u8, Act)> = None;
-        for &(seat, action) in &claims {
-            if best.is_none_or(|(_, b)| action.rank() > b.rank()) {
-                best = Some((seat, action));
-            }
-        }
+    /// The window closes on its best claim (R8), if any.
+    fn resolve_window(&mut self, card: Kind, owner: u8, source: Source, best: Option<(u8, Act)>) {
         let last = source == Source::Drawn && self.wall_left() == 0;
         if let Some((seat, Act::Hu)) = best {
             let win = self.hu[usize::from(seat)].take().expect("a 胡 offered has its win");
@@ -981,14 +1068,14 @@ impl Game {
                 state.hand[usize::from(card)] = state.hand[usize::from(card)].saturating_sub(2);
                 state.table.push(group);
                 self.changed(seat);
-                self.event(EventType::Peng, seat, Some(card), vec![group]);
+                self.event(EventType::Peng, seat, Some(card), &[group]);
             } else if let Act::Chi(chi) = action {
                 self.chi(seat, card, chi);
             }
             self.after_take(seat, false);
         } else {
             self.seats[usize::from(owner)].row.push(card);
-            self.event(EventType::Passed, owner, Some(card), Vec::new());
+            self.event(EventType::Passed, owner, Some(card), &[]);
             if last {
                 self.huangzhuang();
             } else {
@@ -1009,24 +1096,25 @@ impl Game {
             }
         }
         self.changed(seat);
-        self.event(EventType::Pao, seat, Some(card), vec![pao]);
+        self.event(EventType::Pao, seat, Some(card), &[pao]);
         self.after_take(seat, last);
     }
 
     fn chi(&mut self, seat: u8, card: Kind, chi: Chi) {
         let state = &mut self.seats[usize::from(seat)];
         state.hand[usize::from(card)] += 1;
-        let mut groups = Vec::new();
-        for &shape in chi.shapes() {
+        let mut groups = [GroupCode::new(GType::Chi, 0); 3];
+        let n = chi.shapes().len();
+        for (slot, &shape) in groups.iter_mut().zip(chi.shapes()) {
             for &k in &THREES[usize::from(shape)] {
                 let held = &mut state.hand[usize::from(k)];
                 *held = held.saturating_sub(1); // as for 碰, an unchecked position
             }
-            groups.push(GroupCode::new(GType::Chi, shape));
+            *slot = GroupCode::new(GType::Chi, shape);
         }
-        state.table.extend_from_slice(&groups);
+        state.table.extend_from_slice(&groups[..n]);
         self.changed(seat);
-        self.event(EventType::Chi, seat, Some(card), groups);
+        self.event(EventType::Chi, seat, Some(card), &groups[..n]);
     }
 
     // ------------------------------------------------------------------------- ending
@@ -1035,8 +1123,8 @@ impl Game {
         let others: Vec<(u8, i64)> =
             self.sorted_playing().into_iter().filter(|&s| s != seat).map(|s| (s, self.huxi(s))).collect();
         let payments = self.payments(Some(seat), hu.points());
-        let groups = hu.groups();
-        self.event(EventType::Hu, seat, hu.win, groups);
+        let groups = if self.keep_log { hu.groups() } else { Vec::new() };
+        self.event(EventType::Hu, seat, hu.win, &groups);
         self.end(Outcome { winner: Some(seat), hu: Some(hu), payments, other_huxi: others });
     }
 
@@ -1044,7 +1132,7 @@ impl Game {
     fn huangzhuang(&mut self) {
         let others: Vec<(u8, i64)> = self.sorted_playing().into_iter().map(|s| (s, self.huxi(s))).collect();
         let payments = self.payments(None, 0);
-        self.event(EventType::Huangzhuang, self.dealer, None, Vec::new());
+        self.event(EventType::Huangzhuang, self.dealer, None, &[]);
         self.end(Outcome { winner: None, hu: None, payments, other_huxi: others });
     }
 
@@ -1075,7 +1163,7 @@ impl Game {
             *h = None;
         }
         self.pao = None;
-        self.legal = None;
+        self.legal_ok = false;
     }
 }
 
@@ -1150,6 +1238,68 @@ fn bi_sets(rest: &mut [i8; NUM_KINDS], kind: Kind) -> Vec<Vec<u8>> {
     found
 }
 
+/// At most two 比 groups, sorted by their cards: one of [`bi_sets`]'s answers.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct BiSet {
+    shapes: [u8; 2],
+    n: u8,
+}
+
+impl BiSet {
+    fn shapes(&self) -> &[u8] {
+        &self.shapes[..usize::from(self.n)]
+    }
+
+    /// The order of `bi_sets`: the groups' cards compared as tuples, a prefix first.
+    fn cmp_cards(&self, other: &BiSet) -> std::cmp::Ordering {
+        let mine = self.shapes().iter().map(|&s| THREES[usize::from(s)]);
+        mine.cmp(other.shapes().iter().map(|&s| THREES[usize::from(s)]))
+    }
+}
+
+/// [`bi_sets`] without allocating, for at most two copies of `kind` left (always, but for an
+/// unchecked position): the sets into `out`, sorted; false if there were more copies.
+fn small_bi_sets(rest: &[i8; NUM_KINDS], kind: Kind, out: &mut [BiSet; 32], n: &mut usize) -> bool {
+    *n = 0;
+    let need = rest[usize::from(kind)];
+    if need == 0 {
+        out[0] = BiSet { shapes: [0; 2], n: 0 };
+        *n = 1;
+        return true;
+    }
+    if need > 2 {
+        return false;
+    }
+    let withs = &TRIPLES_WITH[usize::from(kind)];
+    let copies = |shape: u8| THREES[usize::from(shape)].iter().filter(|&&k| k == kind).count() as i8;
+    let fits = |shapes: &[u8]| {
+        let mut left = *rest;
+        for &shape in shapes {
+            for &k in &THREES[usize::from(shape)] {
+                left[usize::from(k)] -= 1;
+            }
+        }
+        left.iter().all(|&c| c >= 0)
+    };
+    for (i, &a) in withs.iter().enumerate() {
+        if copies(a) == need && fits(&[a]) {
+            out[*n] = BiSet { shapes: [a, 0], n: 1 };
+            *n += 1;
+        }
+        if need == 2 && copies(a) == 1 {
+            for &b in &withs[i..] {
+                if copies(b) == 1 && fits(&[a, b]) {
+                    // TRIPLES_WITH is sorted by cards, so a's come first.
+                    out[*n] = BiSet { shapes: [a, b], n: 2 };
+                    *n += 1;
+                }
+            }
+        }
+    }
+    out[..*n].sort_unstable_by(BiSet::cmp_cards);
+    true
+}
+
 /// Every legal 吃 of `kind` (R7), in `paohuzi.chi.chi_options`'s order, appended to `out`.
 pub fn chi_options(hand: &Counts, kind: Kind, must_discard: bool, out: &mut Vec<Act>) {
     let mut free = [0i8; NUM_KINDS];
@@ -1162,24 +1312,37 @@ pub fn chi_options(hand: &Counts, kind: Kind, must_discard: bool, out: &mut Vec<
     if !partner && free[usize::from(kind)] < 2 {
         return;
     }
+    let mut sets = [BiSet { shapes: [0; 2], n: 0 }; 32];
+    let mut n_sets = 0;
     for &shape in withs {
-        let triple = THREES[usize::from(shape)];
-        let mut others: Vec<usize> = triple.iter().map(|&k| usize::from(k)).collect();
-        let i = others.iter().position(|&k| k == usize::from(kind)).expect("contains kind");
-        others.remove(i);
-        let (a, b) = (others[0], others[1]);
+        let triple = THREES[usize::from(shape)].map(usize::from);
+        let i = triple.iter().position(|&k| k == usize::from(kind)).expect("contains kind");
+        let (a, b) = match i {
+            0 => (triple[1], triple[2]),
+            1 => (triple[0], triple[2]),
+            _ => (triple[0], triple[1]),
+        };
         free[a] -= 1;
         free[b] -= 1;
         if free[a] >= 0 && free[b] >= 0 {
-            for bi in bi_sets(&mut free, kind) {
+            let mut push = |bi: &[u8], free: &[i8; NUM_KINDS]| {
                 let left: i32 = free.iter().map(|&n| i32::from(n)).sum::<i32>() - 3 * bi.len() as i32;
                 if must_discard && left == 0 {
-                    continue; // R6.2: nothing left that may be discarded
+                    return; // R6.2: nothing left that may be discarded
                 }
                 let mut groups = [0u8; 3];
                 groups[0] = shape;
-                groups[1..=bi.len()].copy_from_slice(&bi);
+                groups[1..=bi.len()].copy_from_slice(bi);
                 out.push(Act::Chi(Chi { groups, n: 1 + bi.len() as u8 }));
+            };
+            if small_bi_sets(&free, kind, &mut sets, &mut n_sets) {
+                for set in &sets[..n_sets] {
+                    push(set.shapes(), &free);
+                }
+            } else {
+                for bi in bi_sets(&mut free, kind) {
+                    push(&bi, &free);
+                }
             }
         }
         free[a] += 1;
@@ -1250,6 +1413,45 @@ mod tests {
     }
 
     #[test]
+    fn r1_seeded_deck_is_a_deck_and_its_own_stream() {
+        let deck = seeded_deck(7);
+        assert_eq!(deck, seeded_deck(7));
+        assert_ne!(deck, seeded_deck(8));
+        let wide: Vec<i64> = deck.iter().map(|&k| i64::from(k)).collect();
+        assert_eq!(check_deck(&wide).unwrap(), deck.to_vec());
+        let game = Game::deal_seeded(rules(), 1, 7, true).unwrap();
+        assert_eq!(game.deck.as_deref(), Some(&deck[..]));
+    }
+
+    #[test]
+    fn play_hands_is_repeatable_and_settles() {
+        for policy in [Policy::Random, Policy::Greedy { waits: false }] {
+            let played = play_hands(&rules(), 30, 5, policy).unwrap();
+            assert_eq!(played, play_hands(&rules(), 30, 5, policy).unwrap());
+            assert_eq!(played.totals.iter().sum::<i64>(), 0);
+            assert!(played.decisions >= 30);
+        }
+    }
+
+    #[test]
+    fn r7_small_bi_sets_are_bi_sets() {
+        let mut state = 12345u64;
+        let mut sets = [BiSet { shapes: [0; 2], n: 0 }; 32];
+        for _ in 0..20_000 {
+            let mut rest = [0i8; NUM_KINDS];
+            for slot in rest.iter_mut() {
+                state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                *slot = ((state >> 33) % 3) as i8;
+            }
+            let kind = ((state >> 40) % NUM_KINDS as u64) as Kind;
+            let mut n = 0;
+            assert!(small_bi_sets(&rest, kind, &mut sets, &mut n));
+            let small: Vec<Vec<u8>> = sets[..n].iter().map(|s| s.shapes().to_vec()).collect();
+            assert_eq!(small, bi_sets(&mut rest.clone(), kind), "{rest:?} {kind}");
+        }
+    }
+
+    #[test]
     fn r7_chi_with_bi_worked_example() {
         // hand x1 x2 x2 x3 x3 x4 d2 d2, taking x2 (RULES.md R7).
         let mut hand = [0u8; NUM_KINDS];
@@ -1263,6 +1465,247 @@ mod tests {
         assert!(texts.contains(&"chi x1x2x3 x2x2d2".to_string()), "{texts:?}");
         assert!(texts.contains(&"chi x1x2x3 x2x3x4 x2d2d2".to_string()), "{texts:?}");
     }
+}
+
+/// The native core's own seeded deal (D90): the sorted deck (kind `k` at `4k..4k+4`)
+/// shuffled by Fisher–Yates from the top (`i` from 79 down to 1, swapped with
+/// `rng.below(i + 1)`) with [`Rng::new`]`(seed)`. A stream of its own: it does not reproduce
+/// Python's `random.shuffle` of a `Game(seed=…)`; a given deck deals the same in both cores.
+pub fn seeded_deck(seed: u64) -> [Kind; DECK_SIZE] {
+    shuffled_deck(&mut Rng::new(seed))
+}
+
+/// The sorted deck shuffled with `rng`, as [`seeded_deck`] does.
+pub fn shuffled_deck(rng: &mut Rng) -> [Kind; DECK_SIZE] {
+    let mut deck = [0 as Kind; DECK_SIZE];
+    for (i, k) in deck.iter_mut().enumerate() {
+        *k = (i / 4) as Kind;
+    }
+    rng.shuffle(&mut deck);
+    deck
+}
+
+/// The seed of hand `index` of [`play_hands`]`(…, seed, …)`: that hand is dealt as
+/// [`seeded_deck`] of it, and its choices continue the same generator.
+pub fn hand_seed(seed: u64, index: u64) -> u64 {
+    seed.wrapping_add(index.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+}
+
+impl Game {
+    /// A hand dealt from [`seeded_deck`]`(seed)` (R2).
+    pub fn deal_seeded(
+        rules: Arc<GameRules>,
+        dealer: u8,
+        seed: u64,
+        keep_log: bool,
+    ) -> Result<Game, Invalid> {
+        Game::new(rules, dealer, &seeded_deck(seed), keep_log)
+    }
+}
+
+/// How every seat chooses in [`play_hands`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Policy {
+    /// Uniformly among the legal actions, from the hand's generator.
+    Random,
+    /// The greedy bot (`GreedyBot(waits=…)`).
+    Greedy { waits: bool },
+}
+
+/// What [`play_hands`] played.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Played {
+    pub hands: usize,
+    /// Actions applied, over all hands.
+    pub decisions: u64,
+    /// Hands won, per seat.
+    pub wins: Vec<usize>,
+    /// Payments summed, per seat.
+    pub totals: Vec<i64>,
+}
+
+/// Plays `hands` hands inside the core, no log: hand `i` dealt by seat `i % players` from
+/// [`seeded_deck`]`(`[`hand_seed`]`(seed, i))`, each seat choosing by `policy`. Not inlined:
+/// `benchmarks/instructions.py` counts the instructions inside it.
+#[inline(never)]
+pub fn play_hands(
+    rules: &Arc<GameRules>,
+    hands: usize,
+    seed: u64,
+    policy: Policy,
+) -> Result<Played, Invalid> {
+    let seats = usize::from(rules.players);
+    let mut played = Played { hands, decisions: 0, wins: vec![0; seats], totals: vec![0; seats] };
+    for i in 0..hands {
+        let mut rng = Rng::new(hand_seed(seed, i as u64));
+        let deck = shuffled_deck(&mut rng);
+        let mut game = Game::new(rules.clone(), (i % seats) as u8, &deck, false)?;
+        loop {
+            let act = match policy {
+                Policy::Random => {
+                    let legal = game.legal();
+                    if legal.is_empty() {
+                        break;
+                    }
+                    legal[rng.below(legal.len())]
+                }
+                Policy::Greedy { waits } => match game.greedy(waits) {
+                    Some(act) => act,
+                    None => break,
+                },
+            };
+            game.apply(act).expect("a legal action");
+            played.decisions += 1;
+        }
+        if let Some(outcome) = game.outcome() {
+            if let Some(w) = outcome.winner {
+                played.wins[usize::from(w)] += 1;
+            }
+            for (total, paid) in played.totals.iter_mut().zip(&outcome.payments) {
+                *total += paid;
+            }
+        }
+    }
+    Ok(played)
+}
+
+/// Python's `random.Random` (MT19937 seeded by `init_by_array`, as CPython seeds it from an
+/// int), for the parts a random-play loop uses: `shuffle` and `choice`. With it the core plays
+/// the very hands `paohuzi.simulation.simulate_hand` plays from Python (D92).
+#[derive(Clone)]
+pub struct PyRandom {
+    state: [u32; 624],
+    index: usize,
+}
+
+impl PyRandom {
+    /// `random.Random(seed)` for an int seed (its absolute value, as CPython takes).
+    pub fn new(seed: u128) -> PyRandom {
+        let mut key = Vec::with_capacity(4);
+        let mut n = seed;
+        while n > 0 {
+            key.push(n as u32);
+            n >>= 32;
+        }
+        if key.is_empty() {
+            key.push(0);
+        }
+        let mut mt = PyRandom { state: [0; 624], index: 624 };
+        mt.init_genrand(19_650_218);
+        let (mut i, mut j) = (1usize, 0usize);
+        for _ in 0..624.max(key.len()) {
+            let prev = mt.state[i - 1] ^ (mt.state[i - 1] >> 30);
+            mt.state[i] =
+                (mt.state[i] ^ prev.wrapping_mul(1_664_525)).wrapping_add(key[j]).wrapping_add(j as u32);
+            i += 1;
+            j += 1;
+            if i >= 624 {
+                mt.state[0] = mt.state[623];
+                i = 1;
+            }
+            if j >= key.len() {
+                j = 0;
+            }
+        }
+        for _ in 0..623 {
+            let prev = mt.state[i - 1] ^ (mt.state[i - 1] >> 30);
+            mt.state[i] = (mt.state[i] ^ prev.wrapping_mul(1_566_083_941)).wrapping_sub(i as u32);
+            i += 1;
+            if i >= 624 {
+                mt.state[0] = mt.state[623];
+                i = 1;
+            }
+        }
+        mt.state[0] = 0x8000_0000;
+        mt
+    }
+
+    fn init_genrand(&mut self, s: u32) {
+        self.state[0] = s;
+        for i in 1..624 {
+            let prev = self.state[i - 1] ^ (self.state[i - 1] >> 30);
+            self.state[i] = 1_812_433_253u32.wrapping_mul(prev).wrapping_add(i as u32);
+        }
+        self.index = 624;
+    }
+
+    fn next_u32(&mut self) -> u32 {
+        if self.index >= 624 {
+            for i in 0..624 {
+                let y = (self.state[i] & 0x8000_0000) | (self.state[(i + 1) % 624] & 0x7fff_ffff);
+                let mut v = self.state[(i + 397) % 624] ^ (y >> 1);
+                if y & 1 != 0 {
+                    v ^= 0x9908_b0df;
+                }
+                self.state[i] = v;
+            }
+            self.index = 0;
+        }
+        let mut y = self.state[self.index];
+        self.index += 1;
+        y ^= y >> 11;
+        y ^= (y << 7) & 0x9d2c_5680;
+        y ^= (y << 15) & 0xefc6_0000;
+        y ^ (y >> 18)
+    }
+
+    /// `_randbelow(n)` (0 < n < 2^32): `getrandbits(n.bit_length())` until below `n`.
+    pub fn below(&mut self, n: usize) -> usize {
+        let k = usize::BITS - n.leading_zeros();
+        loop {
+            let r = (self.next_u32() >> (32 - k)) as usize;
+            if r < n {
+                return r;
+            }
+        }
+    }
+
+    /// `shuffle(items)`.
+    pub fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            let j = self.below(i + 1);
+            items.swap(i, j);
+        }
+    }
+}
+
+/// Hands `start..start + count` of `paohuzi.simulation.simulate(…, seed, rules=…)` played
+/// inside the core: hand `i` dealt by seat `i % players` from `full_deck()` shuffled by
+/// `random.Random(seed * 1_000_003 + i)`, every choice `random.Random(seed * 7_919 + i + 1)
+/// .choice(legal_actions)`: the same hands, the same results (D92). Wins and payments summed
+/// per seat, and the decisions.
+pub fn simulate_hands(rules: &Arc<GameRules>, seed: i64, start: u64, count: u64) -> Result<Played, Invalid> {
+    let seats = usize::from(rules.players);
+    let mut played =
+        Played { hands: count as usize, decisions: 0, wins: vec![0; seats], totals: vec![0; seats] };
+    for index in start..start + count {
+        let i = i128::from(index);
+        let mut deck = [0 as Kind; DECK_SIZE];
+        for (n, k) in deck.iter_mut().enumerate() {
+            *k = (n / 4) as Kind;
+        }
+        PyRandom::new((i128::from(seed) * 1_000_003 + i).unsigned_abs()).shuffle(&mut deck);
+        let mut choices = PyRandom::new((i128::from(seed) * 7_919 + i + 1).unsigned_abs());
+        let mut game = Game::new(rules.clone(), (index % seats as u64) as u8, &deck, false)?;
+        loop {
+            let legal = game.legal();
+            if legal.is_empty() {
+                break;
+            }
+            let act = legal[choices.below(legal.len())];
+            game.apply(act).expect("a legal action");
+            played.decisions += 1;
+        }
+        if let Some(outcome) = game.outcome() {
+            if let Some(w) = outcome.winner {
+                played.wins[usize::from(w)] += 1;
+            }
+            for (total, paid) in played.totals.iter_mut().zip(&outcome.payments) {
+                *total += paid;
+            }
+        }
+    }
+    Ok(played)
 }
 
 /// A seeded generator (xorshift64*), for the sampler and the benchmarks.

@@ -201,7 +201,8 @@ impl Game {
                 if g.gtype == GType::Wei && s != usize::from(seat) {
                     continue;
                 }
-                for k in g.cards() {
+                let (cards, n) = g.card_array();
+                for &k in &cards[..n] {
                     seen[usize::from(k)] += 1;
                 }
             }
@@ -354,7 +355,8 @@ impl Game {
                         GType::Wei | GType::Chouwei => 2,
                         _ => 3,
                     };
-                for k in g.cards() {
+                let (cards, n) = g.card_array();
+                for &k in &cards[..n] {
                     out[at(plane, usize::from(k))] += 1.0;
                 }
             }

@@ -132,12 +132,22 @@ impl GroupCode {
 
     /// The group's cards in canonical order (F2).
     pub fn cards(self) -> Vec<Kind> {
+        let (cards, n) = self.card_array();
+        cards[..n].to_vec()
+    }
+
+    /// [`GroupCode::cards`] without allocating: the cards, then how many (two to four).
+    #[inline]
+    pub fn card_array(self) -> ([Kind; 4], usize) {
         let k = self.shape;
         match self.gtype {
-            GType::Chi | GType::Run | GType::Jiao => THREES[k as usize].to_vec(),
-            GType::Pao | GType::Ti => vec![k; 4],
-            GType::Pair => vec![k; 2],
-            _ => vec![k; 3],
+            GType::Chi | GType::Run | GType::Jiao => {
+                let [a, b, c] = THREES[k as usize];
+                ([a, b, c, 0], 3)
+            }
+            GType::Pao | GType::Ti => ([k; 4], 4),
+            GType::Pair => ([k, k, 0, 0], 2),
+            _ => ([k, k, k, 0], 3),
         }
     }
 }

@@ -601,6 +601,87 @@ impl Game {
         }
         Ok((start.elapsed().as_secs_f64(), wins))
     }
+
+    /// A hand dealt inside the core from `seed` (D90): the deck is
+    /// `seeded_deck(seed)`, the core's own stream, not Python's `random.shuffle`.
+    #[staticmethod]
+    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (ev, kit, players, hu_on_discard, take_needs_discard, break_kan_when_stuck, dealer, seed, keep_log = true))]
+    fn deal_seeded(
+        ev: &Bound<'_, Evaluator>,
+        kit: Py<Kit>,
+        players: u8,
+        hu_on_discard: bool,
+        take_needs_discard: bool,
+        break_kan_when_stuck: bool,
+        dealer: u8,
+        seed: u64,
+        keep_log: bool,
+    ) -> PyResult<Game> {
+        let rules = rules_of(ev, players, hu_on_discard, take_needs_discard, break_kan_when_stuck)?;
+        if dealer >= players {
+            return Err(PyValueError::new_err(format!("no seat {dealer} to deal")));
+        }
+        let core = core::Game::deal_seeded(rules, dealer, seed, keep_log).map_err(invalid)?;
+        Ok(Game { core, ev: ev.clone().unbind(), kit })
+    }
+
+    /// The deck `deal_seeded(…, seed)` deals (D90), as kinds.
+    #[staticmethod]
+    fn seeded_deck(seed: u64) -> Vec<i64> {
+        core::seeded_deck(seed).iter().map(|&k| i64::from(k)).collect()
+    }
+
+    /// Plays `hands` hands inside the core (`game::play_hands`), no log: hand `i` dealt by seat
+    /// `i % players` from `seeded_deck` of its hand seed, every seat choosing by `policy`
+    /// (`"random"`, `"greedy"` or `"greedy_waits"`). Seconds taken, actions applied, wins per
+    /// seat, payments summed per seat.
+    #[staticmethod]
+    #[allow(clippy::too_many_arguments)]
+    fn play_hands(
+        py: Python<'_>,
+        ev: &Bound<'_, Evaluator>,
+        players: u8,
+        hu_on_discard: bool,
+        take_needs_discard: bool,
+        break_kan_when_stuck: bool,
+        hands: usize,
+        seed: u64,
+        policy: &str,
+    ) -> PyResult<(f64, u64, Vec<usize>, Vec<i64>)> {
+        let rules = rules_of(ev, players, hu_on_discard, take_needs_discard, break_kan_when_stuck)?;
+        let policy = match policy {
+            "random" => core::Policy::Random,
+            "greedy" => core::Policy::Greedy { waits: false },
+            "greedy_waits" => core::Policy::Greedy { waits: true },
+            other => return Err(PyValueError::new_err(format!("no policy {other:?}"))),
+        };
+        let start = std::time::Instant::now();
+        let played = py.detach(|| core::play_hands(&rules, hands, seed, policy)).map_err(invalid)?;
+        Ok((start.elapsed().as_secs_f64(), played.decisions, played.wins, played.totals))
+    }
+
+    /// Hands `start..start + count` of `paohuzi.simulation.simulate(…, seed, …)` played
+    /// inside the core with Python's own generator (`game::simulate_hands`, D92): the same
+    /// hands and results as from Python. Actions applied, wins per seat, payments summed per
+    /// seat.
+    #[staticmethod]
+    #[allow(clippy::too_many_arguments)]
+    fn simulate_hands(
+        py: Python<'_>,
+        ev: &Bound<'_, Evaluator>,
+        players: u8,
+        hu_on_discard: bool,
+        take_needs_discard: bool,
+        break_kan_when_stuck: bool,
+        seed: i64,
+        start: u64,
+        count: u64,
+    ) -> PyResult<(u64, Vec<usize>, Vec<i64>)> {
+        let rules = rules_of(ev, players, hu_on_discard, take_needs_discard, break_kan_when_stuck)?;
+        let played = py.detach(|| core::simulate_hands(&rules, seed, start, count)).map_err(invalid)?;
+        Ok((played.decisions, played.wins, played.totals))
+    }
 }
 
 /// A small seeded generator (xorshift64*) for the benchmark's deals and choices.

@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -13,9 +14,13 @@ from typing import Any
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+from paohuzi import native, native_game
 from paohuzi.distributed import BACKENDS
 from paohuzi.rules import PRESETS, SEAT_COUNTS, RuleSet
-from paohuzi.simulation import simulate
+from paohuzi.simulation import SimulatedHand, simulate
+
+CHUNK = 500
+"""Hands per call into the core (the progress bar moves between calls)."""
 
 
 def add_parser(commands: Any) -> None:
@@ -32,6 +37,14 @@ def add_parser(commands: Any) -> None:
     add_players_argument(parser)
     parser.add_argument("--save", metavar="DIR", help="write each hand's record (F4) into DIR")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument(
+        "--loop",
+        choices=("auto", "core", "python"),
+        default="auto",
+        help="where the hands are played: inside the native core (the same hands, D92), "
+        "from Python hand by hand (needed for --save, --workers, Ray), or auto (default: "
+        "the core when it serves the rules and nothing needs Python)",
+    )
     add_backend_arguments(parser)
     parser.set_defaults(run=run)
 
@@ -59,6 +72,40 @@ def add_backend_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--address", help="Ray cluster address (default: start a local Ray)")
 
 
+def core_loop(args: argparse.Namespace, rules: RuleSet) -> tuple[Any, str | None]:
+    """The native core's hand loop for this run (``Game.simulate_hands`` and the rule set's
+    evaluator), or None and why not."""
+    if args.save or args.workers != 1 or args.backend != "local":
+        return None, "--save, --workers and --backend need the hands played from Python"
+    if native.core is None or not native_game.serves(rules):
+        return None, f"the native core does not serve these rules ({native.describe()})"
+    if not -(2**63) <= args.seed < 2**63:
+        return None, "the core takes a 64-bit seed"
+    core: Any = native.core
+    return (native.extension().Game.simulate_hands, core.evaluator_for(rules)), None
+
+
+def play_in_core(
+    loop: tuple[Any, Any], games: int, seed: int, rules: RuleSet
+) -> Iterator[tuple[int, list[int], list[int]]]:
+    """Hands 0 … games − 1 played inside the core, :data:`CHUNK` a call: after each call the
+    hands done so far, and that call's wins and payments per seat."""
+    play, ev = loop
+    for done in range(0, games, CHUNK):
+        count = min(CHUNK, games - done)
+        _, wins, paid = play(
+            ev,
+            rules.players,
+            rules.hu_on_discard,
+            rules.take_needs_discard,
+            rules.break_kan_when_stuck,
+            seed,
+            done,
+            count,
+        )
+        yield done + count, wins, paid
+
+
 def run(args: argparse.Namespace) -> int:
     if args.games < 1 or args.workers < 1:
         print("paohuzi simulate: error: --games and --workers must be at least 1", file=sys.stderr)
@@ -73,6 +120,12 @@ def run(args: argparse.Namespace) -> int:
             )
             return 2
     rules = rules_of(args)
+    loop = None
+    if args.loop != "python":
+        loop, why = core_loop(args, rules)
+        if loop is None and args.loop == "core":
+            print(f"paohuzi simulate: error: --loop core: {why}", file=sys.stderr)
+            return 2
     wins = [0] * rules.players
     totals = [0] * rules.players
     console = Console(stderr=True)
@@ -89,15 +142,27 @@ def run(args: argparse.Namespace) -> int:
     try:
         with progress:
             task = progress.add_task("hands", total=args.games, speed="")
-            for hand in simulate(
-                args.games,
-                args.seed,
-                rules=rules,
-                keep_records=save is not None,
-                backend=args.backend,
-                workers=args.workers,
-                address=args.address,
-            ):
+            if loop is not None:
+                for done, chunk_wins, chunk_paid in play_in_core(
+                    loop, args.games, args.seed, rules
+                ):
+                    for seat in range(rules.players):
+                        wins[seat] += chunk_wins[seat]
+                        totals[seat] += chunk_paid[seat]
+                    rate = done / (time.perf_counter() - start)
+                    progress.update(task, completed=done, speed=f"{rate:,.0f} hands/s")
+            hands: Iterable[SimulatedHand] = ()
+            if loop is None:
+                hands = simulate(
+                    args.games,
+                    args.seed,
+                    rules=rules,
+                    keep_records=save is not None,
+                    backend=args.backend,
+                    workers=args.workers,
+                    address=args.address,
+                )
+            for hand in hands:
                 if hand.winner is not None:
                     wins[hand.winner] += 1
                 for seat, paid in enumerate(hand.payments):
