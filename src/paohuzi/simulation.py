@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from paohuzi.distributed import batches, run_jobs
-from paohuzi.native_game import new_game
+from paohuzi.game import Game
 from paohuzi.record import JSON, record_of
 from paohuzi.rules import HUNAN, RuleSet
 
@@ -30,7 +30,7 @@ def simulate_hand(
 ) -> SimulatedHand:
     """Hand ``index`` of a run: uniformly random legal choices to the end (played by the
     native game when the native core serves the rule set: the same hand, D37)."""
-    game = new_game(rules, dealer=index % rules.players, seed=seed * 1_000_003 + index)
+    game = Game(rules, dealer=index % rules.players, seed=seed * 1_000_003 + index)
     choices = random.Random(seed * 7_919 + index + 1)
     while not game.is_over:
         game.apply(choices.choice(game.legal_actions()))

@@ -19,7 +19,7 @@ from paohuzi.bots import play_hand
 from paohuzi.bots.loader import close_bot, load_bot
 from paohuzi.cards import full_deck
 from paohuzi.distributed import batches, run_jobs
-from paohuzi.native_game import new_game
+from paohuzi.game import Game
 from paohuzi.record import JSON, record_of
 from paohuzi.rules import HUNAN, RuleSet
 
@@ -67,7 +67,7 @@ def play_deal(
     deck = deal_deck(seed, deal)
     outcomes = []
     for n, seating in enumerate(seatings(names)):
-        game = new_game(rules, dealer=deal % rules.players, deck=deck)
+        game = Game(rules, dealer=deal % rules.players, deck=deck)
         bots = []
         try:
             for s, name in enumerate(seating):

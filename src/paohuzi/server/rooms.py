@@ -1583,7 +1583,8 @@ class Rooms:
             if all(s.joined or s.bot is not None for s in room.seats):
                 room._retry_first_deal()  # killed between the last arrival and the deal
             return room
-        game = Game(ruleset, dealer=hand.dealer, deck=parse_cards(hand.deck))
+        # The Python core: the room hooks on_offer once the stored actions are replayed.
+        game = Game(ruleset, dealer=hand.dealer, deck=parse_cards(hand.deck), core="python")
         for text in hand.actions:
             game.apply_text(text)
         room.stage.to(RoomState.DEALING)  # dealt again, from the stored deck and log
