@@ -14,9 +14,9 @@ observation and the native core's own greedy choose alike at every decision) and
 of ``rollout_payments`` (the same payments on both cores); last the places the native core is
 used (D37–D39, D84): simulation, tournaments, the environments and their arrays.
 
-The Python core here evaluates hands with the native evaluator when it is built (its agreement
-with the Python evaluator is tests/test_native.py's); one shard runs the reference in pure
-Python throughout. Skipped when the native core is not built, unless ``PAOHUZI_NATIVE=1`` (CI).
+``Game(core="python")`` is the reference in pure Python throughout, its evaluator too (D86); one
+test plays the Python core on the native evaluator, as a game with an ``on_offer`` hook gets
+it. Skipped when the native core is not built, unless ``PAOHUZI_NATIVE=1`` (CI).
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ from paohuzi.bots.rollout import rollout_payments
 from paohuzi.bots.sampler import is_consistent, sample
 from paohuzi.env import SingleSeatEnv, raw_env
 from paohuzi.env.encoding import observation_arrays
-from paohuzi.game import Game, IllegalAction
+from paohuzi.game import CoreName, Game, IllegalAction
 from paohuzi.native_core import serves
 from paohuzi.observation import observe
 from paohuzi.position import Over, Position
@@ -127,29 +127,24 @@ def test_random_games_agree_after_every_action(name: str, shard: int) -> None:
     assert ends["win"] > PER_SHARD // 10, ends  # the games do reach wins
 
 
-def test_random_games_agree_with_the_pure_python_engine() -> None:
-    with native.disabled():
-        games = [
-            (Game(r, dealer=s % r.players, seed=s, core="python"), s, r)
-            for r in (HUNAN, LUZHOU, HOUSE, FOUR_LUZHOU)
-            for s in range(50_000, 50_060)
-        ]
-    for slow, seed, rules in games:
-        fast = Game(rules, dealer=seed % rules.players, seed=seed, core="native")
-        rng = random.Random(seed)
-        where = f"{rules.name} seed {seed}"
-        while True:
-            with native.disabled():
+def test_random_games_agree_with_the_python_core_on_the_native_evaluator() -> None:
+    """A game of ``core="auto"`` with an ``on_offer`` hook gets the Python core with the native
+    evaluator (D86): it too plays every hand alike."""
+    for rules in (HUNAN, LUZHOU, HOUSE, FOUR_LUZHOU):
+        for seed in range(50_000, 50_060):
+            slow = Game(rules, dealer=seed % rules.players, seed=seed, on_offer=lambda game: None)
+            fast = Game(rules, dealer=seed % rules.players, seed=seed, core="native")
+            rng = random.Random(seed)
+            where = f"{rules.name} seed {seed}"
+            while True:
                 legal = slow.legal_actions()
-                position = slow.position()
-            assert fast.legal_actions() == legal, where
-            assert fast.position() == position, where
-            if slow.is_over:
-                break
-            action = _choose(rng, legal)
-            with native.disabled():
+                assert slow.core == "python" and fast.legal_actions() == legal, where
+                assert fast.position() == slow.position(), where
+                if slow.is_over:
+                    break
+                action = _choose(rng, legal)
                 slow.apply(action)
-            fast.apply(action)
+                fast.apply(action)
 
 
 @pytest.mark.parametrize("path", sorted(GOLDEN.glob("*.phz.json")), ids=lambda p: p.name)
@@ -298,11 +293,19 @@ def test_auto_picks_the_native_core_where_it_serves() -> None:
         Game(HUNAN, seed=1).on_offer = lambda game: None
     with pytest.raises(ValueError, match="core is 'auto', 'native' or 'python'"):
         Game(HUNAN, seed=1, core="rust")  # type: ignore[arg-type]
-    with native.disabled():
-        assert Game(HUNAN, seed=1).core == "python"
-        assert Game.from_position(position, HUNAN).core == "python"
-        with pytest.raises(ValueError, match="does not serve"):
-            Game(HUNAN, seed=1, core="native")
+    rules = replace(HUNAN, mingtang=(*HUNAN.mingtang, _Unknown()))
+    assert not serves(rules) and Game(rules, seed=1).core == "python"
+    with pytest.raises(ValueError, match="does not serve"):
+        Game(rules, seed=1, core="native")
+
+
+class _Unknown:
+    """A 名堂 of a shape the native core does not know (it serves no rule set holding one)."""
+
+    name = "未知"
+
+    def fan(self, win: object) -> int:
+        return 0
 
 
 def test_a_seeded_game_deals_the_same_deck_on_both_cores() -> None:
@@ -395,10 +398,9 @@ def test_rollouts_agree_with_the_pure_python_engine() -> None:
             continue
         seat = position.to_act
         assert seat is not None
-        with native.disabled():
-            game = Game.from_position(position, rules, core="python")
-            candidates = game.legal_actions()[:3]
-            expected = rollout_payments(game, candidates, seat)
+        game = Game.from_position(position, rules, core="python")  # pure Python (D86)
+        candidates = game.legal_actions()[:3]
+        expected = rollout_payments(game, candidates, seat)
         fast = Game.from_position(position, rules, core="native")
         assert rollout_payments(fast, candidates, seat) == expected
         compared += len(candidates)
@@ -410,18 +412,16 @@ def test_rollouts_agree_with_the_pure_python_engine() -> None:
 
 def test_simulate_plays_the_same_hands_natively() -> None:
     for rules in (HUNAN, FOUR_LUZHOU):
-        fast = [simulate_hand(5, i, rules, keep_record=True) for i in range(40)]
-        with native.disabled():
-            slow = [simulate_hand(5, i, rules, keep_record=True) for i in range(40)]
+        fast = [simulate_hand(5, i, rules, True, "native") for i in range(40)]
+        slow = [simulate_hand(5, i, rules, True, "python") for i in range(40)]
         assert fast == slow
 
 
 def test_tournament_deals_are_the_same_natively() -> None:
     """Built-in bots choosing through ``game_act`` in ``play_hand`` (D37): the same hands."""
     for rules, names in ((HUNAN, ["greedy", "random", "greedy"]), (FOUR, ["random"] * 4)):
-        fast = [play_deal(names, 3, deal, rules, keep_records=True) for deal in range(3)]
-        with native.disabled():
-            slow = [play_deal(names, 3, deal, rules, keep_records=True) for deal in range(3)]
+        fast = [play_deal(names, 3, deal, rules, True, "native") for deal in range(3)]
+        slow = [play_deal(names, 3, deal, rules, True, "python") for deal in range(3)]
         assert fast == slow
 
 
@@ -450,8 +450,8 @@ def test_native_encoding_is_the_identical_array(name: str) -> None:
 
 
 def test_environments_play_the_same_hands_natively() -> None:
-    def rewards(seed: int) -> list[float]:
-        aec = raw_env(rules=FOUR if seed % 2 else HUNAN)
+    def rewards(seed: int, core: CoreName) -> list[float]:
+        aec = raw_env(rules=FOUR if seed % 2 else HUNAN, core=core)
         aec.reset(seed=seed)
         rng = np.random.default_rng(seed)
         found = []
@@ -460,7 +460,7 @@ def test_environments_play_the_same_hands_natively() -> None:
             found.append(reward)
             mask = observation["action_mask"]
             aec.step(None if termination or truncation else int(rng.choice(np.flatnonzero(mask))))
-        single = SingleSeatEnv(seat=1, opponents=("greedy", "random"))
+        single = SingleSeatEnv(seat=1, opponents=("greedy", "random"), core=core)
         obs, _ = single.reset(seed=seed)
         done = False
         while not done:
@@ -470,10 +470,7 @@ def test_environments_play_the_same_hands_natively() -> None:
         return found
 
     for seed in range(12):
-        fast = rewards(seed)
-        with native.disabled():
-            slow = rewards(seed)
-        assert fast == slow
+        assert rewards(seed, "native") == rewards(seed, "python")
 
 
 @pytest.mark.xdist_group("native_game")

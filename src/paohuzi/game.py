@@ -9,6 +9,11 @@ option on a card once, in order, and the highest claim is carried out when all h
 
 The state is a :class:`~paohuzi.position.Position` and nothing more: :meth:`Game.position`
 takes it, :meth:`Game.from_position` plays on from one, :meth:`Game.clone` copies it.
+
+A :class:`Game` is played by a core (the :class:`Core` protocol), chosen per game (D84):
+:class:`PythonCore`, below, is the reference transitions, the readable spec of every rule;
+:class:`paohuzi.native_core.NativeCore` plays the same hand compiled from Rust. Both make the
+same positions, the same actions in the same order and the same results after every action.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from typing import Literal, Protocol
 from paohuzi.actions import HU, PASS, PENG, Action, ActionType, discard, parse_seat_action
 from paohuzi.cards import COPIES, DECK_SIZE, KIND_NAMES, NUM_KINDS, Kind, full_deck, parse_cards
 from paohuzi.chi import chi_options
-from paohuzi.evaluator import HuResult, PreparedHand, forced_tianhu
+from paohuzi.evaluator import HuResult, Prepared, forced_tianhu, prepare_counts
 from paohuzi.groups import Group, GroupType
 from paohuzi.position import (
     ClaimWindow,
@@ -118,7 +123,7 @@ class _Derived:
         self.held = sum(hand) + sum(len(g.cards) for g in table)
         self.fours = sum(g.is_four for g in table)
         self.limit = holding_limit(self.fours)
-        self.prepared: PreparedHand | None = None
+        self.prepared: Prepared | None = None
 
 
 class PythonCore:
@@ -150,6 +155,11 @@ class PythonCore:
     """In :class:`SelfHu`: the drawer's winning arrangement."""
     _legal: list[Action] | None
     _derived: list[_Derived | None]
+    native_evaluator: bool
+    """Whether hands are evaluated by the native evaluator where it serves the rule set
+    (:func:`paohuzi.evaluator.prepare`): the same answers, sooner. ``Game(core="python")``
+    leaves it off (the reference throughout); a game of ``core="auto"`` that gets the Python
+    core, for its ``on_offer`` hook, turns it on (D86)."""
     on_offer: Callable[[], None] | None
     """Called whenever a card is put on offer, before anyone is asked about it (the phase is
     then the card's :class:`ClaimWindow` with ``asking`` empty): :attr:`Game.on_offer` says
@@ -164,10 +174,11 @@ class PythonCore:
         seed: int | None = None,
         on_offer: Callable[[], None] | None = None,
         start: bool = True,
+        native_evaluator: bool = False,
     ) -> None:
         """The hand dealt from ``deck`` (or a deck shuffled with ``seed``); ``start`` False
         leaves the deal's events to :meth:`start` (a :class:`Game` is told of the first offer
-        only once it holds its core)."""
+        only once it holds its core); ``native_evaluator``: see the attribute."""
         if deck is None:
             deck = full_deck()
             random.Random(seed).shuffle(deck)
@@ -187,6 +198,7 @@ class PythonCore:
             [SeatState(tuple(h)) for h in hands],
             deck=dealt,
             log=(Event(EventType.DEAL, dealer), Event(EventType.LIANG, dealer, liang)),
+            native_evaluator=native_evaluator,
         )
         self.on_offer = on_offer
         if start:
@@ -202,8 +214,10 @@ class PythonCore:
         *,
         deck: tuple[Kind, ...] | None,
         log: Iterable[Event],
+        native_evaluator: bool,
     ) -> None:
         """Every field of a game, in one place (the phase is entered afterwards)."""
+        self.native_evaluator = native_evaluator
         self.rules = rules
         self.dealer = dealer
         self.liang = liang
@@ -230,6 +244,7 @@ class PythonCore:
         *,
         log: Iterable[Event] = (),
         check: bool = True,
+        native_evaluator: bool = False,
     ) -> PythonCore:
         """A game at ``position`` under ``rules``; ``log`` the events that led there, if they
         are known (they are shown to observers; the rules never read them). Raises ValueError
@@ -251,6 +266,7 @@ class PythonCore:
             position.seats,
             deck=None,
             log=log,
+            native_evaluator=native_evaluator,
         )
         game._enter(position.phase, check=check)
         return game
@@ -378,12 +394,14 @@ class PythonCore:
         """The seat's current total hu-xi (R10.6)."""
         return self._prepared_hand(seat).current_huxi()
 
-    def _prepared_hand(self, seat: int) -> PreparedHand:
+    def _prepared_hand(self, seat: int) -> Prepared:
         """The seat's hand prepared for evaluation, kept until it changes."""
         derived = self._seat_derived(seat)
         found = derived.prepared
         if found is None:
-            found = PreparedHand.from_counts(derived.hand, derived.table, self.rules)
+            found = prepare_counts(
+                derived.hand, derived.table, self.rules, native=self.native_evaluator
+            )
             derived.prepared = found
         return found
 
@@ -527,7 +545,7 @@ class PythonCore:
         """R2: 必需天胡, then the 亮张 offers, then the automatic 提, then the dealer."""
         for seat in self.seating.playing:
             cards = self.hand_cards(seat) + ([self.liang] if seat == self.dealer else [])
-            result = forced_tianhu(cards, self.rules)
+            result = forced_tianhu(cards, self.rules, native=self.native_evaluator)
             if result is not None:
                 # The 亮张 is the dealer's card (R2): the hand ends with it in his hand.
                 self._take_liang()
@@ -1103,7 +1121,14 @@ class Game:
 
             self._core = NativeCore(rules, dealer=dealer, deck=deck)
             return
-        python = PythonCore(rules, dealer=dealer, deck=deck, on_offer=self._told, start=False)
+        python = PythonCore(
+            rules,
+            dealer=dealer,
+            deck=deck,
+            on_offer=self._told,
+            start=False,
+            native_evaluator=core == "auto",
+        )
         self._core = python
         python.start()
 
@@ -1132,7 +1157,10 @@ class Game:
             from paohuzi.native_core import NativeCore
 
             return cls.over(NativeCore.from_position(position, rules, log=log, check=check))
-        return cls.over(PythonCore.from_position(position, rules, log=log, check=check))
+        python = PythonCore.from_position(
+            position, rules, log=log, check=check, native_evaluator=core == "auto"
+        )
+        return cls.over(python)
 
     @classmethod
     def over(cls, core: Core) -> Game:

@@ -82,7 +82,7 @@ def _kit() -> Any:
 def _evaluator(rules: RuleSet) -> Any:
     """The native evaluator of a rule set, or None when only Python serves it."""
     core = native.core
-    if core is None or not native.active or type(rules) is not RuleSet:
+    if core is None or type(rules) is not RuleSet:
         return None
     return core.evaluator_for(rules)
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from paohuzi.actions import Action
 from paohuzi.cards import COPIES, KIND_NAMES, Kind
-from paohuzi.evaluator import PreparedHand, Wait
+from paohuzi.evaluator import Wait, prepare
 from paohuzi.game import PRIVATE_CARD_EVENTS, Event, Game
 from paohuzi.groups import Group, GroupType
 from paohuzi.position import ClaimWindow, GameResult, Over, Source
@@ -88,7 +88,7 @@ class Observation:
 
     def hint(self) -> tuple[int, list[Wait]]:
         """The seat's current total hu-xi (R10.6) and its waits (听牌)."""
-        prepared = PreparedHand(self.hand_cards(), self.own_table(), self.rules)
+        prepared = prepare(self.hand_cards(), self.own_table(), self.rules)
         return prepared.current_huxi(), prepared.waits()
 
     def unseen(self) -> list[int]:

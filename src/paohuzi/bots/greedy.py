@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from paohuzi.actions import HU, PASS, Action, ActionType
 from paohuzi.cards import NUM_KINDS
-from paohuzi.evaluator import PreparedHand
+from paohuzi.evaluator import prepare_counts
 from paohuzi.game import Game
 from paohuzi.groups import PARTNERS, Group, GroupType
 from paohuzi.native_core import greedy_choice
@@ -36,7 +36,7 @@ def hand_value(
 ) -> float:
     """How good a hand and table are (higher is better); ``waits``: count the live winning
     cards of a 听牌 hand (the costly part)."""
-    prepared = PreparedHand.from_counts(hand, table, rules)
+    prepared = prepare_counts(hand, table, rules)
     value = 1.2 * prepared.current_huxi()
     isolated = 0
     for k in range(NUM_KINDS):
@@ -76,14 +76,15 @@ class GreedyBot:
 
     def game_act(self, game: Game) -> Action:
         """:meth:`act` for the seat to act in ``game``: computed inside the game's core from
-        what the seat sees where the core can (:meth:`paohuzi.game.Game.greedy`), else
-        :meth:`act` on the seat's observation (:func:`paohuzi.bots.base.bot_choice`)."""
+        what the seat sees where the core can (:meth:`paohuzi.game.Game.greedy`), else by
+        :meth:`python_choice` on the seat's observation, the Python fallback (a game on the
+        Python core is the reference throughout, D85; :func:`paohuzi.bots.base.bot_choice`)."""
         found = game.greedy(waits=self.waits)
         if found is not None:
             return found
         seat = game.to_act
         assert seat is not None  # called for the seat to act
-        return self.act(observe(game, seat))
+        return self.python_choice(observe(game, seat))
 
     def python_choice(self, observation: Observation) -> Action:
         """The choice as this module computes it (the reference of the native one)."""
