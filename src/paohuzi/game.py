@@ -1113,8 +1113,7 @@ class Game:
         if deck is None:
             deck = full_deck()
             random.Random(seed).shuffle(deck)
-        check_deck(deck)
-        self._on_offer = on_offer
+        self._on_offer = on_offer  # either core checks the deck
         self.core = _pick(core, rules, on_offer is not None)
         if self.core == "native":
             from paohuzi.native_core import NativeCore

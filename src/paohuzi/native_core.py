@@ -79,12 +79,21 @@ def _kit() -> Any:
     return _KIT
 
 
+_LAST: tuple[RuleSet, Any] | None = None
+"""The rule set last asked about and its evaluator (a game asks twice as it is made: which
+core, then the core's evaluator; a rule set is immutable, so its identity says it all)."""
+
+
 def _evaluator(rules: RuleSet) -> Any:
     """The native evaluator of a rule set, or None when only Python serves it."""
+    global _LAST
+    last = _LAST  # read once: another thread may replace it
+    if last is not None and last[0] is rules:
+        return last[1]
     core = native.core
-    if core is None or type(rules) is not RuleSet:
-        return None
-    return core.evaluator_for(rules)
+    found = None if core is None or type(rules) is not RuleSet else core.evaluator_for(rules)
+    _LAST = (rules, found)
+    return found
 
 
 def greedy_choice(observation: Observation, *, waits: bool) -> Action | None:
