@@ -143,7 +143,7 @@ def hands(rules: RuleSet, count: int, seed: int, repeat: int) -> None:
         core = PythonCore(
             rules, dealer=i % rules.players, seed=seed * 1_000_003 + i, native_evaluator=True
         )
-        return Game.over(core)
+        return Game.of_core(core)
 
     def native_game(i: int) -> Game:
         return Game(rules, dealer=i % rules.players, seed=seed * 1_000_003 + i, core="native")

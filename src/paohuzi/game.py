@@ -1155,14 +1155,14 @@ class Game:
         if _pick(core, rules, False) == "native":
             from paohuzi.native_core import NativeCore
 
-            return cls.over(NativeCore.from_position(position, rules, log=log, check=check))
+            return cls.of_core(NativeCore.from_position(position, rules, log=log, check=check))
         python = PythonCore.from_position(
             position, rules, log=log, check=check, native_evaluator=core == "auto"
         )
-        return cls.over(python)
+        return cls.of_core(python)
 
     @classmethod
-    def over(cls, core: Core) -> Game:
+    def of_core(cls, core: Core) -> Game:
         """The game a core plays (a core made elsewhere: a clone, the native sampler's)."""
         game = cls.__new__(cls)
         game._core = core
@@ -1305,7 +1305,7 @@ class Game:
     def clone(self) -> Game:
         """An independent copy on the same core, for search: the same position, history and
         log (no ``on_offer``)."""
-        return Game.over(self._core.clone())
+        return Game.of_core(self._core.clone())
 
     # ----------------------------------------------------------------------------- actions
 

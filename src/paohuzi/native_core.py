@@ -493,4 +493,4 @@ class NativeSampler:
         core._given_log = ()
         core._seen_log = []
         core._forget()
-        return Game.over(core)
+        return Game.of_core(core)
