@@ -1,9 +1,9 @@
 """Evaluator speed: best-arrangement evaluations/s and full wait computations/s (issue 2).
 
 Run: ``python benchmarks/evaluator.py [--holdings 4000] [--seed 1] [--repeat 3]``.
-One core, pure Python (the native core, when built, is turned off here: benchmarks/native.py
-compares the two). The first pass starts with empty memo tables (cold); later passes reuse
-them, as a long-running game or simulation does.
+One core, pure Python (``native=False``, whether the native core is built or not:
+benchmarks/native.py compares the two). The first pass starts with empty memo tables (cold);
+later passes reuse them, as a long-running game or simulation does.
 """
 
 from __future__ import annotations
@@ -13,17 +13,11 @@ import random
 import time
 
 from paohuzi import evaluator as ev
-from paohuzi import native
 from paohuzi.rules import HUNAN
 from paohuzi.samples import random_holding
 
 
 def main() -> None:
-    with native.disabled():
-        run()
-
-
-def run() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--holdings", type=int, default=4000)
     parser.add_argument("--seed", type=int, default=1)
@@ -33,7 +27,8 @@ def run() -> None:
     rng = random.Random(args.seed)
     holdings = [random_holding(rng) for _ in range(args.holdings)]
     wins = sum(
-        ev.best_win(h.hand, h.table, h.win, self_drawn=h.self_drawn) is not None for h in holdings
+        ev.best_win(h.hand, h.table, h.win, self_drawn=h.self_drawn, native=False) is not None
+        for h in holdings
     )
     ev.clear_memo()
     print(f"{len(holdings)} holdings (seed {args.seed}), {wins / len(holdings):.0%} winning")
@@ -41,11 +36,11 @@ def run() -> None:
         label = "cold memo tables" if rep == 0 else "warm"
         start = time.perf_counter()
         for h in holdings:
-            ev.best_win(h.hand, h.table, h.win, self_drawn=h.self_drawn, rules=HUNAN)
+            ev.best_win(h.hand, h.table, h.win, self_drawn=h.self_drawn, rules=HUNAN, native=False)
         best = time.perf_counter() - start
         start = time.perf_counter()
         for h in holdings:
-            ev.waits(h.hand, h.table, HUNAN)
+            ev.waits(h.hand, h.table, HUNAN, native=False)
         wait = time.perf_counter() - start
         print(
             f"pass {rep + 1} ({label}): best_win {len(holdings) / best:,.0f}/s, "

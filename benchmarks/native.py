@@ -18,7 +18,7 @@ Evaluator, four figures for ``best_win`` and ``waits``:
 
 Hands: random hands (uniform legal choices) per second, by the Python engine in pure Python,
 by the Python engine with the native evaluator (the engine before the native game), by the
-native game driven from Python (``NativeGame``, choices drawn in Python, as ``simulate``
+native core driven from Python (``Game(core="native")``, choices drawn in Python, as ``simulate``
 played before issue 23), inside Rust (deals and choices drawn there, no log), and the same
 hands as driven from Python played inside Rust (``Game.simulate_hands``, what ``simulate``
 plays now, D92), with the ratio of the two. The AEC environment's steps per second
@@ -33,8 +33,7 @@ from __future__ import annotations
 import argparse
 import random
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -44,8 +43,7 @@ from paohuzi.bots.expert_v1 import rollout_values
 from paohuzi.bots.greedy import GreedyBot
 from paohuzi.env import raw_env
 from paohuzi.evaluator import best_win, waits
-from paohuzi.game import Game
-from paohuzi.native_game import NativeGame, python_games
+from paohuzi.game import CoreName, Game, PythonCore
 from paohuzi.observation import Observation, observe
 from paohuzi.rules import PRESETS, RuleSet
 from paohuzi.samples import random_holding
@@ -78,17 +76,19 @@ def main() -> None:
     holdings = [random_holding(rng) for _ in range(args.holdings)]
     n = len(holdings)
 
-    def all_best_win() -> None:
+    def all_best_win(native: bool = True) -> None:
         for h in holdings:
-            best_win(h.hand, h.table, h.win, self_drawn=h.self_drawn, rules=rules)
+            best_win(h.hand, h.table, h.win, self_drawn=h.self_drawn, rules=rules, native=native)
 
-    def all_waits() -> None:
+    def all_waits(native: bool = True) -> None:
         for h in holdings:
-            waits(h.hand, h.table, rules)
+            waits(h.hand, h.table, rules, native=native)
 
-    with native.disabled():
-        all_best_win()  # fill the Python evaluator's memo tables
-        python = best_of(args.repeat, all_best_win), best_of(args.repeat, all_waits)
+    all_best_win(False)  # fill the Python evaluator's memo tables
+    python = (
+        best_of(args.repeat, lambda: all_best_win(False)),
+        best_of(args.repeat, lambda: all_waits(False)),
+    )
     through = best_of(args.repeat, all_best_win), best_of(args.repeat, all_waits)
     core: Any = native.core  # the extension's Core, beyond the NativeCore protocol
     evaluator = core.evaluator_for(rules)
@@ -125,7 +125,7 @@ def main() -> None:
     rollouts(rules, args.decisions, args.budget, args.seed)
 
 
-def random_hands(make: Callable[[int], Game | NativeGame], count: int, seed: int) -> None:
+def random_hands(make: Callable[[int], Game], count: int, seed: int) -> None:
     rng = random.Random(seed)
     for i in range(count):
         game = make(i)
@@ -137,16 +137,20 @@ def hands(rules: RuleSet, count: int, seed: int, repeat: int) -> None:
     """Random hands per second, each engine."""
 
     def python_game(i: int) -> Game:
-        return Game(rules, dealer=i % rules.players, seed=seed * 1_000_003 + i)
+        return Game(rules, dealer=i % rules.players, seed=seed * 1_000_003 + i, core="python")
 
-    def native_game(i: int) -> NativeGame:
-        return NativeGame(
-            rules, dealer=i % rules.players, seed=seed * 1_000_003 + i, keep_log=False
+    def hybrid_game(i: int) -> Game:
+        # The Python core on the native evaluator, as a game with an on_offer hook gets it.
+        core = PythonCore(
+            rules, dealer=i % rules.players, seed=seed * 1_000_003 + i, native_evaluator=True
         )
+        return Game.of_core(core)
 
-    with native.disabled():
-        pure = best_of(repeat, lambda: random_hands(python_game, count, seed))
-    today = best_of(repeat, lambda: random_hands(python_game, count, seed))
+    def native_game(i: int) -> Game:
+        return Game(rules, dealer=i % rules.players, seed=seed * 1_000_003 + i, core="native")
+
+    pure = best_of(repeat, lambda: random_hands(python_game, count, seed))
+    today = best_of(repeat, lambda: random_hands(hybrid_game, count, seed))
     driven = best_of(repeat, lambda: random_hands(native_game, count * 10, seed))
     core: Any = native.core
     evaluator = core.evaluator_for(rules)
@@ -186,9 +190,9 @@ def hands(rules: RuleSet, count: int, seed: int, repeat: int) -> None:
     print(f"driven from Python / the same hands inside Rust: {rates[2][1] / rates[4][1]:.0%}")
 
 
-def aec_steps(rules: RuleSet, count: int, seed: int) -> int:
+def aec_steps(rules: RuleSet, count: int, seed: int, core: CoreName) -> int:
     rng = random.Random(seed)
-    env = raw_env(rules=rules)
+    env = raw_env(rules=rules, core=core)
     env.reset(seed=seed)
     steps = 0
     for _ in range(count):
@@ -206,20 +210,18 @@ def aec_steps(rules: RuleSet, count: int, seed: int) -> int:
 def environment(rules: RuleSet, count: int, seed: int, repeat: int) -> None:
     """AEC environment steps per second, Python games against native ones."""
     figures = []
-    for label, context in (("python games", python_games), ("native games", _nothing)):
-        with context():
-            steps = aec_steps(rules, count, seed)
-            seconds = best_of(repeat, lambda: aec_steps(rules, count, seed))
+    cores: tuple[tuple[str, CoreName], ...] = (
+        ("python games", "python"),
+        ("native games", "native"),
+    )
+    for label, core in cores:
+        steps = aec_steps(rules, count, seed, core)
+        seconds = best_of(repeat, lambda: aec_steps(rules, count, seed, core))  # noqa: B023
         figures.append((label, steps / seconds))
     print(f"AEC environment ({rules.name}, {count} hands, random legal actions), one core")
     for label, rate in figures:
         print(f"{label:34} {rate:>10,.0f} steps/s")
     print(f"native games / python games: {figures[1][1] / figures[0][1]:.1f}x")
-
-
-@contextmanager
-def _nothing() -> Iterator[None]:
-    yield
 
 
 def decisions(rules: RuleSet, count: int, seed: int) -> list[Observation]:
@@ -244,16 +246,20 @@ def rollouts(rules: RuleSet, count: int, budget: float, seed: int) -> None:
     """The expert's rollouts per second at the same budget a decision."""
     chosen = decisions(rules, count, seed)
     figures = []
-    for label, context in (("python rollouts", python_games), ("native rollouts", _nothing)):
+    cores: tuple[tuple[str, CoreName], ...] = (
+        ("python rollouts", "python"),
+        ("native rollouts", "native"),
+    )
+    for label, core in cores:
         done = 0
         spent = 0.0
-        with context():
-            for n, obs in enumerate(chosen):
-                candidates = list(obs.legal[:3])
-                start = time.perf_counter()
-                values = rollout_values(obs, candidates, 10**9, n, time.monotonic() + budget)
-                spent += time.perf_counter() - start
-                done += sum(len(row) for row in values)
+        for n, obs in enumerate(chosen):
+            candidates = list(obs.legal[:3])
+            start = time.perf_counter()
+            deadline = time.monotonic() + budget
+            values = rollout_values(obs, candidates, 10**9, n, deadline, core)
+            spent += time.perf_counter() - start
+            done += sum(len(row) for row in values)
         figures.append((label, done / spent))
     print(
         f"expert rollouts ({rules.name}, {count} decisions, {budget} s a decision, "

@@ -9,7 +9,6 @@ from paohuzi.actions import PASS, discard
 from paohuzi.cards import COPIES, NUM_KINDS, Kind, format_cards, full_deck, to_counts
 from paohuzi.game import Game, stacked_deck
 from paohuzi.groups import Group
-from paohuzi.native_game import NativeGame
 from paohuzi.position import ClaimWindow, Discarding, Phase, Position, SeatState
 from paohuzi.rules import HAND_SIZE, HUNAN, RuleSet
 from tests.helpers import C, T
@@ -60,13 +59,13 @@ def claiming(game: Game) -> bool:
     return isinstance(game.phase, ClaimWindow)
 
 
-def discarding(game: Game | NativeGame, seat: int | None = None) -> bool:
+def discarding(game: Game, seat: int | None = None) -> bool:
     """Whether a seat (``seat``, if given) must discard now."""
     phase = game.phase
     return isinstance(phase, Discarding) and seat in (None, phase.seat)
 
 
-def window(game: Game | NativeGame) -> ClaimWindow | None:
+def window(game: Game) -> ClaimWindow | None:
     """The claim window open now, if any."""
     phase = game.phase
     return phase if isinstance(phase, ClaimWindow) else None

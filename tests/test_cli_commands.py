@@ -85,4 +85,4 @@ def test_version_says_whether_the_evaluator_runs_natively() -> None:
     done = paohuzi("--version")
     assert done.returncode == 0
     assert done.stdout.startswith("paohuzi 0.1.0; evaluator: ")
-    assert ("native core (Rust)" in done.stdout) == native.active
+    assert ("native core (Rust)" in done.stdout) == native.available

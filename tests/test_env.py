@@ -14,7 +14,6 @@ from paohuzi.actions import HU, PASS, PENG, discard
 from paohuzi.env import SingleSeatEnv, encode, env, raw_env
 from paohuzi.env.encoding import PLANES, action_mask
 from paohuzi.game import Game
-from paohuzi.native_game import NativeGame
 from paohuzi.observation import observe
 from paohuzi.record import Record, record_of, replay
 from tests.scenario import random_decisions
@@ -64,7 +63,7 @@ def test_pettingzoo_api_test_passes() -> None:
     api_test(env(), num_cycles=300, verbose_progress=False)
 
 
-def play_env(seed: int) -> tuple[Game | NativeGame, dict[str, float]]:
+def play_env(seed: int) -> tuple[Game, dict[str, float]]:
     aec = raw_env()
     aec.reset(seed=seed)
     rng = np.random.default_rng(seed)

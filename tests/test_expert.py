@@ -14,7 +14,6 @@ from paohuzi.bots.sampler import is_consistent, sample
 from paohuzi.cards import NUM_KINDS
 from paohuzi.cli import main
 from paohuzi.game import Game
-from paohuzi.native_game import NativeGame
 from paohuzi.observation import observe
 from tests.scenario import (
     deal,
@@ -31,7 +30,7 @@ from tests.test_game_win import DEALER, SEAT2, WAITING, pass_until
 GOLDEN = Path(__file__).parent / "golden"
 
 
-def all_cards(game: Game | NativeGame) -> list[int]:
+def all_cards(game: Game) -> list[int]:
     position = game.position()
     counts = [0] * NUM_KINDS
     for state in position.seats:

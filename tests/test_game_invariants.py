@@ -10,7 +10,6 @@ import pytest
 from paohuzi.actions import Action
 from paohuzi.cards import DECK_SIZE, to_counts
 from paohuzi.game import EventType, Game
-from paohuzi.native_game import NativeGame
 from paohuzi.observation import observe
 from paohuzi.position import Discarding, SelfHu
 from paohuzi.record import Record, record_of, replay
@@ -22,7 +21,7 @@ from tests.scenario import (
 )
 
 
-def cards_in_play(game: Game | NativeGame) -> int:
+def cards_in_play(game: Game) -> int:
     """Every card accounted for: hands, tables, rows, the wall and the card on offer; after a
     win, the winner's cards are those of his winning groups (and a 天胡's leftovers)."""
     winner = game.result.winner if game.result is not None else None
@@ -41,7 +40,7 @@ def cards_in_play(game: Game | NativeGame) -> int:
     return total
 
 
-def discard_pending(game: Game | NativeGame, seat: int) -> bool:
+def discard_pending(game: Game, seat: int) -> bool:
     """The seat took a card and has not yet discarded: it is to discard, or to decide on a
     win after a forced 偎/提 (R4.1 step 3), or that take was on the last card (荒庄) — a forced
     跑 on it too (R5.2) —, or the hand ended during the deal before the dealer's first discard
@@ -60,14 +59,14 @@ def discard_pending(game: Game | NativeGame, seat: int) -> bool:
     )
 
 
-def dealt(game: Game | NativeGame) -> bool:
+def dealt(game: Game) -> bool:
     """The 亮张 offers are over and every dealt four of a kind has been laid down (R2)."""
     return any(e.type in (EventType.DRAW, EventType.DISCARD) for e in game.log) or (
         discarding(game)
     )
 
 
-def check_step(game: Game | NativeGame) -> None:
+def check_step(game: Game) -> None:
     assert cards_in_play(game) == DECK_SIZE
     winner = game.result.winner if game.result is not None else None
     for seat in game.seating.playing:

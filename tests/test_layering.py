@@ -43,7 +43,7 @@ def _is_engine(path: Path) -> bool:
     return path.parent == PACKAGE and path.stem in ENGINE
 
 
-NATIVE_PLUG = {"paohuzi.native", "paohuzi._native", "paohuzi.native_game"}
+NATIVE_PLUG = {"paohuzi.native", "paohuzi._native", "paohuzi.native_core"}
 """What the engine may import of the optional compiled core (issue 23 folds these into the
 core protocol)."""
 

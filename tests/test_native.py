@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from paohuzi import native
 from paohuzi.cards import COPIES, NUM_KINDS, Kind
-from paohuzi.evaluator import PreparedHand, forced_tianhu
+from paohuzi.evaluator import Prepared, PreparedHand, forced_tianhu, prepare, prepare_counts
 from paohuzi.groups import Group, GroupType
 from paohuzi.mingtang import HUNAN_MINGTANG, SizeCount, WinContext
 from paohuzi.rules import HUNAN, LUZHOU, MOST_FAN, FanCombine, RuleSet, RuleSetError, fan_bound
@@ -42,11 +42,11 @@ PER_SHARD = 5_000
 """100,000 holdings in all, each evaluated under every rule set."""
 
 
-def _both(hand: Any, table: Any, rules: RuleSet) -> tuple[PreparedHand, PreparedHand]:
-    fast = PreparedHand(hand, table, rules)
-    with native.disabled():
-        slow = PreparedHand(hand, table, rules)
+def _both(hand: Any, table: Any, rules: RuleSet) -> tuple[Prepared, PreparedHand]:
+    fast = prepare(hand, table, rules)
+    slow = PreparedHand(hand, table, rules)
     assert type(fast) is not PreparedHand and type(slow) is PreparedHand
+    assert type(prepare(hand, table, rules, native=False)) is PreparedHand
     return fast, slow
 
 
@@ -102,18 +102,17 @@ def test_native_agrees_on_hands_given_as_counts() -> None:
         for k in h.hand:
             counts[k] += 1
         for rules in (HUNAN, HOUSE):
-            fast = PreparedHand.from_counts(counts, h.table, rules)
-            with native.disabled():
-                slow = PreparedHand.from_counts(counts, h.table, rules)
+            fast = prepare_counts(counts, h.table, rules)
+            slow = PreparedHand.from_counts(counts, h.table, rules)
             assert type(fast) is not PreparedHand and type(slow) is PreparedHand
             assert fast.win(h.win, self_drawn=h.self_drawn) == slow.win(
                 h.win, self_drawn=h.self_drawn
             )
             assert fast.waits() == slow.waits() and fast.current_huxi() == slow.current_huxi()
     with pytest.raises(ValueError, match="20 counts"):
-        PreparedHand.from_counts([1] * 19, [], HUNAN)
+        prepare_counts([1] * 19, [], HUNAN)
     with pytest.raises(ValueError, match="more than four"):
-        PreparedHand.from_counts([5] + [0] * 19, [], HUNAN)
+        prepare_counts([5] + [0] * 19, [], HUNAN)
 
 
 def test_a_rule_set_read_from_json_is_served_natively() -> None:
@@ -158,8 +157,7 @@ def test_r9_5_1_native_forced_tianhu_agrees() -> None:
             replace(HUNAN, tianhu_partial_huxi=False),
         ):
             fast = forced_tianhu(cards, rules)
-            with native.disabled():
-                slow = forced_tianhu(cards, rules)
+            slow = forced_tianhu(cards, rules, native=False)
             assert fast == slow, (cards, rules.name)
             forced += fast is not None
     assert forced > 1_000
@@ -168,7 +166,7 @@ def test_r9_5_1_native_forced_tianhu_agrees() -> None:
 def test_native_serves_the_public_api() -> None:
     hand = C("d1 d1 d1 x5 x5 x5 x3 x3 x3 x8")
     table = T("ti:x9 peng:d4 wei:d6")
-    prepared = PreparedHand(hand, table, HUNAN)
+    prepared = prepare(hand, table, HUNAN)
     assert type(prepared).__module__ == "paohuzi._native"
     result = prepared.win(K("x8"), self_drawn=True)
     assert result is not None and (result.huxi, result.points) == (30, 63)
@@ -185,7 +183,7 @@ def test_a_rule_set_with_an_unknown_mingtang_is_served_by_python() -> None:
 
     rules = replace(HUNAN, mingtang=(*HUNAN_MINGTANG, Everything()))
     assert native.core is not None and not native.core.serves(rules)
-    assert type(PreparedHand([], [], rules)) is PreparedHand
+    assert type(prepare([], [], rules)) is PreparedHand
     assert native.core.serves(HUNAN)
 
 
@@ -204,9 +202,9 @@ def test_a_score_that_disagrees_with_python_raises() -> None:
 
 def test_native_rejects_cards_no_player_holds() -> None:
     with pytest.raises(ValueError, match="more than four"):
-        PreparedHand([0] * 5, [], HUNAN)
+        prepare([0] * 5, [], HUNAN)
     with pytest.raises(ValueError, match="not a kind"):
-        PreparedHand([20], [], HUNAN)
+        prepare([20], [], HUNAN)
 
 
 def _python(code: str, **env: str) -> subprocess.CompletedProcess[str]:
@@ -218,8 +216,8 @@ def _python(code: str, **env: str) -> subprocess.CompletedProcess[str]:
 
 def test_paohuzi_native_0_runs_pure_python() -> None:
     done = _python(
-        "import paohuzi; from paohuzi.evaluator import PreparedHand;"
-        "print(paohuzi.native.active, type(PreparedHand([], [], paohuzi.HUNAN)).__name__,"
+        "import paohuzi; from paohuzi.evaluator import prepare;"
+        "print(paohuzi.native.available, type(prepare([], [], paohuzi.HUNAN)).__name__,"
         " paohuzi.native.describe())",
         PAOHUZI_NATIVE="0",
     )
@@ -301,6 +299,4 @@ def test_native_agrees_on_any_holding(
     )
     assert fast.waits() == slow.waits()
     assert fast.current_huxi() == slow.current_huxi()
-    fast_tianhu = forced_tianhu(hand, rules)
-    with native.disabled():
-        assert fast_tianhu == forced_tianhu(hand, rules)
+    assert forced_tianhu(hand, rules) == forced_tianhu(hand, rules, native=False)

@@ -1,7 +1,7 @@
-"""The native game agrees with the Python engine (issue 14): R2–R11, whole hands.
+"""The native core agrees with the Python core (issues 14, 23): R2–R11, whole hands.
 
-Differential: the same deal played by :class:`paohuzi.game.Game` and
-:class:`paohuzi.native_game.NativeGame` with the same choices; after **every** action both give
+Differential: the same deal played by ``Game(core="python")`` and ``Game(core="native")`` with
+the same choices; after **every** action both give
 the same legal actions (in the same order) and the same :class:`~paohuzi.position.Position`
 (hands, tables, rows, 臭 and 臭胡 marks, the wall, the phase with its offers and hidden claims,
 and once over the :class:`~paohuzi.position.GameResult` with its ``HuResult`` and ``Score``);
@@ -10,13 +10,13 @@ four seats, half of the choices biased towards taking (so that 吃, 碰, 跑 and
 every golden record, games from positions (``from_position``), Hypothesis over positions whose
 hidden cards are dealt anew (as the sampler makes them), and illegal actions refused alike.
 Then the greedy bot (both ``waits`` settings: the Python bot, the native bot on the same
-observation and the native game's own greedy choose alike at every decision) and the rollouts
-of ``rollout_payments`` (the same payments as the Python rollout); last the places the native
-game is used (D37–D39): simulation, tournaments, the environments and their arrays.
+observation and the native core's own greedy choose alike at every decision) and the rollouts
+of ``rollout_payments`` (the same payments on both cores); last the places the native core is
+used (D37–D39, D84): simulation, tournaments, the environments and their arrays.
 
-The Python game here evaluates hands with the native evaluator when it is built (its agreement
-with the Python evaluator is tests/test_native.py's); one shard runs the reference in pure
-Python throughout. Skipped when the native core is not built, unless ``PAOHUZI_NATIVE=1`` (CI).
+``Game(core="python")`` is the reference in pure Python throughout, its evaluator too (D86); one
+test plays the Python core on the native evaluator, as a game with an ``on_offer`` hook gets
+it. Skipped when the native core is not built, unless ``PAOHUZI_NATIVE=1`` (CI).
 """
 
 from __future__ import annotations
@@ -41,8 +41,8 @@ from paohuzi.bots.rollout import rollout_payments
 from paohuzi.bots.sampler import is_consistent, sample
 from paohuzi.env import SingleSeatEnv, raw_env
 from paohuzi.env.encoding import observation_arrays
-from paohuzi.game import Game, IllegalAction
-from paohuzi.native_game import NativeGame, game_at, new_game, serves
+from paohuzi.game import CoreName, Game, IllegalAction
+from paohuzi.native_core import serves
 from paohuzi.observation import observe
 from paohuzi.position import Over, Position
 from paohuzi.record import Record
@@ -79,14 +79,15 @@ def _choose(rng: random.Random, legal: list[Action]) -> Action:
     return rng.choice(legal)
 
 
-def _same(slow: Game, fast: NativeGame, where: str) -> None:
+def _same(slow: Game, fast: Game, where: str) -> None:
+    assert (slow.core, fast.core) == ("python", "native"), where
     assert fast.legal_actions() == slow.legal_actions(), where
     assert fast.position() == slow.position(), where
     assert fast.to_act == slow.to_act, where
     assert fast.result == slow.result, where
 
 
-def _play_both(slow: Game, fast: NativeGame, rng: random.Random, where: str) -> int:
+def _play_both(slow: Game, fast: Game, rng: random.Random, where: str) -> int:
     """Play both to the end with the same choices, comparing after every action; how many
     actions were played."""
     _same(slow, fast, where)
@@ -108,8 +109,8 @@ def _games(rules: RuleSet, seeds: range) -> dict[str, int]:
     ends = {"win": 0, "draw": 0}
     for seed in seeds:
         dealer = seed % rules.players
-        slow = Game(rules, dealer=dealer, seed=seed)
-        fast = NativeGame(rules, dealer=dealer, seed=seed)
+        slow = Game(rules, dealer=dealer, seed=seed, core="python")
+        fast = Game(rules, dealer=dealer, seed=seed, core="native")
         _play_both(slow, fast, random.Random(seed), f"{rules.name}/{rules.players} seed {seed}")
         result = slow.result
         assert result is not None
@@ -126,36 +127,32 @@ def test_random_games_agree_after_every_action(name: str, shard: int) -> None:
     assert ends["win"] > PER_SHARD // 10, ends  # the games do reach wins
 
 
-def test_random_games_agree_with_the_pure_python_engine() -> None:
-    with native.disabled():
-        games = [
-            (Game(r, dealer=s % r.players, seed=s), s, r)
-            for r in (HUNAN, LUZHOU, HOUSE, FOUR_LUZHOU)
-            for s in range(50_000, 50_060)
-        ]
-    for slow, seed, rules in games:
-        fast = NativeGame(rules, dealer=seed % rules.players, seed=seed)
-        rng = random.Random(seed)
-        where = f"{rules.name} seed {seed}"
-        while True:
-            with native.disabled():
+def test_random_games_agree_with_the_python_core_on_the_native_evaluator() -> None:
+    """A game of ``core="auto"`` with an ``on_offer`` hook gets the Python core with the native
+    evaluator (D86): it too plays every hand alike."""
+    for rules in (HUNAN, LUZHOU, HOUSE, FOUR_LUZHOU):
+        for seed in range(50_000, 50_060):
+            slow = Game(rules, dealer=seed % rules.players, seed=seed, on_offer=lambda game: None)
+            fast = Game(rules, dealer=seed % rules.players, seed=seed, core="native")
+            rng = random.Random(seed)
+            where = f"{rules.name} seed {seed}"
+            while True:
                 legal = slow.legal_actions()
-                position = slow.position()
-            assert fast.legal_actions() == legal, where
-            assert fast.position() == position, where
-            if slow.is_over:
-                break
-            action = _choose(rng, legal)
-            with native.disabled():
+                assert slow.core == "python" and fast.legal_actions() == legal, where
+                assert fast.position() == slow.position(), where
+                if slow.is_over:
+                    break
+                action = _choose(rng, legal)
                 slow.apply(action)
-            fast.apply(action)
+                fast.apply(action)
 
 
 @pytest.mark.parametrize("path", sorted(GOLDEN.glob("*.phz.json")), ids=lambda p: p.name)
 def test_golden_records_agree_after_every_action(path: Path) -> None:
     record = Record.from_json(json.loads(path.read_text(encoding="utf-8")))
-    slow = record.new_game()
-    fast = NativeGame(record.rule_set, dealer=record.dealer, deck=record.deck)
+    slow = Game(record.rule_set, dealer=record.dealer, deck=record.deck, core="python")
+    fast = Game(record.rule_set, dealer=record.dealer, deck=record.deck, core="native")
+    assert record.new_game().position() == slow.position()
     _same(slow, fast, path.name)
     for text in record.actions:
         slow.apply_text(text)
@@ -165,7 +162,7 @@ def test_golden_records_agree_after_every_action(path: Path) -> None:
 
 
 def _position_after(rules: RuleSet, seed: int, steps: int) -> Position:
-    game = Game(rules, dealer=seed % rules.players, seed=seed)
+    game = Game(rules, dealer=seed % rules.players, seed=seed, core="python")
     rng = random.Random(seed)
     for _ in range(steps):
         if game.is_over:
@@ -204,8 +201,8 @@ def test_games_from_positions_agree() -> None:
     for i in range(400):
         rules = list(RULE_SETS.values())[i % len(RULE_SETS)]
         position = _position_after(rules, 70_000 + i, i % 60)
-        slow = Game.from_position(position, rules)
-        fast = NativeGame.from_position(position, rules)
+        slow = Game.from_position(position, rules, core="python")
+        fast = Game.from_position(position, rules, core="native")
         played = _play_both(slow, fast, random.Random(i), f"position {i}")
         counts["finished" if isinstance(position.phase, Over) else "played on"] += 1
         counts["actions"] += played
@@ -227,21 +224,21 @@ def test_hypothesis_positions_agree(name: str, seed: int, steps: int, redeal: in
     if not isinstance(position.phase, Over):
         position = _redealt(position, random.Random(redeal))
     try:
-        slow = Game.from_position(position, rules)
+        slow = Game.from_position(position, rules, core="python")
     except ValueError as error:
         # A redealt hand may not face the phase (the offered claim, the pending win): the
         # native game refuses it alike, with the same words.
         with pytest.raises(ValueError) as refused:
-            NativeGame.from_position(position, rules)
+            Game.from_position(position, rules, core="native")
         assert str(refused.value) == str(error)
         return
-    fast = NativeGame.from_position(position, rules)
+    fast = Game.from_position(position, rules, core="native")
     _play_both(slow, fast, random.Random(seed), f"{name} seed {seed} step {steps}")
 
 
 def test_illegal_actions_are_refused_alike() -> None:
-    slow = Game(HUNAN, seed=3)
-    fast = NativeGame(HUNAN, seed=3)
+    slow = Game(HUNAN, seed=3, core="python")
+    fast = Game(HUNAN, seed=3, core="native")
     rng = random.Random(3)
     tries = [discard(k) for k in range(20)] + [parse_action(a) for a in ("peng", "hu", "pass")]
     tries.append(parse_action("chi x1x2x3"))
@@ -254,6 +251,7 @@ def test_illegal_actions_are_refused_alike() -> None:
             with pytest.raises(IllegalAction) as b:
                 fast.apply(action)
             assert str(a.value) == str(b.value)
+            assert fast.why_illegal(action) == slow.why_illegal(action)
         action = _choose(rng, slow.legal_actions())
         slow.apply(action)
         fast.apply(action)
@@ -262,32 +260,58 @@ def test_illegal_actions_are_refused_alike() -> None:
 
 
 def test_a_native_game_from_a_python_game_plays_on_alike() -> None:
-    game = Game(LUZHOU, seed=21)
+    game = Game(LUZHOU, seed=21, core="python")
     rng = random.Random(21)
     for _ in range(9):
         game.apply(_choose(rng, game.legal_actions()))
-    fast = NativeGame.from_game(game)
+    fast = Game.from_position(game.position(), LUZHOU, log=game.log, core="native")
     assert fast.log == game.log
-    slow = Game.from_position(game.position(), LUZHOU, log=game.log)
+    slow = Game.from_position(game.position(), LUZHOU, log=game.log, core="python")
     _play_both(slow, fast, rng, "from a Python game")
 
 
-def test_clone_is_independent() -> None:
-    game = NativeGame(LUZHOU, seed=11)
+@pytest.mark.parametrize("core", ["python", "native"])
+def test_clone_is_independent(core: str) -> None:
+    game = Game(LUZHOU, seed=11, core=core)  # type: ignore[arg-type]
     copy = game.clone()
+    assert copy.core == core
     copy.apply(copy.legal_actions()[0])
-    assert game.position() == NativeGame(LUZHOU, seed=11).position()
+    assert game.position() == Game(LUZHOU, seed=11, core="python").position()
     assert copy.position() != game.position()
 
 
-def test_the_seam_picks_the_native_game_where_it_serves() -> None:
+def test_auto_picks_the_native_core_where_it_serves() -> None:
     assert serves(HUNAN) and serves(FOUR)
-    assert type(new_game(HOUSE, seed=1)) is NativeGame
+    assert Game(HOUSE, seed=1).core == "native"
     position = Game(HUNAN, seed=1).position()
-    assert type(game_at(position, HUNAN)) is NativeGame
-    with native.disabled():
-        assert type(new_game(HUNAN, seed=1)) is Game
-        assert type(game_at(position, HUNAN)) is Game
+    assert Game.from_position(position, HUNAN).core == "native"
+    # on_offer is the Python core's: auto picks it, native refuses (D84).
+    assert Game(HUNAN, seed=1, on_offer=lambda game: None).core == "python"
+    with pytest.raises(ValueError, match="on_offer needs the Python core"):
+        Game(HUNAN, seed=1, core="native", on_offer=lambda game: None)
+    with pytest.raises(ValueError, match="on_offer needs the Python core"):
+        Game(HUNAN, seed=1).on_offer = lambda game: None
+    with pytest.raises(ValueError, match="core is 'auto', 'native' or 'python'"):
+        Game(HUNAN, seed=1, core="rust")  # type: ignore[arg-type]
+    rules = replace(HUNAN, mingtang=(*HUNAN.mingtang, _Unknown()))
+    assert not serves(rules) and Game(rules, seed=1).core == "python"
+    with pytest.raises(ValueError, match="does not serve"):
+        Game(rules, seed=1, core="native")
+
+
+class _Unknown:
+    """A 名堂 of a shape the native core does not know (it serves no rule set holding one)."""
+
+    name = "未知"
+
+    def fan(self, win: object) -> int:
+        return 0
+
+
+def test_a_seeded_game_deals_the_same_deck_on_both_cores() -> None:
+    for seed in range(20):
+        decks = {Game(FOUR, dealer=1, seed=seed, core=c).deck for c in ("python", "native")}
+        assert len(decks) == 1
 
 
 # ----------------------------------------------------------------------------- greedy, rollouts
@@ -310,8 +334,8 @@ def test_greedy_choices_agree(name: str, waits: bool) -> None:
     bot = GreedyBot(waits=waits)
     decisions = 0
     for seed in range(60 if waits else 120):
-        slow = Game(rules, dealer=seed % rules.players, seed=seed)
-        fast = NativeGame(rules, dealer=seed % rules.players, seed=seed)
+        slow = Game(rules, dealer=seed % rules.players, seed=seed, core="python")
+        fast = Game(rules, dealer=seed % rules.players, seed=seed, core="native")
         rng = random.Random(seed)
         while not slow.is_over:
             seat = slow.to_act
@@ -319,6 +343,8 @@ def test_greedy_choices_agree(name: str, waits: bool) -> None:
             expected = _greedy_reference(slow, waits)
             assert bot.act(observe(slow, seat)) == expected, (name, seed, len(slow.history))
             assert fast.greedy(waits=waits) == expected, (name, seed, len(slow.history))
+            assert slow.greedy(waits=waits) is None  # the Python core's fallback is the bot
+            assert bot.game_act(slow) == expected and bot.game_act(fast) == expected
             decisions += 1
             # Now and then another choice, to reach positions greedy play alone does not.
             action = expected if rng.random() < 0.8 else rng.choice(slow.legal_actions())
@@ -342,12 +368,12 @@ def _rollout_reference(game: Game, candidates: list[Action], seat: int) -> list[
 
 @pytest.mark.xdist_group("native_game")
 def test_rollouts_agree() -> None:
-    """``rollout_payments`` served natively gives the payments of the Python rollout, from a
-    Python game and from a native one."""
+    """``rollout_payments`` gives the payments of the Python rollout on both cores (inside the
+    native core on a native game)."""
     compared = 0
     for i in range(240):
         rules = list(RULE_SETS.values())[i % len(RULE_SETS)]
-        game = Game.from_position(_position_after(rules, 90_000 + i, i % 50), rules)
+        game = Game.from_position(_position_after(rules, 90_000 + i, i % 50), rules, core="python")
         if game.is_over:
             continue
         seat = game.to_act
@@ -355,7 +381,8 @@ def test_rollouts_agree() -> None:
         candidates = game.legal_actions()[:4]
         expected = _rollout_reference(game, candidates, seat)
         assert rollout_payments(game, candidates, seat) == expected, i
-        native_game = NativeGame.from_position(game.position(), rules)
+        native_game = Game.from_position(game.position(), rules, core="native")
+        assert native_game.rollout(candidates, seat) == expected, i
         assert rollout_payments(native_game, candidates, seat) == expected, i
         assert native_game.position() == game.position()  # neither game is changed
         compared += len(candidates)
@@ -371,11 +398,11 @@ def test_rollouts_agree_with_the_pure_python_engine() -> None:
             continue
         seat = position.to_act
         assert seat is not None
-        with native.disabled():
-            game = Game.from_position(position, rules)
-            candidates = game.legal_actions()[:3]
-            expected = rollout_payments(game, candidates, seat)
-        assert rollout_payments(game, candidates, seat) == expected
+        game = Game.from_position(position, rules, core="python")  # pure Python (D86)
+        candidates = game.legal_actions()[:3]
+        expected = rollout_payments(game, candidates, seat)
+        fast = Game.from_position(position, rules, core="native")
+        assert rollout_payments(fast, candidates, seat) == expected
         compared += len(candidates)
     assert compared >= 12  # 17 (six positions, up to three candidates each)
 
@@ -385,18 +412,16 @@ def test_rollouts_agree_with_the_pure_python_engine() -> None:
 
 def test_simulate_plays_the_same_hands_natively() -> None:
     for rules in (HUNAN, FOUR_LUZHOU):
-        fast = [simulate_hand(5, i, rules, keep_record=True) for i in range(40)]
-        with native.disabled():
-            slow = [simulate_hand(5, i, rules, keep_record=True) for i in range(40)]
+        fast = [simulate_hand(5, i, rules, True, "native") for i in range(40)]
+        slow = [simulate_hand(5, i, rules, True, "python") for i in range(40)]
         assert fast == slow
 
 
 def test_tournament_deals_are_the_same_natively() -> None:
-    """Built-in bots choosing through ``native_act`` in ``play_hand`` (D37): the same hands."""
+    """Built-in bots choosing through ``game_act`` in ``play_hand`` (D37): the same hands."""
     for rules, names in ((HUNAN, ["greedy", "random", "greedy"]), (FOUR, ["random"] * 4)):
-        fast = [play_deal(names, 3, deal, rules, keep_records=True) for deal in range(3)]
-        with native.disabled():
-            slow = [play_deal(names, 3, deal, rules, keep_records=True) for deal in range(3)]
+        fast = [play_deal(names, 3, deal, rules, True, "native") for deal in range(3)]
+        slow = [play_deal(names, 3, deal, rules, True, "python") for deal in range(3)]
         assert fast == slow
 
 
@@ -406,12 +431,13 @@ def test_native_encoding_is_the_identical_array(name: str) -> None:
     """Every seat's observation array and action mask, after every action (D39)."""
     rules = RULE_SETS[name]
     for seed in range(40):
-        slow = Game(rules, dealer=seed % rules.players, seed=seed)
-        fast = NativeGame(rules, dealer=seed % rules.players, seed=seed)
+        slow = Game(rules, dealer=seed % rules.players, seed=seed, core="python")
+        fast = Game(rules, dealer=seed % rules.players, seed=seed, core="native")
         rng = random.Random(seed)
         while True:
             for seat in slow.seating.playing:
                 expected = observation_arrays(slow, seat)
+                assert slow.encoded(seat) is None and slow.mask(seat) is None
                 found = observation_arrays(fast, seat)
                 assert found["observation"].dtype == np.float32
                 assert np.array_equal(found["observation"], expected["observation"]), (seed, seat)
@@ -424,8 +450,8 @@ def test_native_encoding_is_the_identical_array(name: str) -> None:
 
 
 def test_environments_play_the_same_hands_natively() -> None:
-    def rewards(seed: int) -> list[float]:
-        aec = raw_env(rules=FOUR if seed % 2 else HUNAN)
+    def rewards(seed: int, core: CoreName) -> list[float]:
+        aec = raw_env(rules=FOUR if seed % 2 else HUNAN, core=core)
         aec.reset(seed=seed)
         rng = np.random.default_rng(seed)
         found = []
@@ -434,7 +460,7 @@ def test_environments_play_the_same_hands_natively() -> None:
             found.append(reward)
             mask = observation["action_mask"]
             aec.step(None if termination or truncation else int(rng.choice(np.flatnonzero(mask))))
-        single = SingleSeatEnv(seat=1, opponents=("greedy", "random"))
+        single = SingleSeatEnv(seat=1, opponents=("greedy", "random"), core=core)
         obs, _ = single.reset(seed=seed)
         done = False
         while not done:
@@ -444,10 +470,7 @@ def test_environments_play_the_same_hands_natively() -> None:
         return found
 
     for seed in range(12):
-        fast = rewards(seed)
-        with native.disabled():
-            slow = rewards(seed)
-        assert fast == slow
+        assert rewards(seed, "native") == rewards(seed, "python")
 
 
 @pytest.mark.xdist_group("native_game")
@@ -459,7 +482,9 @@ def test_native_samples_are_consistent_with_the_observation() -> None:
     checked = hidden_wei = 0
     for i in range(240):
         rules = list(RULE_SETS.values())[i % len(RULE_SETS)]
-        game = Game.from_position(_position_after(rules, 120_000 + i, 5 + i % 25), rules)
+        game = Game.from_position(
+            _position_after(rules, 120_000 + i, 5 + i % 25), rules, core="python"
+        )
         if game.is_over:
             continue
         seat = game.to_act
@@ -469,8 +494,10 @@ def test_native_samples_are_consistent_with_the_observation() -> None:
         shown = {(e.seat, e.card) for e in obs.events if e.type.value == "show" and e.seat != seat}
         for _ in range(3):
             found = sample(obs, rng)
-            assert type(found) is NativeGame
+            assert found.core == "native"
             assert is_consistent(found, obs), i
+            assert is_consistent(slow := sample(obs, rng, core="python"), obs), i
+            assert slow.core == "python"
             assert found.position().card_count() == 80
             for other, kind in shown:
                 assert kind is not None and found.hands[other][kind] <= 1
@@ -484,27 +511,28 @@ def test_without_the_extension_every_seam_plays_python_games() -> None:
     # sys.modules[name] = None makes importing that module fail, as when it was never built.
     code = (
         "import sys, random; sys.modules['paohuzi._native'] = None\n"
-        "from paohuzi.native_game import new_game, serves\n"
+        "from paohuzi.game import Game\n"
+        "from paohuzi.native_core import serves\n"
         "from paohuzi.simulation import simulate_hand\n"
         "from paohuzi.tournament import play_deal\n"
         "from paohuzi.bots.sampler import sample\n"
         "from paohuzi.bots.rollout import rollout_payments\n"
         "from paohuzi.observation import observe\n"
         "from paohuzi.env import raw_env\n"
-        "game = new_game(seed=1)\n"
+        "game = Game(seed=1)\n"
         "obs = observe(game, game.to_act)\n"
         "found = sample(obs, random.Random(1))\n"
         "rollout_payments(found, list(obs.legal[:2]), obs.seat)\n"
         "play_deal(['random', 'greedy', 'random'], 1, 0)\n"
         "simulate_hand(1, 0)\n"
         "env = raw_env(); env.reset(seed=1); env.observe(env.agent_selection)\n"
-        "print(type(game).__name__, type(found).__name__, serves(game.rules))\n"
+        "print(game.core, found.core, serves(game.rules))\n"
     )
     environ = {k: v for k, v in os.environ.items() if k != native.ENV}
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, env=environ, check=False
     )
-    assert done.returncode == 0 and done.stdout == "Game Game False\n", done.stderr
+    assert done.returncode == 0 and done.stdout == "python python False\n", done.stderr
 
 
 def test_a_claim_the_hand_cannot_have_made_is_refused_alike() -> None:
@@ -512,7 +540,7 @@ def test_a_claim_the_hand_cannot_have_made_is_refused_alike() -> None:
     them (hidden cards dealt anew under a claim) is refused by both engines, in the same
     words, unless unchecked."""
     position = _redealt(_position_after(FOUR, 118, 6), random.Random(0))
-    for engine in (Game, NativeGame):
+    for core in ("python", "native"):
         with pytest.raises(ValueError, match=r"seat 2 cannot have claimed chi x3x4x5 x2x3x4"):
-            engine.from_position(position, FOUR)
-        engine.from_position(position, FOUR, check=False)  # looked at, not played
+            Game.from_position(position, FOUR, core=core)
+        Game.from_position(position, FOUR, check=False, core=core)

@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from paohuzi import native
 from paohuzi.game import Game
 from paohuzi.mingtang import RedCount, SizeCount
-from paohuzi.native_game import NativeGame, serves
+from paohuzi.native_core import serves
 from paohuzi.rules import (
     HUNAN,
     LUZHOU,
@@ -136,8 +136,8 @@ def play_both(rules: RuleSet, seed: int) -> None:
     """One random hand to the end in the Python engine and, with the same choices, in the
     native one when it serves the rule set: the same actions offered, the same result."""
     dealer = seed % rules.players
-    slow = Game(rules, dealer=dealer, seed=seed)
-    fast = NativeGame(rules, dealer=dealer, seed=seed) if serves(rules) else None
+    slow = Game(rules, dealer=dealer, seed=seed, core="python")
+    fast = Game(rules, dealer=dealer, seed=seed, core="native") if serves(rules) else None
     rng = random.Random(seed)
     while not slow.is_over:
         legal = slow.legal_actions()

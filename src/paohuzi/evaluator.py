@@ -253,8 +253,55 @@ _NEIGHBOURS = tuple(sum(1 << n for n in (k, *PARTNERS[k])) for k in range(NUM_KI
 """Per kind, a bit mask of itself and the kinds it can share a group with."""
 
 
+class Prepared(Protocol):
+    """A hand prepared for evaluation: :class:`PreparedHand` (Python, the reference) or the
+    native core's own (:func:`prepare`), with the same methods and the same answers."""
+
+    def win(
+        self,
+        card: Kind,
+        *,
+        self_drawn: bool,
+        from_discard: bool = False,
+        tianhu: bool = False,
+        haidi: bool = False,
+    ) -> HuResult | None: ...
+
+    def complete(
+        self, *, self_drawn: bool = True, win: Kind | None = None, haidi: bool = False
+    ) -> HuResult | None: ...
+
+    def waits(self) -> list[Wait]: ...
+
+    def current_huxi(self) -> int: ...
+
+
+def prepare(
+    hand: Iterable[Kind], table: Sequence[Group], rules: RuleSet, *, native: bool = True
+) -> Prepared:
+    """The hand prepared by the native core where it is built and serves ``rules`` (and
+    ``native``), else a :class:`PreparedHand` (D86)."""
+    if native and _NATIVE is not None:
+        found = _NATIVE.prepare(hand, table, rules)
+        if found is not None:
+            return found
+    return PreparedHand(hand, table, rules)
+
+
+def prepare_counts(
+    counts: Sequence[int], table: Sequence[Group], rules: RuleSet, *, native: bool = True
+) -> Prepared:
+    """:func:`prepare` for a hand given as a count array."""
+    if native and _NATIVE is not None:
+        found = _NATIVE.prepare_counts(counts, table, rules)
+        if found is not None:
+            return found
+    return PreparedHand.from_counts(counts, table, rules)
+
+
 class PreparedHand:
-    """A hand and table split and summed once, to evaluate many winning cards on it cheaply.
+    """A hand and table split and summed once, to evaluate many winning cards on it cheaply:
+    the Python evaluator, always (:func:`prepare` gives the native core's where it serves).
 
     The functions below (:func:`best_win`, :func:`waits` …) each prepare one; a game that asks
     about several cards between two changes of a hand keeps one instead.
@@ -275,15 +322,6 @@ class PreparedHand:
         "table",
     )
 
-    def __new__(cls, hand: Iterable[Kind], table: Sequence[Group], rules: RuleSet) -> PreparedHand:
-        # The native core's prepared hand (same methods) when it is built and knows the rule
-        # set (issue 14, paohuzi.native); as it is no PreparedHand, __init__ is not run.
-        if cls is PreparedHand and NATIVE is not None:
-            found = NATIVE.prepare(hand, table, rules)
-            if found is not None:
-                return found
-        return super().__new__(cls)
-
     def __init__(self, hand: Iterable[Kind], table: Sequence[Group], rules: RuleSet) -> None:
         counts = [0] * NUM_KINDS
         for k in hand:
@@ -295,10 +333,6 @@ class PreparedHand:
         cls, counts: Sequence[int], table: Sequence[Group], rules: RuleSet
     ) -> PreparedHand:
         """The same for a hand given as a count array."""
-        if cls is PreparedHand and NATIVE is not None:
-            found = NATIVE.prepare_counts(counts, table, rules)
-            if found is not None:
-                return found
         prepared = object.__new__(cls)
         prepared._prepare(list(counts), table, rules)
         return prepared
@@ -527,14 +561,16 @@ def best_win(
     from_discard: bool = False,
     tianhu: bool = False,
     haidi: bool = False,
+    native: bool = True,
 ) -> HuResult | None:
     """The best winning arrangement on ``win`` (R9.1), or None when the hand does not win.
 
     ``hand`` holds the cards in hand before ``win``; ``table`` the player's table groups;
     ``self_drawn``: the player drew ``win`` himself. Of all placements and decompositions the
-    one with the greatest 底数, then the greatest hu-xi, is returned (R9.1).
+    one with the greatest 底数, then the greatest hu-xi, is returned (R9.1). ``native`` False:
+    the Python evaluator even where the native core serves (here and below, D86).
     """
-    return PreparedHand(hand, table, rules).win(
+    return prepare(hand, table, rules, native=native).win(
         win, self_drawn=self_drawn, from_discard=from_discard, tianhu=tianhu, haidi=haidi
     )
 
@@ -547,10 +583,12 @@ def best_complete(
     self_drawn: bool = True,
     win: Kind | None = None,
     haidi: bool = False,
+    native: bool = True,
 ) -> HuResult | None:
     """The best arrangement of a hand that is complete as it is, as right after a forced 偎
     or 提 of the drawn card ``win`` (R4.1 step 3, R9.2). ``win`` is already in hand or table."""
-    return PreparedHand(hand, table, rules).complete(self_drawn=self_drawn, win=win, haidi=haidi)
+    prepared = prepare(hand, table, rules, native=native)
+    return prepared.complete(self_drawn=self_drawn, win=win, haidi=haidi)
 
 
 class InvalidHolding(ValueError):
@@ -592,15 +630,19 @@ def check_holding(hand: Sequence[Kind], table: Sequence[Group], win: Kind | None
         )
 
 
-def waits(hand: Iterable[Kind], table: Sequence[Group], rules: RuleSet = HUNAN) -> list[Wait]:
+def waits(
+    hand: Iterable[Kind], table: Sequence[Group], rules: RuleSet = HUNAN, *, native: bool = True
+) -> list[Wait]:
     """听牌: every kind that wins when shown from another player's draw, in kind order."""
-    return PreparedHand(hand, table, rules).waits()
+    return prepare(hand, table, rules, native=native).waits()
 
 
-def current_huxi(hand: Iterable[Kind], table: Sequence[Group], rules: RuleSet = HUNAN) -> int:
+def current_huxi(
+    hand: Iterable[Kind], table: Sequence[Group], rules: RuleSet = HUNAN, *, native: bool = True
+) -> int:
     """A player's current total hu-xi (R10.6): the greatest over all combinations of his table
     and hand cards, leftovers allowed."""
-    return PreparedHand(hand, table, rules).current_huxi()
+    return prepare(hand, table, rules, native=native).current_huxi()
 
 
 def is_forced_tianhu(counts: Sequence[int]) -> bool:
@@ -609,14 +651,16 @@ def is_forced_tianhu(counts: Sequence[int]) -> bool:
     return fours >= 3 or fours + sum(c == 3 for c in counts) >= 5
 
 
-def forced_tianhu(cards: Iterable[Kind], rules: RuleSet = HUNAN) -> HuResult | None:
+def forced_tianhu(
+    cards: Iterable[Kind], rules: RuleSet = HUNAN, *, native: bool = True
+) -> HuResult | None:
     """The forced 天胡 of dealt cards (R9.5.1; the dealer's include the 亮张), or None.
 
     Hu-xi: the 提 and 坎 plus the best partial decomposition of the rest [decision]. 对对胡
     applies when no sequence scores and the cards left over are at most one pair [decision].
     """
-    if NATIVE is not None and NATIVE.serves(rules):
-        return NATIVE.forced_tianhu(cards, rules)
+    if native and _NATIVE is not None and _NATIVE.serves(rules):
+        return _NATIVE.forced_tianhu(cards, rules)
     counts = to_counts(cards)
     if not is_forced_tianhu(counts):
         return None
@@ -643,13 +687,13 @@ class NativeCore(Protocol):
 
     def prepare(
         self, hand: Iterable[Kind], table: Sequence[Group], rules: RuleSet
-    ) -> PreparedHand | None:
+    ) -> Prepared | None:
         """A hand prepared natively, with :class:`PreparedHand`'s methods (its type is the
         native core's own), or None (``hand`` untouched) for a rule set only Python serves."""
 
     def prepare_counts(
         self, counts: Sequence[int], table: Sequence[Group], rules: RuleSet
-    ) -> PreparedHand | None:
+    ) -> Prepared | None:
         """The same for a hand given as a count array."""
 
     def serves(self, rules: RuleSet) -> bool: ...
@@ -657,5 +701,14 @@ class NativeCore(Protocol):
     def forced_tianhu(self, cards: Iterable[Kind], rules: RuleSet) -> HuResult | None: ...
 
 
-NATIVE: NativeCore | None = None
-"""The native core serving this module's API, set by :mod:`paohuzi.native`; None: pure Python."""
+_NATIVE: NativeCore | None = None
+"""The native core serving :func:`prepare` and the functions above, plugged in once by
+:mod:`paohuzi.native` when it loads the extension (:func:`plug`); None: pure Python."""
+
+
+def plug(core: NativeCore) -> None:
+    """Serve :func:`prepare` and the functions above by the native core from now on: called
+    once, by :mod:`paohuzi.native` as it loads the extension (there is no unplugging: a caller
+    that wants the Python evaluator says so with ``native=False`` or :class:`PreparedHand`)."""
+    global _NATIVE
+    _NATIVE = core

@@ -9,6 +9,11 @@ option on a card once, in order, and the highest claim is carried out when all h
 
 The state is a :class:`~paohuzi.position.Position` and nothing more: :meth:`Game.position`
 takes it, :meth:`Game.from_position` plays on from one, :meth:`Game.clone` copies it.
+
+A :class:`Game` is played by a core (the :class:`Core` protocol), chosen per game (D84):
+:class:`PythonCore`, below, is the reference transitions, the readable spec of every rule;
+:class:`paohuzi.native_core.NativeCore` plays the same hand compiled from Rust. Both make the
+same positions, the same actions in the same order and the same results after every action.
 """
 
 from __future__ import annotations
@@ -17,11 +22,12 @@ import enum
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import Literal, Protocol
 
 from paohuzi.actions import HU, PASS, PENG, Action, ActionType, discard, parse_seat_action
 from paohuzi.cards import COPIES, DECK_SIZE, KIND_NAMES, NUM_KINDS, Kind, full_deck, parse_cards
 from paohuzi.chi import chi_options
-from paohuzi.evaluator import HuResult, PreparedHand, forced_tianhu
+from paohuzi.evaluator import HuResult, Prepared, forced_tianhu, prepare_counts
 from paohuzi.groups import Group, GroupType
 from paohuzi.position import (
     ClaimWindow,
@@ -117,12 +123,15 @@ class _Derived:
         self.held = sum(hand) + sum(len(g.cards) for g in table)
         self.fours = sum(g.is_four for g in table)
         self.limit = holding_limit(self.fours)
-        self.prepared: PreparedHand | None = None
+        self.prepared: Prepared | None = None
 
 
-class Game:
-    """A hand of Paohuzi. See the module docstring."""
+class PythonCore:
+    """The Python core: a hand of Paohuzi as the reference transitions (the readable spec of
+    every rule, R2–R11). :class:`Game` plays it, or the native core; see the module
+    docstring."""
 
+    name: Literal["native", "python"] = "python"
     rules: RuleSet
     dealer: int
     liang: Kind
@@ -146,13 +155,15 @@ class Game:
     """In :class:`SelfHu`: the drawer's winning arrangement."""
     _legal: list[Action] | None
     _derived: list[_Derived | None]
-    on_offer: Callable[[Game], None] | None
-    """Called with the game whenever a card is put on offer (the 亮张, a shown draw, a
-    discard), before anyone is asked about it: the moment every seat sees the card, whether or
-    not some seat may claim it. A server that speaks at that moment reveals nothing of who is
-    then asked (R8), even when nobody is. During the call the phase is the card's
-    :class:`ClaimWindow` with nobody asked yet (``asking`` empty): :attr:`to_act` is None and
-    there are no legal actions. Not copied by :meth:`clone` nor set by :meth:`from_position`."""
+    native_evaluator: bool
+    """Whether hands are evaluated by the native evaluator where it serves the rule set
+    (:func:`paohuzi.evaluator.prepare`): the same answers, sooner. ``Game(core="python")``
+    leaves it off (the reference throughout); a game of ``core="auto"`` that gets the Python
+    core, for its ``on_offer`` hook, turns it on (D86)."""
+    on_offer: Callable[[], None] | None
+    """Called whenever a card is put on offer, before anyone is asked about it (the phase is
+    then the card's :class:`ClaimWindow` with ``asking`` empty): :attr:`Game.on_offer` says
+    more. Not copied by :meth:`clone` nor set by :meth:`from_position`."""
 
     def __init__(
         self,
@@ -161,8 +172,13 @@ class Game:
         dealer: int = 0,
         deck: Sequence[Kind] | None = None,
         seed: int | None = None,
-        on_offer: Callable[[Game], None] | None = None,
+        on_offer: Callable[[], None] | None = None,
+        start: bool = True,
+        native_evaluator: bool = False,
     ) -> None:
+        """The hand dealt from ``deck`` (or a deck shuffled with ``seed``); ``start`` False
+        leaves the deal's events to :meth:`start` (a :class:`Game` is told of the first offer
+        only once it holds its core); ``native_evaluator``: see the attribute."""
         if deck is None:
             deck = full_deck()
             random.Random(seed).shuffle(deck)
@@ -182,9 +198,11 @@ class Game:
             [SeatState(tuple(h)) for h in hands],
             deck=dealt,
             log=(Event(EventType.DEAL, dealer), Event(EventType.LIANG, dealer, liang)),
+            native_evaluator=native_evaluator,
         )
         self.on_offer = on_offer
-        self._start()
+        if start:
+            self.start()
 
     def _set_up(
         self,
@@ -196,8 +214,10 @@ class Game:
         *,
         deck: tuple[Kind, ...] | None,
         log: Iterable[Event],
+        native_evaluator: bool,
     ) -> None:
         """Every field of a game, in one place (the phase is entered afterwards)."""
+        self.native_evaluator = native_evaluator
         self.rules = rules
         self.dealer = dealer
         self.liang = liang
@@ -224,7 +244,8 @@ class Game:
         *,
         log: Iterable[Event] = (),
         check: bool = True,
-    ) -> Game:
+        native_evaluator: bool = False,
+    ) -> PythonCore:
         """A game at ``position`` under ``rules``; ``log`` the events that led there, if they
         are known (they are shown to observers; the rules never read them). Raises ValueError
         for a position the rules cannot reach: a wrong seat count, cards that do not add up to
@@ -245,6 +266,7 @@ class Game:
             position.seats,
             deck=None,
             log=log,
+            native_evaluator=native_evaluator,
         )
         game._enter(position.phase, check=check)
         return game
@@ -372,12 +394,14 @@ class Game:
         """The seat's current total hu-xi (R10.6)."""
         return self._prepared_hand(seat).current_huxi()
 
-    def _prepared_hand(self, seat: int) -> PreparedHand:
+    def _prepared_hand(self, seat: int) -> Prepared:
         """The seat's hand prepared for evaluation, kept until it changes."""
         derived = self._seat_derived(seat)
         found = derived.prepared
         if found is None:
-            found = PreparedHand.from_counts(derived.hand, derived.table, self.rules)
+            found = prepare_counts(
+                derived.hand, derived.table, self.rules, native=self.native_evaluator
+            )
             derived.prepared = found
         return found
 
@@ -402,9 +426,9 @@ class Game:
             return [_DISCARDS[k] for k in order if hand[k]]
         return []
 
-    def clone(self) -> Game:
+    def clone(self) -> PythonCore:
         """An independent copy, for search: the same position, history and log."""
-        other = Game.__new__(Game)
+        other = PythonCore.__new__(PythonCore)
         # Every field is a value that is replaced, never changed, but for these lists.
         other.__dict__.update(self.__dict__)
         other.on_offer = None
@@ -413,6 +437,26 @@ class Game:
         other._seats = list(self._seats)
         other._derived = list(self._derived)
         return other
+
+    # ----------------------------------------------------------------------------- capabilities
+    # What the native core computes inside itself; this core has none of them, and each
+    # answers None: the caller's Python fallback runs (see :class:`Core`).
+
+    def greedy(self, waits: bool) -> Action | None:
+        del waits
+        return None
+
+    def rollout(self, candidates: Sequence[Action], seat: int) -> list[int] | None:
+        del candidates, seat
+        return None
+
+    def encode(self, seat: int) -> bytearray | None:
+        del seat
+        return None
+
+    def mask(self, seat: int) -> bytearray | None:
+        del seat
+        return None
 
     # ----------------------------------------------------------------------------- actions
 
@@ -497,11 +541,11 @@ class Game:
 
     # ----------------------------------------------------------------------------- flow
 
-    def _start(self) -> None:
+    def start(self) -> None:
         """R2: 必需天胡, then the 亮张 offers, then the automatic 提, then the dealer."""
         for seat in self.seating.playing:
             cards = self.hand_cards(seat) + ([self.liang] if seat == self.dealer else [])
-            result = forced_tianhu(cards, self.rules)
+            result = forced_tianhu(cards, self.rules, native=self.native_evaluator)
             if result is not None:
                 # The 亮张 is the dealer's card (R2): the hand ends with it in his hand.
                 self._take_liang()
@@ -614,7 +658,7 @@ class Game:
         if self.on_offer is not None:
             self._phase = ClaimWindow(card, owner, source, (), ())  # nobody asked yet
             self._legal = None
-            self.on_offer(self)
+            self.on_offer()
             self._legal = None
         self._advance_window(card, owner, source, queue, ())
 
@@ -953,3 +997,350 @@ def stacked_deck(
     deck.append(rest.pop() if liang_card is None else liang_card)
     deck += top + rest
     return deck
+
+
+# --------------------------------------------------------------------------------- the one face
+
+CoreName = Literal["auto", "native", "python"]
+"""Which core plays a :class:`Game`: ``"python"`` (:class:`PythonCore`), ``"native"``
+(:class:`paohuzi.native_core.NativeCore`, compiled from Rust), or ``"auto"``: the native core
+where it serves the rule set and the game has no ``on_offer`` hook, the Python core otherwise
+(D84)."""
+
+
+class Core(Protocol):
+    """What a :class:`Game` asks of the core that plays it: the state, the transitions, and the
+    capabilities only a compiled core has, each answering None where the core has none (the one
+    Python fallback is then the caller's, named with each method). Two cores implement it:
+    :class:`PythonCore` (the reference) and :class:`paohuzi.native_core.NativeCore`; both give
+    the same positions, the same actions in the same order, the same results and logs after
+    every action (tests/test_native_game.py)."""
+
+    rules: RuleSet
+    dealer: int
+    seating: Seating
+
+    @property
+    def name(self) -> Literal["native", "python"]:
+        """Which core this is (:attr:`Game.core`)."""
+        ...
+
+    @property
+    def liang(self) -> Kind: ...
+    @property
+    def phase(self) -> Phase: ...
+    @property
+    def to_act(self) -> int | None: ...
+    @property
+    def result(self) -> GameResult | None: ...
+    @property
+    def is_over(self) -> bool: ...
+    @property
+    def wall(self) -> int: ...
+    @property
+    def dealt(self) -> bool: ...
+    @property
+    def deck(self) -> tuple[Kind, ...]: ...
+    @property
+    def seats(self) -> tuple[SeatState, ...]: ...
+    @property
+    def history(self) -> list[tuple[int, Action]]: ...
+    @property
+    def log(self) -> list[Event]: ...
+
+    def position(self) -> Position: ...
+    def huxi(self, seat: int) -> int: ...
+    def legal_actions(self) -> list[Action]: ...
+    def apply(self, action: Action) -> None: ...
+    def why_illegal(self, action: Action) -> str: ...
+    def clone(self) -> Core: ...
+
+    def greedy(self, waits: bool) -> Action | None:
+        """``GreedyBot(waits=waits)``'s choice for the seat to act (fallback:
+        :meth:`paohuzi.bots.greedy.GreedyBot.act` on the seat's observation)."""
+        ...
+
+    def rollout(self, candidates: Sequence[Action], seat: int) -> list[int] | None:
+        """:func:`paohuzi.bots.rollout.rollout_payments` inside the core (fallback there)."""
+        ...
+
+    def encode(self, seat: int) -> bytearray | None:
+        """``seat``'s observation array as float32 bytes (fallback:
+        :func:`paohuzi.env.encoding.observation_arrays`)."""
+        ...
+
+    def mask(self, seat: int) -> bytearray | None:
+        """``seat``'s action mask, a byte per action id (fallback as :meth:`encode`)."""
+        ...
+
+
+def _pick(core: str, rules: RuleSet, hooked: bool) -> Literal["native", "python"]:
+    """The core a game gets (D84): see :data:`CoreName`."""
+    if core == "python":
+        return "python"
+    if core not in ("auto", "native"):
+        raise ValueError(f"core is 'auto', 'native' or 'python', not {core!r}")
+    if core == "native" and hooked:
+        raise ValueError("on_offer needs the Python core (core='python' or 'auto')")
+    from paohuzi.native_core import serves  # optional: the engine runs without it
+
+    if serves(rules):
+        return "native" if not hooked else "python"
+    if core == "native":
+        raise ValueError("the native core does not serve this rule set (or is not built)")
+    return "python"
+
+
+class Game:
+    """A hand of Paohuzi: the one game class, played by a core (:class:`Core`) chosen per
+    game. ``Game(rules, dealer=…, deck=… | seed=…, core="auto" | "native" | "python")``; a seeded
+    game deals the same deck on either core. See the module docstring."""
+
+    _core: Core
+    core: Literal["native", "python"]
+    """The core playing this game."""
+
+    def __init__(
+        self,
+        rules: RuleSet = HUNAN,
+        *,
+        dealer: int = 0,
+        deck: Sequence[Kind] | None = None,
+        seed: int | None = None,
+        core: CoreName = "auto",
+        on_offer: Callable[[Game], None] | None = None,
+    ) -> None:
+        if deck is None:
+            deck = full_deck()
+            random.Random(seed).shuffle(deck)
+        self._on_offer = on_offer  # either core checks the deck
+        self.core = _pick(core, rules, on_offer is not None)
+        if self.core == "native":
+            from paohuzi.native_core import NativeCore
+
+            self._core = NativeCore(rules, dealer=dealer, deck=deck)
+            return
+        python = PythonCore(
+            rules,
+            dealer=dealer,
+            deck=deck,
+            on_offer=self._told,
+            start=False,
+            native_evaluator=core == "auto",
+        )
+        self._core = python
+        python.start()
+
+    @classmethod
+    def from_position(
+        cls,
+        position: Position,
+        rules: RuleSet = HUNAN,
+        *,
+        log: Iterable[Event] = (),
+        check: bool = True,
+        core: CoreName = "auto",
+    ) -> Game:
+        """A game at ``position`` under ``rules``, on the chosen core; ``log`` the events that
+        led there, if they are known (they are shown to observers; the rules never read them).
+        Raises ValueError for a position the rules cannot reach: a wrong seat count, cards
+        that do not add up to the deck's 80 (R1), a seat to act that does not play the hand or
+        has nothing to do (either core, in the same words).
+
+        In a claim window, the options of the seats after the first are worked out from the
+        position (R8) and seats left with none are not asked; the first is offered exactly
+        ``offered``, which must be among its options. ``check`` False takes the phase as given
+        even when the seat to act could not face it (a position made up to be looked at, not
+        played: it may play on wrongly)."""
+        if _pick(core, rules, False) == "native":
+            from paohuzi.native_core import NativeCore
+
+            return cls.of_core(NativeCore.from_position(position, rules, log=log, check=check))
+        python = PythonCore.from_position(
+            position, rules, log=log, check=check, native_evaluator=core == "auto"
+        )
+        return cls.of_core(python)
+
+    @classmethod
+    def of_core(cls, core: Core) -> Game:
+        """The game a core plays (a core made elsewhere: a clone, the native sampler's)."""
+        game = cls.__new__(cls)
+        game._core = core
+        game._on_offer = None
+        game.core = core.name
+        return game
+
+    def _told(self) -> None:
+        if self._on_offer is not None:
+            self._on_offer(self)
+
+    @property
+    def on_offer(self) -> Callable[[Game], None] | None:
+        """Called with the game whenever a card is put on offer (the 亮张, a shown draw, a
+        discard), before anyone is asked about it: the moment every seat sees the card, whether
+        or not some seat may claim it. A server that speaks at that moment reveals nothing of
+        who is then asked (R8), even when nobody is. During the call the phase is the card's
+        :class:`ClaimWindow` with nobody asked yet (``asking`` empty): :attr:`to_act` is None
+        and there are no legal actions. Only the Python core has it (ValueError on a native
+        game); not copied by :meth:`clone` nor set by :meth:`from_position`."""
+        return self._on_offer
+
+    @on_offer.setter
+    def on_offer(self, hook: Callable[[Game], None] | None) -> None:
+        core = self._core
+        if not isinstance(core, PythonCore):
+            raise ValueError("on_offer needs the Python core: make the game with core='python'")
+        self._on_offer = hook
+        core.on_offer = None if hook is None else self._told
+
+    # ----------------------------------------------------------------------------- queries
+
+    @property
+    def rules(self) -> RuleSet:
+        return self._core.rules
+
+    @property
+    def dealer(self) -> int:
+        return self._core.dealer
+
+    @property
+    def seating(self) -> Seating:
+        """Who plays this hand, in what order (R2, R12)."""
+        return self._core.seating
+
+    @property
+    def liang(self) -> Kind:
+        """The 亮张 (R2)."""
+        return self._core.liang
+
+    @property
+    def phase(self) -> Phase:
+        """What the game waits for (see :mod:`paohuzi.position`)."""
+        return self._core.phase
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat to decide now; None once the hand is over (or while a card is being put
+        on offer, see :attr:`on_offer`)."""
+        return self._core.to_act
+
+    @property
+    def result(self) -> GameResult | None:
+        """How the hand ended; None while it goes on."""
+        return self._core.result
+
+    @property
+    def is_over(self) -> bool:
+        return self._core.is_over
+
+    @property
+    def wall(self) -> int:
+        """Cards left to draw."""
+        return self._core.wall
+
+    @property
+    def dealt(self) -> bool:
+        """Whether the game started from a deal (and so has a deck and a record, F4)."""
+        return self._core.dealt
+
+    @property
+    def deck(self) -> tuple[Kind, ...]:
+        """The 80 cards the hand was dealt from (R2); ValueError for a game set up from a
+        position, which has none."""
+        return self._core.deck
+
+    @property
+    def seats(self) -> tuple[SeatState, ...]:
+        """Every seat's state now."""
+        return self._core.seats
+
+    @property
+    def hands(self) -> tuple[tuple[int, ...], ...]:
+        """Every seat's hand, as counts per kind."""
+        return tuple(s.hand for s in self._core.seats)
+
+    @property
+    def tables(self) -> tuple[tuple[Group, ...], ...]:
+        """Every seat's table groups."""
+        return tuple(s.table for s in self._core.seats)
+
+    @property
+    def history(self) -> list[tuple[int, Action]]:
+        """Every decision so far, as (seat, action)."""
+        return self._core.history
+
+    @property
+    def log(self) -> list[Event]:
+        """The events so far (after those given to :meth:`from_position`)."""
+        return self._core.log
+
+    def position(self) -> Position:
+        """The position now: everything that decides how the hand goes on."""
+        return self._core.position()
+
+    def holding(self, seat: int) -> int:
+        """Cards in hand plus on the table (R6)."""
+        state = self._core.seats[seat]
+        return sum(state.hand) + sum(len(g.cards) for g in state.table)
+
+    def fours(self, seat: int) -> int:
+        """提 and 跑 on the seat's table: *k* of R6."""
+        return sum(g.is_four for g in self._core.seats[seat].table)
+
+    def must_discard(self, seat: int) -> bool:
+        """R6: the seat holds more than 20 + max(0, k − 1) cards."""
+        return self.holding(seat) > holding_limit(self.fours(seat))
+
+    def hand_cards(self, seat: int) -> list[Kind]:
+        return self._core.seats[seat].hand_cards()
+
+    def huxi(self, seat: int) -> int:
+        """The seat's current total hu-xi (R10.6)."""
+        return self._core.huxi(seat)
+
+    def legal_actions(self) -> list[Action]:
+        """The choices of :attr:`to_act`, sorted by their F3 text; empty when the hand is over."""
+        return self._core.legal_actions()
+
+    def clone(self) -> Game:
+        """An independent copy on the same core, for search: the same position, history and
+        log (no ``on_offer``)."""
+        return Game.of_core(self._core.clone())
+
+    # ----------------------------------------------------------------------------- actions
+
+    def apply(self, action: Action) -> None:
+        """Carry out the decision of :attr:`to_act`; raises :class:`IllegalAction`."""
+        self._core.apply(action)
+
+    def apply_text(self, text: str) -> None:
+        """Apply an F3 line ``SEAT ACTION``; the seat must be the one to act."""
+        seat, action = parse_seat_action(text)
+        to_act = self._core.to_act
+        if seat != to_act:
+            who = "nobody" if to_act is None else f"seat {to_act}"
+            raise IllegalAction(f"it is not seat {seat}'s turn ({who} is to act)")
+        self._core.apply(action)
+
+    def why_illegal(self, action: Action) -> str:
+        """Why :attr:`to_act` may not take ``action`` now, in a player's words."""
+        return self._core.why_illegal(action)
+
+    # ----------------------------------------------------------------------------- capabilities
+
+    def greedy(self, *, waits: bool = False) -> Action | None:
+        """``GreedyBot(waits=waits)``'s choice for the seat to act, computed inside the core;
+        None where the core does not compute it (see :class:`Core`)."""
+        return self._core.greedy(waits)
+
+    def rollout(self, candidates: Sequence[Action], seat: int) -> list[int] | None:
+        """:func:`paohuzi.bots.rollout.rollout_payments` inside the core, or None."""
+        return self._core.rollout(candidates, seat)
+
+    def encoded(self, seat: int) -> bytearray | None:
+        """``seat``'s observation array encoded inside the core, or None (see :class:`Core`)."""
+        return self._core.encode(seat)
+
+    def mask(self, seat: int) -> bytearray | None:
+        """``seat``'s action mask made inside the core, or None (see :class:`Core`)."""
+        return self._core.mask(seat)

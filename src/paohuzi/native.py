@@ -2,20 +2,24 @@
 
 ``paohuzi`` installs and runs without a Rust toolchain. With cargo on the PATH, ``pip install``
 also builds the extension ``paohuzi._native``, and this module plugs it into
-:mod:`paohuzi.evaluator`: :class:`~paohuzi.evaluator.PreparedHand`, and with it
-:func:`~paohuzi.evaluator.best_win`, :func:`~paohuzi.evaluator.best_complete`,
+:mod:`paohuzi.evaluator` (:func:`~paohuzi.evaluator.plug`, once):
+:func:`~paohuzi.evaluator.prepare`,
+and with it :func:`~paohuzi.evaluator.best_win`, :func:`~paohuzi.evaluator.best_complete`,
 :func:`~paohuzi.evaluator.waits`, :func:`~paohuzi.evaluator.current_huxi` and
-:func:`~paohuzi.evaluator.forced_tianhu`, are then served by the native core: a
-``PreparedHand(...)`` is then the native ``paohuzi._native.PreparedHand``, with the same
-methods, and every result is the same Python object (``HuResult``, ``Wait``, ``Group``,
-``Score``) with the same values, the same groups chosen among equally good ones. The Python
-evaluator stays the reference, and serves any rule set the native core does not know (a 名堂 of
+:func:`~paohuzi.evaluator.forced_tianhu`, are then served by the native core (unless asked
+``native=False``): ``prepare(...)`` gives the native ``paohuzi._native.PreparedHand``, with the
+methods of :class:`~paohuzi.evaluator.Prepared`, and every result is the same Python object
+(``HuResult``, ``Wait``, ``Group``, ``Score``) with the same values, the same groups chosen
+among equally good ones. :class:`~paohuzi.evaluator.PreparedHand` is always the Python
+evaluator, the reference, which serves any rule set the native core does not know (a 名堂 of
 a shape other than ``paohuzi.mingtang``'s three, a ``RuleSet`` subclass).
 
-The environment variable ``PAOHUZI_NATIVE`` decides: ``0`` runs pure Python, ``1`` requires
-the native core (importing ``paohuzi`` fails without it), unset or empty uses it when built.
-Whether it runs is :data:`active` (and :func:`describe`, which ``paohuzi --version`` prints);
-nothing is printed or warned otherwise.
+The environment variable ``PAOHUZI_NATIVE`` decides whether the extension is loaded: ``0``
+runs pure Python, ``1`` requires the native core (importing ``paohuzi`` fails without it),
+unset or empty uses it when built. Whether it is loaded is :data:`available` (and
+:func:`describe`, which ``paohuzi --version`` prints); nothing is printed or warned otherwise.
+Nothing turns it off afterwards: a game chooses its core (``Game(core=…)``, D84) and a caller
+of the evaluator asks ``native=False`` (D86).
 
 The search ranks arrangements by the native core's own 底数 (R10), computed from the values
 read off the rule set here (the 名堂's facts combined by ``RuleSet.fan_combine``); the ``Score``
@@ -28,8 +32,7 @@ from __future__ import annotations
 
 import importlib
 import os
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Any
 
 from paohuzi import evaluator
@@ -191,25 +194,10 @@ def _load() -> tuple[NativeCore | None, str]:
 core, _reason = _load()
 available = core is not None
 """Whether the native core is built and loaded (``PAOHUZI_NATIVE=0`` leaves it unloaded)."""
-active = available
-"""Whether the native core serves the evaluator now."""
-evaluator.NATIVE = core
+if core is not None:
+    evaluator.plug(core)
 
 
 def describe() -> str:
     """One line: whether the evaluator runs natively or in pure Python, and why."""
-    if available and not active:
-        return "evaluator: pure Python (native core turned off)"
     return f"evaluator: {_reason}"
-
-
-@contextmanager
-def disabled() -> Iterator[None]:
-    """Pure Python inside the block, whatever the native core: for differential tests."""
-    global active
-    saved, saved_active = evaluator.NATIVE, active
-    evaluator.NATIVE, active = None, False
-    try:
-        yield
-    finally:
-        evaluator.NATIVE, active = saved, saved_active

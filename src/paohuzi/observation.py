@@ -8,18 +8,14 @@ cards others drew and did not show, and the answers others gave in a claim windo
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from paohuzi.actions import Action
 from paohuzi.cards import COPIES, KIND_NAMES, Kind
-from paohuzi.evaluator import PreparedHand, Wait
+from paohuzi.evaluator import Wait, prepare
 from paohuzi.game import PRIVATE_CARD_EVENTS, Event, Game
 from paohuzi.groups import Group, GroupType
 from paohuzi.position import ClaimWindow, GameResult, Over, Source
 from paohuzi.rules import RuleSet, Seating
-
-if TYPE_CHECKING:
-    from paohuzi.native_game import NativeGame
 
 HIDDEN = "?"
 
@@ -92,7 +88,7 @@ class Observation:
 
     def hint(self) -> tuple[int, list[Wait]]:
         """The seat's current total hu-xi (R10.6) and its waits (听牌)."""
-        prepared = PreparedHand(self.hand_cards(), self.own_table(), self.rules)
+        prepared = prepare(self.hand_cards(), self.own_table(), self.rules)
         return prepared.current_huxi(), prepared.waits()
 
     def unseen(self) -> list[int]:
@@ -126,7 +122,7 @@ def seen_event(event: Event, seat: int | None) -> Event:
     return event
 
 
-def observe(game: Game | NativeGame, seat: int | None, *, events: bool = True) -> Observation:
+def observe(game: Game, seat: int | None, *, events: bool = True) -> Observation:
     """What ``seat`` may know of ``game``; ``seat`` None: what a spectator may know.
     ``events`` False leaves the log out (it is the costly part)."""
     phase = game.phase

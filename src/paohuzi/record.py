@@ -10,14 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from paohuzi.cards import KIND_NAMES, NotationError, format_cards, parse_cards
 from paohuzi.game import Game, GameResult, IllegalAction, check_deck
 from paohuzi.rules import HUNAN, PRESETS, RuleSet
-
-if TYPE_CHECKING:
-    from paohuzi.native_game import NativeGame
 
 FORMAT = "paohuzi-record/1"
 
@@ -119,7 +116,7 @@ def _rules_of(data: dict[str, Any]) -> RuleSet:
     return rules
 
 
-def record_of(game: Game | NativeGame) -> Record:
+def record_of(game: Game) -> Record:
     """The record of a game so far (with its result when it is over). A game set up from a
     position has no deal to record (F4 starts from the deck): ValueError."""
     if not game.dealt:

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from paohuzi.distributed import batches, run_jobs
-from paohuzi.native_game import new_game
+from paohuzi.game import CoreName, Game
 from paohuzi.record import JSON, record_of
 from paohuzi.rules import HUNAN, RuleSet
 
@@ -26,11 +26,15 @@ class SimulatedHand:
 
 
 def simulate_hand(
-    seed: int, index: int, rules: RuleSet = HUNAN, keep_record: bool = False
+    seed: int,
+    index: int,
+    rules: RuleSet = HUNAN,
+    keep_record: bool = False,
+    core: CoreName = "auto",
 ) -> SimulatedHand:
-    """Hand ``index`` of a run: uniformly random legal choices to the end (played by the
-    native game when the native core serves the rule set: the same hand, D37)."""
-    game = new_game(rules, dealer=index % rules.players, seed=seed * 1_000_003 + index)
+    """Hand ``index`` of a run: uniformly random legal choices to the end, on ``core`` (the
+    native core where it serves the rule set by default: the same hand, D37, D84)."""
+    game = Game(rules, dealer=index % rules.players, seed=seed * 1_000_003 + index, core=core)
     choices = random.Random(seed * 7_919 + index + 1)
     while not game.is_over:
         game.apply(choices.choice(game.legal_actions()))

@@ -19,7 +19,7 @@ from paohuzi.bots import play_hand
 from paohuzi.bots.loader import close_bot, load_bot
 from paohuzi.cards import full_deck
 from paohuzi.distributed import batches, run_jobs
-from paohuzi.native_game import new_game
+from paohuzi.game import CoreName, Game
 from paohuzi.record import JSON, record_of
 from paohuzi.rules import HUNAN, RuleSet
 
@@ -58,16 +58,22 @@ def deal_deck(seed: int, deal: int) -> list[int]:
 
 
 def play_deal(
-    names: Sequence[str], seed: int, deal: int, rules: RuleSet = HUNAN, keep_records: bool = False
+    names: Sequence[str],
+    seed: int,
+    deal: int,
+    rules: RuleSet = HUNAN,
+    keep_records: bool = False,
+    core: CoreName = "auto",
 ) -> list[HandOutcome]:
-    """Play one deal once per seating. ``names`` are bot specs (:mod:`paohuzi.bots.loader`):
-    each hand gets fresh bots, seeded by the seed, the deal, the seating and the seat."""
+    """Play one deal once per seating, each hand a game on ``core``. ``names`` are bot specs
+    (:mod:`paohuzi.bots.loader`): each hand gets fresh bots, seeded by the seed, the deal, the
+    seating and the seat."""
     if len(names) != rules.players:
         raise ValueError(f"{rules.players} bots are needed, one a seat; {len(names)} were given")
     deck = deal_deck(seed, deal)
     outcomes = []
     for n, seating in enumerate(seatings(names)):
-        game = new_game(rules, dealer=deal % rules.players, deck=deck)
+        game = Game(rules, dealer=deal % rules.players, deck=deck, core=core)
         bots = []
         try:
             for s, name in enumerate(seating):

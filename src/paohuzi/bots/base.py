@@ -11,7 +11,6 @@ from typing import Protocol
 
 from paohuzi.actions import Action
 from paohuzi.game import Game
-from paohuzi.native_game import NativeGame
 from paohuzi.observation import Observation, observe
 from paohuzi.position import GameResult
 
@@ -26,20 +25,19 @@ class Bot(Protocol):
         ...
 
 
-def bot_choice(bot: Bot, game: Game | NativeGame, seat: int) -> Action:
+def bot_choice(bot: Bot, game: Game, seat: int) -> Action:
     """The bot's action for ``seat`` (to act in ``game``): ``bot.act`` on the seat's
-    observation, or on a native game the bot's ``native_act`` when it has one (the built-in
-    random and greedy bots: the same choice, computed by the native core from what the seat
-    sees, D37)."""
-    if isinstance(game, NativeGame):
-        choose = getattr(bot, "native_act", None)
-        if choose is not None:
-            found: Action = choose(game)
-            return found
+    observation, or the bot's ``game_act`` when it has one (the built-in random and greedy
+    bots: the same choice, computed from what the seat sees, inside the native core where the
+    game's core is native, D37, D85)."""
+    choose = getattr(bot, "game_act", None)
+    if choose is not None:
+        found: Action = choose(game)
+        return found
     return bot.act(observe(game, seat))
 
 
-def play_hand(game: Game | NativeGame, bots: Sequence[Bot]) -> GameResult:
+def play_hand(game: Game, bots: Sequence[Bot]) -> GameResult:
     """Play ``game`` to its end, seat ``s`` choosing with ``bots[s]``, and return how it
     ended (each choice by :func:`bot_choice`). A bot with an ``end`` method is shown its final
     observation."""

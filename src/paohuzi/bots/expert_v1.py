@@ -28,6 +28,7 @@ from paohuzi.actions import HU, Action
 from paohuzi.bots.greedy import GreedyBot
 from paohuzi.bots.rollout import rollout_payments
 from paohuzi.bots.sampler import sample
+from paohuzi.game import CoreName
 from paohuzi.observation import Observation
 from paohuzi.workers import start_worker
 
@@ -53,10 +54,15 @@ class Estimate:
 
 
 def rollout_values(
-    obs: Observation, candidates: Sequence[Action], samples: int, seed: int, deadline: float | None
+    obs: Observation,
+    candidates: Sequence[Action],
+    samples: int,
+    seed: int,
+    deadline: float | None,
+    core: CoreName = "auto",
 ) -> list[list[float]]:
     """Payment of each candidate (rows) on each of up to ``samples`` sampled positions
-    (columns), stopping at ``deadline`` after at least one sample."""
+    (columns, games on ``core``), stopping at ``deadline`` after at least one sample."""
     assert obs.seat is not None
     rng = random.Random(seed)
     values: list[list[float]] = [[] for _ in candidates]
@@ -67,7 +73,7 @@ def rollout_values(
         now = time.monotonic()
         if deadline is not None and done and now + (now - started) / done > deadline:
             break
-        position = sample(obs, rng)
+        position = sample(obs, rng, core=core)
         for row, payment in zip(
             values, rollout_payments(position, candidates, obs.seat), strict=True
         ):

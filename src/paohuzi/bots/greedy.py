@@ -15,10 +15,11 @@ from collections.abc import Sequence
 
 from paohuzi.actions import HU, PASS, Action, ActionType
 from paohuzi.cards import NUM_KINDS
-from paohuzi.evaluator import PreparedHand
+from paohuzi.evaluator import prepare_counts
+from paohuzi.game import Game
 from paohuzi.groups import PARTNERS, Group, GroupType
-from paohuzi.native_game import NativeGame, greedy_choice
-from paohuzi.observation import Observation
+from paohuzi.native_core import greedy_choice
+from paohuzi.observation import Observation, observe
 from paohuzi.rules import RuleSet, holding_limit
 
 CLAIM_MARGIN = 0.5
@@ -35,7 +36,7 @@ def hand_value(
 ) -> float:
     """How good a hand and table are (higher is better); ``waits``: count the live winning
     cards of a 听牌 hand (the costly part)."""
-    prepared = PreparedHand.from_counts(hand, table, rules)
+    prepared = prepare_counts(hand, table, rules)
     value = 1.2 * prepared.current_huxi()
     isolated = 0
     for k in range(NUM_KINDS):
@@ -73,12 +74,17 @@ class GreedyBot:
         found = greedy_choice(observation, waits=self.waits)
         return self.python_choice(observation) if found is None else found
 
-    def native_act(self, game: NativeGame) -> Action:
-        """:meth:`act` for the seat to act in a native game, computed inside it from what the
-        seat sees (:func:`paohuzi.bots.base.play_hand`)."""
+    def game_act(self, game: Game) -> Action:
+        """:meth:`act` for the seat to act in ``game``: computed inside the game's core from
+        what the seat sees where the core can (:meth:`paohuzi.game.Game.greedy`), else by
+        :meth:`python_choice` on the seat's observation, the Python fallback (a game on the
+        Python core is the reference throughout, D85; :func:`paohuzi.bots.base.bot_choice`)."""
         found = game.greedy(waits=self.waits)
-        assert found is not None  # called for the seat to act
-        return found
+        if found is not None:
+            return found
+        seat = game.to_act
+        assert seat is not None  # called for the seat to act
+        return self.python_choice(observe(game, seat))
 
     def python_choice(self, observation: Observation) -> Action:
         """The choice as this module computes it (the reference of the native one)."""

@@ -21,7 +21,7 @@ from numpy.typing import NDArray
 from paohuzi.actions import HU, Action, ActionType
 from paohuzi.bots.greedy import GreedyBot
 from paohuzi.cards import NUM_KINDS, RED_KINDS, is_big
-from paohuzi.evaluator import PreparedHand, current_huxi
+from paohuzi.evaluator import current_huxi, prepare_counts
 from paohuzi.groups import PARTNERS, Group, GroupType
 from paohuzi.observation import Observation
 from paohuzi.position import Source
@@ -85,7 +85,7 @@ def _hand_part(
     huxi_now: int,
 ) -> None:
     """Fill the hand-value components of the hand a choice leaves (features 7–21)."""
-    prepared = PreparedHand.from_counts(hand, table, obs.rules)
+    prepared = prepare_counts(hand, table, obs.rules)
     huxi = prepared.current_huxi()
     pairs = partnered = isolated = kans = 0
     for k in range(NUM_KINDS):
@@ -163,7 +163,7 @@ def action_features(obs: Observation, actions: tuple[Action, ...]) -> Array:
     unseen = obs.unseen()
     scores = GreedyBot().scores(obs)
     best = max(scores[a] for a in actions)
-    huxi_now = PreparedHand.from_counts(list(obs.hand), obs.own_table(), obs.rules).current_huxi()
+    huxi_now = prepare_counts(list(obs.hand), obs.own_table(), obs.rules).current_huxi()
     seating = obs.seating
     nxt = seating.next(obs.seat)
     after_next = seating.next(nxt)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from paohuzi.actions import Action
-from paohuzi.native_game import NativeGame
+from paohuzi.game import Game
 from paohuzi.observation import Observation
 
 
@@ -20,7 +20,7 @@ class RandomBot:
     def act(self, observation: Observation) -> Action:
         return self._rng.choice(observation.legal)
 
-    def native_act(self, game: NativeGame) -> Action:
-        """:meth:`act` for the seat to act in a native game: the same choice from the same
-        legal actions (:func:`paohuzi.bots.base.play_hand`)."""
+    def game_act(self, game: Game) -> Action:
+        """:meth:`act` for the seat to act in ``game``: the same choice from the same legal
+        actions, without building the observation (:func:`paohuzi.bots.base.bot_choice`)."""
         return self._rng.choice(game.legal_actions())

@@ -2,9 +2,9 @@
 
 This is the reference the expert's search is built on (:mod:`paohuzi.bots.expert`), and the
 seam a native core serves at compiled speed (issue 14): the same inputs must give the same
-payments, whichever implementation runs them. With the native core built and serving the rule
-set, every candidate is played out inside it (``paohuzi._native.Game.rollout``, D38), a Python
-game being converted once through its position.
+payments, whichever implementation runs them. A game on the native core plays every
+candidate out inside it (``Game.rollout``, D38); a game on the Python core plays them here, the
+one Python fallback (D85).
 """
 
 from __future__ import annotations
@@ -15,20 +15,18 @@ from paohuzi.actions import Action
 from paohuzi.bots.base import play_hand
 from paohuzi.bots.greedy import GreedyBot
 from paohuzi.game import Game
-from paohuzi.native_game import NativeGame, serves
 
 ROLLOUT_POLICY = GreedyBot(waits=False)
 """Every seat's player in a rollout: the greedy bot without its (costly) count of waits."""
 
 
-def rollout_payments(game: Game | NativeGame, candidates: Sequence[Action], seat: int) -> list[int]:
+def rollout_payments(game: Game, candidates: Sequence[Action], seat: int) -> list[int]:
     """For each candidate (legal now in ``game``, which is not changed): ``seat``'s payment
     (R10) when the candidate is played and then every seat plays the rollout policy to the
     end of the hand."""
-    if isinstance(game, NativeGame):
-        return game.rollout(candidates, seat)
-    if serves(game.rules):
-        return NativeGame.from_position(game.position(), game.rules).rollout(candidates, seat)
+    inside = game.rollout(candidates, seat)
+    if inside is not None:
+        return inside
     players = [ROLLOUT_POLICY] * game.rules.players
     found = []
     for action in candidates:

@@ -13,7 +13,8 @@ What a seat knows, besides the cards it sees:
 Within those limits every completion is equally likely: the unseen cards are dealt uniformly
 at random (rejection sampling), and a face-down 偎 takes a kind with a weight of the number of
 ways to choose its three cards. Where the native core serves the rule set, the constraints are
-worked out here once per observation and the samples drawn inside the core (D41).
+worked out here once per observation and the samples drawn inside the core (D41); the Python
+sampler here is the reference and the fallback (``sample(..., core="python")``, D85).
 """
 
 from __future__ import annotations
@@ -23,9 +24,9 @@ from math import comb
 
 from paohuzi.actions import PASS, ActionType
 from paohuzi.cards import NUM_KINDS, Kind
-from paohuzi.game import EventType, Game
+from paohuzi.game import CoreName, EventType, Game
 from paohuzi.groups import Group, GroupType
-from paohuzi.native_game import NativeGame, NativeSampler, serves
+from paohuzi.native_core import NativeSampler, serves
 from paohuzi.observation import Observation, observe
 from paohuzi.position import ClaimWindow, Discarding, Phase, Position, SeatState, SelfHu, Source
 
@@ -75,14 +76,17 @@ def limits(obs: Observation) -> tuple[dict[int, list[int]], dict[int, set[Kind]]
     return caps, not_wei
 
 
-def sample(obs: Observation, rng: random.Random) -> Game | NativeGame:
-    """A game consistent with ``obs``, at the decision the observing seat faces. Where the
-    native core serves the rule set, the sample is drawn inside it (:class:`NativeSampler`,
-    with a 64-bit seed from ``rng``) under the same constraints: a native game (D41)."""
+def sample(obs: Observation, rng: random.Random, *, core: CoreName = "auto") -> Game:
+    """A game consistent with ``obs``, at the decision the observing seat faces, on ``core``
+    (as ``Game(core=…)`` chooses it). On the native core the sample is drawn inside it
+    (:class:`~paohuzi.native_core.NativeSampler`, with a 64-bit seed from ``rng``) under the
+    same constraints (D41); on the Python core, here."""
     seat = obs.seat
     if seat is None or not obs.legal:
         raise ValueError("sampling needs the observation of a seat that is to act")
-    if serves(obs.rules):
+    if core == "native" and not serves(obs.rules):
+        raise ValueError("the native core does not serve this rule set (or is not built)")
+    if core != "python" and serves(obs.rules):
         found = _native_sampler(obs).sample(rng.getrandbits(64))
         if isinstance(found, str):
             raise SamplingError(found)
@@ -128,7 +132,7 @@ def sample(obs: Observation, rng: random.Random) -> Game | NativeGame:
         for s in range(len(obs.tables))
     )
     position = Position(obs.dealer, obs.liang, tuple(wall), seats, _phase(obs, seat))
-    return Game.from_position(position, obs.rules)
+    return Game.from_position(position, obs.rules, core="python")
 
 
 def _liang_may_be_kept(obs: Observation, others: list[int]) -> bool:
@@ -245,7 +249,7 @@ def _deal(
     return hands
 
 
-def is_consistent(game: Game | NativeGame, obs: Observation) -> bool:
+def is_consistent(game: Game, obs: Observation) -> bool:
     """Whether a sampled game shows the observing seat what it observed: its hand, every
     table as it sees it, the discards, the wall size, the card on offer and its choices."""
     assert obs.seat is not None

@@ -14,7 +14,7 @@ from typing import Any
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from paohuzi import native, native_game
+from paohuzi import native, native_core
 from paohuzi.distributed import BACKENDS
 from paohuzi.rules import PRESETS, SEAT_COUNTS, RuleSet
 from paohuzi.simulation import SimulatedHand, simulate
@@ -77,7 +77,7 @@ def core_loop(args: argparse.Namespace, rules: RuleSet) -> tuple[Any, str | None
     evaluator), or None and why not."""
     if args.save or args.workers != 1 or args.backend != "local":
         return None, "--save, --workers and --backend need the hands played from Python"
-    if native.core is None or not native_game.serves(rules):
+    if native.core is None or not native_core.serves(rules):
         return None, f"the native core does not serve these rules ({native.describe()})"
     if not -(2**63) <= args.seed < 2**63:
         return None, "the core takes a 64-bit seed"

@@ -30,8 +30,7 @@ from paohuzi.env.encoding import (
 )
 from paohuzi.env.hand import deal, full_state, penalty_payments, state_planes
 from paohuzi.env.hand import illegal_penalty as penalty_of
-from paohuzi.game import Game
-from paohuzi.native_game import NativeGame, new_game
+from paohuzi.game import CoreName, Game
 from paohuzi.observation import observe
 from paohuzi.position import ClaimWindow, Over
 from paohuzi.rules import HUNAN, RuleSet
@@ -72,6 +71,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         illegal: str = "raise",
         illegal_penalty: float | None = None,
         history: int = 0,
+        core: CoreName = "auto",
     ) -> None:
         super().__init__()
         self.rules = rules
@@ -93,7 +93,9 @@ class raw_env(AECEnv):  # type: ignore[misc]
         )
         self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in names}
         self._rng = random.Random()
-        self.game: Game | NativeGame = new_game(rules, seed=0)
+        self.core: CoreName = core
+        """The core of every hand dealt (``Game(core=…)``)."""
+        self.game = Game(rules, seed=0, core=core)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -105,7 +107,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         """A new hand; ``options`` may give its ``deck``, ``dealer`` and ``rules``."""
         if seed is not None:
             self._rng = random.Random(seed)
-        self.game = deal(self.rules, self._rng, options)
+        self.game = deal(self.rules, self._rng, options, self.core)
         names = self.possible_agents
         self.agents = [names[s] for s in sorted(self.game.seating.playing)]
         self.rewards = {a: 0.0 for a in self.agents}
@@ -180,7 +182,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         pass
 
 
-def describe(game: Game | NativeGame) -> str:
+def describe(game: Game) -> str:
     """The referee's view as text (``render``)."""
     lines = [f"wall {game.wall}, dealer {game.dealer}, to act {game.to_act}"]
     for seat, state in enumerate(game.seats):

@@ -6,10 +6,10 @@ its 下家 (next), the last its 上家 (previous). It is built from
 :class:`~paohuzi.observation.Observation` alone, so it holds nothing the seat may not see. The
 module constants are the layout of the three-seat table; :func:`layout` gives any table's.
 
-:func:`observation_arrays` is what the environments call: for a native game
-(:class:`~paohuzi.native_game.NativeGame`) the native core encodes the seat's view itself (the
-identical array, from the same visible state, D39), for a Python game :func:`encode` and
-:func:`action_mask` of its :class:`~paohuzi.observation.Observation`.
+:func:`observation_arrays` is what the environments call: a game on the native core encodes
+the seat's view itself (the identical array, from the same visible state, D39); on the Python
+core, :func:`encode` and :func:`action_mask` of its :class:`~paohuzi.observation.Observation`
+(the one Python fallback, D85).
 """
 
 from __future__ import annotations
@@ -26,7 +26,6 @@ from paohuzi.actions import ActionType
 from paohuzi.cards import NUM_KINDS
 from paohuzi.game import EventType, Game
 from paohuzi.groups import GroupType
-from paohuzi.native_game import NativeGame
 from paohuzi.observation import Observation, observe
 from paohuzi.position import Source
 from paohuzi.rules import DEALT, HAND_SIZE
@@ -248,14 +247,16 @@ def action_mask(obs: Observation) -> NDArray[np.int8]:
     return mask
 
 
-def observation_arrays(game: Game | NativeGame, seat: int) -> dict[str, NDArray[Any]]:
+def observation_arrays(game: Game, seat: int) -> dict[str, NDArray[Any]]:
     """``{"observation": encode(obs), "action_mask": action_mask(obs)}`` of ``seat``'s
-    observation of ``game``: the environments' observation, computed natively for a native
-    game."""
-    if isinstance(game, NativeGame):
+    observation of ``game``: the environments' observation, computed inside the game's core
+    where it can."""
+    encoded = game.encoded(seat)
+    if encoded is not None:
+        mask = game.mask(seat)
+        assert mask is not None  # a core that encodes makes the mask too
         lay = layout(game.rules.players)
-        array = np.frombuffer(game.encoded(seat), dtype=np.float32).reshape(lay.planes, NUM_KINDS)
-        mask = np.frombuffer(game.mask(seat), dtype=np.int8)
-        return {"observation": array, "action_mask": mask}
+        array = np.frombuffer(encoded, dtype=np.float32).reshape(lay.planes, NUM_KINDS)
+        return {"observation": array, "action_mask": np.frombuffer(mask, dtype=np.int8)}
     obs = observe(game, seat, events=False)
     return {"observation": encode(obs), "action_mask": action_mask(obs)}

@@ -12,8 +12,7 @@ from numpy.typing import NDArray
 
 from paohuzi.cards import NUM_KINDS, parse_cards
 from paohuzi.env.encoding import observation_arrays, planes
-from paohuzi.game import Game
-from paohuzi.native_game import NativeGame, new_game
+from paohuzi.game import CoreName, Game
 from paohuzi.rules import PRESETS, RuleSet
 from paohuzi.scoring import largest_payment
 
@@ -48,8 +47,11 @@ def penalty_payments(offender: int, playing: Sequence[int], penalty: float) -> d
 
 
 def deal(
-    rules: RuleSet, rng: random.Random, options: Mapping[str, Any] | None
-) -> Game | NativeGame:
+    rules: RuleSet,
+    rng: random.Random,
+    options: Mapping[str, Any] | None,
+    core: CoreName = "auto",
+) -> Game:
     """A new hand: ``options`` may give ``deck`` (80 kinds, or F1 text), ``dealer`` and
     ``rules`` (a RuleSet or a preset name, with the table's seat count); the rest comes from
     ``rng``; other keys are ignored (as PettingZoo's api_test expects). Raises ValueError for
@@ -75,7 +77,7 @@ def deal(
     elif not (isinstance(dealer, int) and 0 <= dealer < rules.players):
         raise ValueError(f"dealer must be a seat, 0–{rules.players - 1}")
     seed = rng.randrange(2**63)
-    return new_game(given, dealer=dealer, deck=deck, seed=None if deck is not None else seed)
+    return Game(given, dealer=dealer, deck=deck, seed=None if deck is not None else seed, core=core)
 
 
 def state_planes(seats: int) -> int:
@@ -83,7 +85,7 @@ def state_planes(seats: int) -> int:
     return seats * planes(seats) + 2
 
 
-def full_state(game: Game | NativeGame) -> NDArray[np.float32]:
+def full_state(game: Game) -> NDArray[np.float32]:
     """Privileged: every seat's observation array (as that seat would see it, in seat order),
     then the wall's cards by kind and the next card to draw (one-hot). Shape
     (state_planes(seats), 20). For centralised critics in training, never for a policy that

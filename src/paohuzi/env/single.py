@@ -31,8 +31,7 @@ from paohuzi.env.encoding import (
 )
 from paohuzi.env.hand import deal, illegal_penalty, penalty_payments
 from paohuzi.env.policy import Policy, PolicyBot
-from paohuzi.game import Game
-from paohuzi.native_game import NativeGame, new_game
+from paohuzi.game import CoreName, Game
 from paohuzi.observation import observe
 from paohuzi.position import Over
 from paohuzi.rules import HUNAN, RuleSet
@@ -62,6 +61,7 @@ class SingleSeatEnv(gym.Env[dict[str, Any], int]):
         illegal: str = "raise",
         illegal_penalty: float | None = None,
         history: int = 0,
+        core: CoreName = "auto",
     ) -> None:
         if opponents is None:
             opponents = ("random",) * (rules.players - 1)
@@ -84,7 +84,9 @@ class SingleSeatEnv(gym.Env[dict[str, Any], int]):
         self.observation_space = spaces.Dict(fields)
         self.action_space: spaces.Space[Any] = spaces.Discrete(NUM_ACTIONS)
         self._rng = random.Random()
-        self.game: Game | NativeGame = new_game(rules, seed=0)
+        self.core: CoreName = core
+        """The core of every hand dealt (``Game(core=…)``)."""
+        self.game = Game(rules, seed=0, core=core)
         self._opened: list[Bot] = []
         self.opponents = [self._keep(o) for o in opponents]
         self._bots: list[Bot | None] = [None] * rules.players
@@ -116,7 +118,7 @@ class SingleSeatEnv(gym.Env[dict[str, Any], int]):
         if seed is not None:
             self._rng = random.Random(seed)
         while True:
-            self.game = deal(self.rules, self._rng, options)
+            self.game = deal(self.rules, self._rng, options, self.core)
             chosen = iter(self._choose_opponents())
             self._bots = [
                 None if s == self.seat else self._bot(next(chosen))

@@ -116,6 +116,11 @@ class Elsewhere(Exception):
         self.address = address
 
 
+def _replaying(game: Game) -> None:
+    """The ``on_offer`` hook of a hand being replayed from the store: nothing to tell."""
+    del game
+
+
 def reveal_of(game: Game) -> JSON:
     """The end of a hand opens everything (the record shows the deck): every hand, every table
     face up, the wall left, and the winner's hu-xi group by group (R10.6)."""
@@ -1621,7 +1626,10 @@ class Rooms:
             if all(s.joined or s.bot is not None for s in room.seats):
                 room._retry_first_deal()  # killed between the last arrival and the deal
             return room
-        game = Game(ruleset, dealer=hand.dealer, deck=parse_cards(hand.deck))
+        # A hook that says nothing while the stored actions are replayed: the game gets the
+        # Python core on the native evaluator, as a room's hands have (D86); the room's own
+        # hook is set once they are.
+        game = Game(ruleset, dealer=hand.dealer, deck=parse_cards(hand.deck), on_offer=_replaying)
         for text in hand.actions:
             game.apply_text(text)
         room.stage.to(RoomState.DEALING)  # dealt again, from the stored deck and log

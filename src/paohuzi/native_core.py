@@ -1,28 +1,33 @@
-"""The hand state machine at compiled speed (issue 14): :class:`NativeGame`, a hand played by
-the native core (``native/src/game.rs``) behind the API of :class:`paohuzi.game.Game` that the
-hot paths use: :attr:`phase`, :attr:`to_act`, :meth:`legal_actions`, :meth:`apply`,
-:meth:`clone`, :meth:`position` and the seats, :attr:`result`, :attr:`history`, :attr:`log`.
+"""The native core (issue 14, issue 23): :class:`NativeCore`, a hand played by the state
+machine compiled from Rust (``native/src/game.rs``), one of the two cores behind
+:class:`paohuzi.game.Game` (the :class:`~paohuzi.game.Core` protocol). ``Game(core="auto")``
+picks it where :func:`serves` says it serves the rule set (D37, D84).
 
-The Python :class:`~paohuzi.game.Game` stays the reference and the default; :func:`new_game`
-and :func:`game_at` give a native game where the native core serves the rule set and a Python
-one otherwise (decision D37 says which callers use them). Both engines make the same positions,
-offer the same actions in the same order and end with the same result after every action
-(``tests/test_native_game.py``). A native game has no ``on_offer`` hook (the server's, which
-keeps the Python game).
+Both cores make the same positions, offer the same actions in the same order and end with the
+same result after every action (``tests/test_native_game.py``). The native core has no
+``on_offer`` hook (the server's, which keeps the Python core). Its capabilities beyond the
+state machine (the greedy choice, rollouts, the observation encoding, the sampler) are the
+``Core`` methods whose Python fallbacks live beside their callers.
 """
 
 from __future__ import annotations
 
-import random
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
-from typing import Any
+from collections.abc import Iterable, Sequence
+from typing import Any, Literal
 
 from paohuzi import native
 from paohuzi.action_ids import ACTIONS
-from paohuzi.actions import HU, PASS, PENG, Action, ActionType, discard, parse_seat_action
-from paohuzi.cards import NUM_KINDS, Kind, full_deck
-from paohuzi.game import Event, EventType, Game, IllegalAction, check_deck, check_position
+from paohuzi.actions import HU, PASS, PENG, Action, ActionType, discard
+from paohuzi.cards import NUM_KINDS, Kind
+from paohuzi.game import (
+    Event,
+    EventType,
+    Game,
+    IllegalAction,
+    PythonCore,
+    check_deck,
+    check_position,
+)
 from paohuzi.groups import Group, GroupType
 from paohuzi.observation import Observation
 from paohuzi.position import (
@@ -36,16 +41,13 @@ from paohuzi.position import (
     SelfHu,
     Source,
 )
-from paohuzi.rules import HUNAN, RuleSet, Seating, holding_limit
+from paohuzi.rules import HUNAN, RuleSet, Seating
 
 __all__ = [
     "GROUP_CODES",
-    "NativeGame",
+    "NativeCore",
     "NativeSampler",
-    "game_at",
     "greedy_choice",
-    "new_game",
-    "python_games",
     "serves",
 ]
 
@@ -57,8 +59,6 @@ _EVENT_TYPES = list(EventType)
 _SOURCES = (Source.LIANG, Source.DRAWN, Source.DISCARDED)
 _SOURCE_INDEX = {s: i for i, s in enumerate(_SOURCES)}
 _KIT: Any = None
-_games_on = True
-"""Whether the seam plays natively where it can (:func:`python_games` turns it off)."""
 
 
 def _kit() -> Any:
@@ -79,18 +79,27 @@ def _kit() -> Any:
     return _KIT
 
 
+_LAST: tuple[RuleSet, Any] | None = None
+"""The rule set last asked about and its evaluator (a game asks twice as it is made: which
+core, then the core's evaluator; a rule set is immutable, so its identity says it all)."""
+
+
 def _evaluator(rules: RuleSet) -> Any:
     """The native evaluator of a rule set, or None when only Python serves it."""
+    global _LAST
+    last = _LAST  # read once: another thread may replace it
+    if last is not None and last[0] is rules:
+        return last[1]
     core = native.core
-    if core is None or not native.active or type(rules) is not RuleSet:
-        return None
-    return core.evaluator_for(rules)
+    found = None if core is None or type(rules) is not RuleSet else core.evaluator_for(rules)
+    _LAST = (rules, found)
+    return found
 
 
 def greedy_choice(observation: Observation, *, waits: bool) -> Action | None:
     """``GreedyBot(waits=waits).act(observation)`` computed by the native core
     (``native/src/greedy.rs``), or None when it does not serve the rule set."""
-    ev = _evaluator(observation.rules) if _games_on else None
+    ev = _evaluator(observation.rules)
     if ev is None or observation.seat is None or not observation.legal:
         return None
     nxt = observation.seating.next(observation.seat)
@@ -109,43 +118,9 @@ def greedy_choice(observation: Observation, *, waits: bool) -> Action | None:
 
 
 def serves(rules: RuleSet) -> bool:
-    """Whether the seam (:func:`new_game`, :func:`game_at`, the rollouts, the greedy bot) plays
-    natively under ``rules`` now."""
-    return _games_on and _evaluator(rules) is not None
-
-
-@contextmanager
-def python_games() -> Iterator[None]:
-    """Inside the block the seam gives Python games and the bots choose in Python, the
-    evaluator staying native if it is: the engine as it was before the native game, for
-    benchmarks and tests."""
-    global _games_on
-    saved, _games_on = _games_on, False
-    try:
-        yield
-    finally:
-        _games_on = saved
-
-
-def new_game(
-    rules: RuleSet = HUNAN,
-    *,
-    dealer: int = 0,
-    deck: Sequence[Kind] | None = None,
-    seed: int | None = None,
-) -> Game | NativeGame:
-    """A hand dealt as ``Game(rules, dealer=…, deck=…, seed=…)`` deals it: native when the
-    native core serves the rule set, the Python game otherwise."""
-    if serves(rules):
-        return NativeGame(rules, dealer=dealer, deck=deck, seed=seed)
-    return Game(rules, dealer=dealer, deck=deck, seed=seed)
-
-
-def game_at(position: Position, rules: RuleSet = HUNAN, *, check: bool = True) -> Game | NativeGame:
-    """``Game.from_position``, native when the native core serves the rule set."""
-    if serves(rules):
-        return NativeGame.from_position(position, rules, check=check)
-    return Game.from_position(position, rules, check=check)
+    """Whether the native core serves ``rules`` (it is built and loaded, and knows every 名堂
+    and value of the rule set): where ``Game(core="auto")`` plays natively."""
+    return _evaluator(rules) is not None
 
 
 def _seat_tuple(state: SeatState) -> tuple[Any, ...]:
@@ -177,9 +152,10 @@ def _phase_tuple(phase: Phase) -> tuple[Any, ...]:
     return ("over",)
 
 
-class NativeGame:
+class NativeCore:
     """A hand of Paohuzi played by the native core. See the module docstring."""
 
+    name: Literal["native", "python"] = "native"
     rules: RuleSet
     dealer: int
     seating: Seating
@@ -189,21 +165,17 @@ class NativeGame:
         rules: RuleSet = HUNAN,
         *,
         dealer: int = 0,
-        deck: Sequence[Kind] | None = None,
-        seed: int | None = None,
+        deck: Sequence[Kind],
         keep_log: bool = True,
     ) -> None:
-        if deck is None:
-            deck = full_deck()
-            random.Random(seed).shuffle(deck)
         check_deck(deck)
         ev = _evaluator(rules)
         if ev is None:
-            raise ValueError("the native core does not serve this rule set: use paohuzi.game.Game")
+            raise ValueError("the native core does not serve this rule set: use core='python'")
         self.rules = rules
         self.dealer = dealer
         self.seating = rules.seating(dealer)
-        self._core = native.extension().Game.deal(
+        self._native = native.extension().Game.deal(
             ev,
             _kit(),
             rules.players,
@@ -227,17 +199,17 @@ class NativeGame:
         *,
         log: Iterable[Event] = (),
         check: bool = True,
-    ) -> NativeGame:
-        """``Game.from_position``: the same checks, the same game."""
+    ) -> NativeCore:
+        """``PythonCore.from_position``: the same checks, the same game."""
         check_position(position, rules)
         ev = _evaluator(rules)
         if ev is None:
-            raise ValueError("the native core does not serve this rule set: use paohuzi.game.Game")
+            raise ValueError("the native core does not serve this rule set: use core='python'")
         game = cls.__new__(cls)
         game.rules = rules
         game.dealer = position.dealer
         game.seating = rules.seating(position.dealer)
-        game._core = native.extension().Game.at(
+        game._native = native.extension().Game.at(
             ev,
             _kit(),
             rules.players,
@@ -257,11 +229,6 @@ class NativeGame:
         game._forget()
         return game
 
-    @classmethod
-    def from_game(cls, game: Game) -> NativeGame:
-        """A native game at a Python game's position, with its log."""
-        return cls.from_position(game.position(), game.rules, log=game.log)
-
     def _forget(self) -> None:
         """Drop what was read from the core: it changed."""
         self._seen_phase: Phase | None = None
@@ -272,7 +239,7 @@ class NativeGame:
 
     @property
     def liang(self) -> Kind:
-        return int(self._core.liang())
+        return int(self._native.liang())
 
     @property
     def phase(self) -> Phase:
@@ -282,7 +249,7 @@ class NativeGame:
         return self._seen_phase
 
     def _read_phase(self) -> Phase:
-        raw = self._core.phase()
+        raw = self._native.phase()
         tag = raw[0]
         if tag == "claim":
             _, card, owner, source, asking, offered, claims = raw
@@ -300,14 +267,14 @@ class NativeGame:
     @property
     def to_act(self) -> int | None:
         """The seat to decide now; None once the hand is over."""
-        seat: int | None = self._core.to_act()
+        seat: int | None = self._native.to_act()
         return seat
 
     @property
     def result(self) -> GameResult | None:
         """How the hand ended; None while it goes on."""
         if self._seen_result is None:
-            raw = self._core.outcome()
+            raw = self._native.outcome()
             if raw is not None:
                 winner, win, hu, payments, others = raw
                 self._seen_result = GameResult(winner, win, hu, tuple(payments), dict(others))
@@ -315,22 +282,22 @@ class NativeGame:
 
     @property
     def is_over(self) -> bool:
-        return bool(self._core.is_over())
+        return bool(self._native.is_over())
 
     @property
     def wall(self) -> int:
         """Cards left to draw."""
-        return int(self._core.wall_left())
+        return int(self._native.wall_left())
 
     @property
     def dealt(self) -> bool:
-        return self._core.deck() is not None
+        return self._native.deck() is not None
 
     @property
     def deck(self) -> tuple[Kind, ...]:
         """The 80 cards the hand was dealt from (R2); ValueError for a game set up from a
         position."""
-        deck = self._core.deck()
+        deck = self._native.deck()
         if deck is None:
             raise ValueError("a game set up from a position has no deck")
         return tuple(deck)
@@ -348,64 +315,43 @@ class NativeGame:
                     frozenset(chou),
                     tuple(chou_hu),
                 )
-                for hand, table, row, discarded, chou, chou_hu in self._core.seats()
+                for hand, table, row, discarded, chou, chou_hu in self._native.seats()
             )
         return self._seen_seats
 
     @property
-    def hands(self) -> tuple[tuple[int, ...], ...]:
-        return tuple(s.hand for s in self.seats)
-
-    @property
-    def tables(self) -> tuple[tuple[Group, ...], ...]:
-        return tuple(s.table for s in self.seats)
-
-    @property
     def history(self) -> list[tuple[int, Action]]:
         """Every decision so far, as (seat, action)."""
-        return list(self._core.history())
+        return list(self._native.history())
 
     @property
     def log(self) -> list[Event]:
         """The events so far (after those given to :meth:`from_position`)."""
         read = self._seen_log
-        for etype, seat, card, groups in self._core.log(len(read) - len(self._given_log)):
+        for etype, seat, card, groups in self._native.log(len(read) - len(self._given_log)):
             cards = tuple(_GROUPS[c] for c in groups)
             read.append(Event(_EVENT_TYPES[etype], seat, card, cards))
         return list(read)
 
     def position(self) -> Position:
         """The position now: everything that decides how the hand goes on."""
-        return Position(self.dealer, self.liang, tuple(self._core.wall()), self.seats, self.phase)
-
-    def holding(self, seat: int) -> int:
-        state = self.seats[seat]
-        return sum(state.hand) + sum(len(g.cards) for g in state.table)
-
-    def fours(self, seat: int) -> int:
-        return sum(g.is_four for g in self.seats[seat].table)
-
-    def must_discard(self, seat: int) -> bool:
-        return self.holding(seat) > holding_limit(self.fours(seat))
-
-    def hand_cards(self, seat: int) -> list[Kind]:
-        return self.seats[seat].hand_cards()
+        return Position(self.dealer, self.liang, tuple(self._native.wall()), self.seats, self.phase)
 
     def huxi(self, seat: int) -> int:
         """The seat's current total hu-xi (R10.6)."""
-        return int(self._core.huxi(seat))
+        return int(self._native.huxi(seat))
 
     def legal_actions(self) -> list[Action]:
         """The choices of :attr:`to_act`, sorted by their F3 text; empty when the hand is over."""
         if self._seen_legal is None:
-            self._seen_legal = list(self._core.legal())
+            self._seen_legal = list(self._native.legal())
         return list(self._seen_legal)
 
-    def clone(self) -> NativeGame:
+    def clone(self) -> NativeCore:
         """An independent copy, for search."""
-        other = NativeGame.__new__(NativeGame)
+        other = NativeCore.__new__(NativeCore)
         other.__dict__.update(self.__dict__)
-        other._core = self._core.clone()
+        other._native = self._native.clone()
         other._seen_log = list(self._seen_log)
         return other
 
@@ -413,7 +359,7 @@ class NativeGame:
 
     def apply(self, action: Action) -> None:
         """Carry out the decision of :attr:`to_act`; raises :class:`IllegalAction`."""
-        done = self._core.apply(action)
+        done = self._native.apply(action)
         if done == 0:
             self._forget()
             return
@@ -422,48 +368,46 @@ class NativeGame:
         seat = self.to_act
         if done == 2:
             raise IllegalAction(f"seat {seat} has no winning hand (an unchecked position)")
-        # The reference words why (a rare path: a bot or a client made a mistake).
-        reference = Game.from_position(self.position(), self.rules, check=False)
-        raise IllegalAction(reference.why_illegal(action))
+        raise IllegalAction(self.why_illegal(action))
+
+    def why_illegal(self, action: Action) -> str:
+        """Why :attr:`to_act` may not take ``action`` now: the reference's words (a rare path,
+        a bot or a client made a mistake)."""
+        reference = PythonCore.from_position(self.position(), self.rules, check=False)
+        return reference.why_illegal(action)
+
+    # ----------------------------------------------------------------------------- capabilities
 
     def rollout(self, candidates: Sequence[Action], seat: int) -> list[int]:
         """``rollout_payments`` inside the native core: for each candidate, ``seat``'s payment
         when it is played and then every seat plays ``GreedyBot(waits=False)`` to the end."""
-        return list(self._core.rollout(list(candidates), seat))
+        return list(self._native.rollout(list(candidates), seat))
 
-    def encoded(self, seat: int) -> bytearray:
+    def encode(self, seat: int) -> bytearray:
         """``seat``'s observation array (:func:`paohuzi.env.encoding.encode`) as the bytes of
         its float32 values, row by row."""
-        found: bytearray = self._core.encode(seat)
+        found: bytearray = self._native.encode(seat)
         return found
 
     def mask(self, seat: int) -> bytearray:
         """``seat``'s action mask (:func:`paohuzi.env.encoding.action_mask`) as one byte per
         action id of :mod:`paohuzi.action_ids`."""
-        found: bytearray = self._core.mask(seat)
+        found: bytearray = self._native.mask(seat)
         return found
 
-    def greedy(self, *, waits: bool = False) -> Action | None:
+    def greedy(self, waits: bool) -> Action | None:
         """``GreedyBot(waits=waits)``'s choice for the seat to act, None once over."""
-        choice: Action | None = self._core.greedy(waits)
+        choice: Action | None = self._native.greedy(waits)
         return choice
 
     def play_greedy(self, *, waits: bool = False) -> GameResult:
         """Play the hand to its end with ``GreedyBot(waits=waits)`` at every seat, inside the
         native core; how it ended."""
-        self._core.play_greedy(waits)
+        self._native.play_greedy(waits)
         self._forget()
         result = self.result
         assert result is not None  # played to the end
         return result
-
-    def apply_text(self, text: str) -> None:
-        """Apply an F3 line ``SEAT ACTION``; the seat must be the one to act."""
-        seat, action = parse_seat_action(text)
-        if seat != self.to_act:
-            who = "nobody" if self.to_act is None else f"seat {self.to_act}"
-            raise IllegalAction(f"it is not seat {seat}'s turn ({who} is to act)")
-        self.apply(action)
 
 
 class NativeSampler:
@@ -531,7 +475,7 @@ class NativeSampler:
             _phase_tuple(phase),
         )
 
-    def sample(self, seed: int) -> NativeGame | str:
+    def sample(self, seed: int) -> Game | str:
         """A game consistent with the observation, drawn with ``seed`` (64 bits); or why none
         is (no completion satisfies the constraints). ValueError for a position refused."""
         code, found = self._sampler.sample(seed)
@@ -540,13 +484,13 @@ class NativeSampler:
             return message
         if code == 2:
             raise ValueError(found)
-        game = NativeGame.__new__(NativeGame)
-        game.rules = self.rules
-        game.dealer = self.dealer
-        game.seating = self.rules.seating(self.dealer)
-        game._core = found
-        game._seen_result = None
-        game._given_log = ()
-        game._seen_log = []
-        game._forget()
-        return game
+        core = NativeCore.__new__(NativeCore)
+        core.rules = self.rules
+        core.dealer = self.dealer
+        core.seating = self.rules.seating(self.dealer)
+        core._native = found
+        core._seen_result = None
+        core._given_log = ()
+        core._seen_log = []
+        core._forget()
+        return Game.of_core(core)
