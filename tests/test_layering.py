@@ -5,9 +5,12 @@ and no module but the rules writes the number of seats as a literal."""
 from __future__ import annotations
 
 import ast
+import importlib
 import re
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).parent.parent
 PACKAGE = ROOT / "src" / "paohuzi"
@@ -162,3 +165,12 @@ def test_no_literal_seat_count_outside_the_rules() -> None:
             if SEAT_COUNT.search(line):
                 found.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
     assert lines > 10_000 and found == []  # the package's modules were read
+
+
+def test_a_module_that_moved_keeps_a_deprecated_alias() -> None:
+    native_core = importlib.import_module("paohuzi.native_core")
+    sys.modules.pop("paohuzi.native_game", None)
+    with pytest.warns(DeprecationWarning, match="native_core"):
+        alias = importlib.import_module("paohuzi.native_game")
+    assert alias.serves is native_core.serves
+    assert not hasattr(alias, "NativeGame")  # gone without an alias (issue 23)
