@@ -17,6 +17,7 @@ import argparse
 import os
 import random
 import time
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -84,10 +85,13 @@ def aec_loop(env: Any, hands: int, seed: int) -> int:
 
 
 def leduc_env() -> Any | None:
-    try:
-        from pettingzoo.classic import leduc_holdem_v4
-    except ImportError:  # PettingZoo's classic games are not installed (the bench extra)
-        return None
+    with warnings.catch_warnings():
+        # Importing a classic game by its module warns that a registry is to replace it.
+        warnings.simplefilter("ignore", DeprecationWarning)
+        try:
+            from pettingzoo.classic import leduc_holdem_v4
+        except ImportError:  # PettingZoo's classic games are not installed (the bench extra)
+            return None
     return leduc_holdem_v4.raw_env()
 
 

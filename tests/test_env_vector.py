@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 import pytest
 from gymnasium.vector import AutoresetMode
+from gymnasium.wrappers.vector import RecordEpisodeStatistics
 from numpy.typing import NDArray
 
 from paohuzi import native
@@ -103,6 +104,25 @@ def test_every_mask_is_legal_and_an_illegal_action_applies_nothing() -> None:
     assert ended > 50
     with pytest.raises(IllegalAction):
         env.step(np.full(16, NUM_ACTIONS))
+    with pytest.raises(ValueError, match="16 integer action ids"):
+        env.step(np.int64(0))  # type: ignore[arg-type]  # one id, broadcast to every hand
+    with pytest.raises(ValueError, match="16 integer action ids"):
+        env.step(np.zeros(16) + 0.5)  # type: ignore[arg-type]
+
+
+@needs_native
+def test_gymnasiums_episode_statistics_wrapper_counts_every_hand() -> None:
+    env = RecordEpisodeStatistics(make(num_envs=8))
+    _, info = env.reset(seed=6)
+    rng = np.random.default_rng(6)
+    ended = recorded = 0
+    for _ in range(200):
+        _, reward, terminated, _, info = env.step(random_legal(rng, info["action_mask"]))
+        ended += int(terminated.sum())
+        if "episode" in info:
+            recorded += int(info["_episode"].sum())
+            assert np.array_equal(info["episode"]["r"][terminated], reward[terminated])
+    assert recorded == ended > 20
 
 
 @needs_native
@@ -236,14 +256,16 @@ def test_self_play_matches_the_aec_env_and_the_python_encoder(rules: RuleSet) ->
 
 
 @needs_native
-def test_single_seat_with_greedy_opponents_matches_the_aec_env() -> None:
+@pytest.mark.parametrize("rules", [HUNAN, FOUR], ids=["hunan", "four-seats"])
+def test_single_seat_with_greedy_opponents_matches_the_aec_env(rules: RuleSet) -> None:
     n, learner = 4, 1
-    env = make(num_envs=n, seat=learner, opponents="greedy")
+    env = make(num_envs=n, rules=rules, seat=learner, opponents="greedy")
     obs, info = env.reset(seed=8)
     bot = GreedyBot()
 
     def start(deck: list[int], dealer: int) -> Any:
-        aec = _aec_at(HUNAN, deck, dealer)
+        aec = _aec_at(rules, deck, dealer)
+        assert learner in aec.game.seating.playing  # a deal that sits it out is dealt again
         play_greedy(aec)
         return aec
 

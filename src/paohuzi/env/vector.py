@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal, overload
 
 import numpy as np
 from gymnasium import spaces
@@ -139,7 +139,12 @@ class _Batch:
         self.core.reset(list(indices), [seeds[i] for i in indices])
 
     def step(self, actions: Any) -> None:
-        self.actions[:] = actions
+        given = np.asarray(actions)
+        if given.shape != (self.num_envs,) or given.dtype.kind not in "iu":
+            raise ValueError(
+                f"actions: {self.num_envs} integer action ids, not {given.dtype} {given.shape}"
+            )
+        self.actions[:] = given
         refused = self.core.step()
         if refused is not None:
             env, action = refused
@@ -347,6 +352,45 @@ class SelfPlayVectorEnv:
 
     def close(self) -> None:
         pass
+
+
+@overload
+def make(
+    num_envs: int = ...,
+    *,
+    self_play: Literal[False] = ...,
+    rules: RuleSet = ...,
+    seat: int = ...,
+    opponents: str = ...,
+    autoreset_mode: str = ...,
+    copy: bool = ...,
+) -> VectorEnv: ...
+
+
+@overload
+def make(
+    num_envs: int = ...,
+    *,
+    self_play: Literal[True],
+    rules: RuleSet = ...,
+    seat: int = ...,
+    opponents: str = ...,
+    autoreset_mode: str = ...,
+    copy: bool = ...,
+) -> SelfPlayVectorEnv: ...
+
+
+@overload
+def make(
+    num_envs: int = ...,
+    *,
+    self_play: bool,
+    rules: RuleSet = ...,
+    seat: int = ...,
+    opponents: str = ...,
+    autoreset_mode: str = ...,
+    copy: bool = ...,
+) -> VectorEnv | SelfPlayVectorEnv: ...
 
 
 def make(
