@@ -26,7 +26,7 @@ from paohuzi.rules import HUNAN, RuleSet
 FOUR = replace(HUNAN, players=4)
 
 needs_native = pytest.mark.skipif(
-    native.core is None, reason="the vector environments run in the native core only"
+    native.core is None, reason="the native core is not built (or PAOHUZI_NATIVE=0)"
 )
 
 
@@ -35,16 +35,28 @@ def random_legal(rng: np.random.Generator, masks: NDArray[np.int8]) -> NDArray[n
     return np.array([rng.choice(np.flatnonzero(m)) for m in masks], dtype=np.int64)
 
 
-def test_without_the_native_core_make_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+CORES = [pytest.param("native", marks=needs_native), "python"]
+
+
+def test_without_the_native_core_auto_plays_in_python(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(vector_module, "_evaluator", lambda rules: None)
     with pytest.raises(NativeCoreMissing, match="native core"):
-        make(num_envs=2)
+        make(num_envs=2, core="native")
+    assert make(num_envs=2).core == "python"
+    with pytest.raises(ValueError, match="core is one of"):
+        make(num_envs=2, core="rust")
 
 
 @needs_native
-def test_spaces_shapes_and_dtypes() -> None:
-    env = make(num_envs=8)
-    assert isinstance(env, VectorEnv)
+def test_auto_is_the_native_core_where_it_serves() -> None:
+    assert make(num_envs=2).core == "native"
+    assert make(num_envs=2, self_play=True, rules=FOUR).core == "native"
+
+
+@pytest.mark.parametrize("core", CORES)
+def test_spaces_shapes_and_dtypes(core: str) -> None:
+    env = make(num_envs=8, core=core)
+    assert isinstance(env, VectorEnv) and env.core == core
     assert env.metadata["autoreset_mode"] is AutoresetMode.SAME_STEP
     assert env.observation_space.shape == (8, planes(3), 20)
     assert env.single_action_space.n == NUM_ACTIONS  # type: ignore[attr-defined]
@@ -62,28 +74,29 @@ def test_spaces_shapes_and_dtypes() -> None:
     assert terminated.shape == truncated.shape == (8,)
     assert terminated.dtype == truncated.dtype == np.bool_
     assert not truncated.any()
-    four = make(num_envs=3, rules=FOUR, self_play=True)
+    four = make(num_envs=3, rules=FOUR, self_play=True, core=core)
+    assert four.core == core
     obs, info = four.reset(seed=1)
     assert obs.shape == (3, planes(4), 20)
     assert info["seat"].shape == (3,)
 
 
-@needs_native
-def test_copy_false_hands_out_the_arrays_the_core_writes() -> None:
-    env = make(num_envs=4, copy=False)
+@pytest.mark.parametrize("core", CORES)
+def test_copy_false_hands_out_the_arrays_the_core_writes(core: str) -> None:
+    env = make(num_envs=4, copy=False, core=core)
     obs, info = env.reset(seed=5)
     rng = np.random.default_rng(5)
     obs2, _, _, _, info2 = env.step(random_legal(rng, info["action_mask"]))
     assert obs2 is obs and info2["action_mask"] is info["action_mask"]
-    copied = make(num_envs=4)
+    copied = make(num_envs=4, core=core)
     obs, info = copied.reset(seed=5)
     obs2, _, _, _, _ = copied.step(random_legal(rng, info["action_mask"]))
     assert not np.shares_memory(obs, obs2)
 
 
-@needs_native
-def test_every_mask_is_legal_and_an_illegal_action_applies_nothing() -> None:
-    env = make(num_envs=16, opponents="random")
+@pytest.mark.parametrize("core", CORES)
+def test_every_mask_is_legal_and_an_illegal_action_applies_nothing(core: str) -> None:
+    env = make(num_envs=16, opponents="random", core=core)
     obs, info = env.reset(seed=11)
     rng = np.random.default_rng(11)
     ended = 0
@@ -110,9 +123,9 @@ def test_every_mask_is_legal_and_an_illegal_action_applies_nothing() -> None:
         env.step(np.zeros(16) + 0.5)  # type: ignore[arg-type]
 
 
-@needs_native
-def test_gymnasiums_episode_statistics_wrapper_counts_every_hand() -> None:
-    env = RecordEpisodeStatistics(make(num_envs=8))
+@pytest.mark.parametrize("core", CORES)
+def test_gymnasiums_episode_statistics_wrapper_counts_every_hand(core: str) -> None:
+    env = RecordEpisodeStatistics(make(num_envs=8, core=core))
     _, info = env.reset(seed=6)
     rng = np.random.default_rng(6)
     ended = recorded = 0
@@ -125,9 +138,9 @@ def test_gymnasiums_episode_statistics_wrapper_counts_every_hand() -> None:
     assert recorded == ended > 20
 
 
-@needs_native
-def test_same_step_autoreset_gives_the_final_observation_and_a_new_hand() -> None:
-    env = make(num_envs=8)
+@pytest.mark.parametrize("core", CORES)
+def test_same_step_autoreset_gives_the_final_observation_and_a_new_hand(core: str) -> None:
+    env = make(num_envs=8, core=core)
     obs, info = env.reset(seed=2)
     rng = np.random.default_rng(2)
     decks = env.decks()
@@ -148,9 +161,9 @@ def test_same_step_autoreset_gives_the_final_observation_and_a_new_hand() -> Non
         decks = now
 
 
-@needs_native
-def test_next_step_autoreset_ignores_the_action_after_the_end() -> None:
-    env = make(num_envs=8, autoreset_mode="next_step")
+@pytest.mark.parametrize("core", CORES)
+def test_next_step_autoreset_ignores_the_action_after_the_end(core: str) -> None:
+    env = make(num_envs=8, autoreset_mode="next_step", core=core)
     assert env.metadata["autoreset_mode"] is AutoresetMode.NEXT_STEP
     _, info = env.reset(seed=4)
     rng = np.random.default_rng(4)
@@ -173,10 +186,10 @@ def test_next_step_autoreset_ignores_the_action_after_the_end() -> None:
         ended = terminated.copy()
 
 
-@needs_native
-def test_seeds_reproduce_and_reset_mask_resets_only_those() -> None:
+@pytest.mark.parametrize("core", CORES)
+def test_seeds_reproduce_and_reset_mask_resets_only_those(core: str) -> None:
     def run(seed: int) -> list[NDArray[np.float32]]:
-        env = make(num_envs=4)
+        env = make(num_envs=4, core=core)
         obs, info = env.reset(seed=seed)
         rng = np.random.default_rng(0)
         seen = [obs]
@@ -188,7 +201,7 @@ def test_seeds_reproduce_and_reset_mask_resets_only_those() -> None:
     first, second, other = run(9), run(9), run(10)
     assert all(np.array_equal(a, b) for a, b in zip(first, second, strict=True))
     assert not np.array_equal(first[0], other[0])
-    env = make(num_envs=4)
+    env = make(num_envs=4, core=core)
     obs, _ = env.reset(seed=1)
     decks = env.decks()
     obs2, _ = env.reset(seed=50, options={"reset_mask": np.array([False, True, False, False])})
@@ -204,12 +217,12 @@ def _aec_at(rules: RuleSet, deck: list[int], dealer: int) -> Any:
     return aec
 
 
-@needs_native
+@pytest.mark.parametrize("core", CORES)
 @pytest.mark.parametrize("rules", [HUNAN, FOUR], ids=["hunan", "four-seats"])
-def test_self_play_matches_the_aec_env_and_the_python_encoder(rules: RuleSet) -> None:
+def test_self_play_matches_the_aec_env_and_the_python_encoder(rules: RuleSet, core: str) -> None:
     n = 6
-    env = make(num_envs=n, rules=rules, self_play=True)
-    assert isinstance(env, SelfPlayVectorEnv)
+    env = make(num_envs=n, rules=rules, self_play=True, core=core)
+    assert isinstance(env, SelfPlayVectorEnv) and env.core == core
     obs, info = env.reset(seed=21)
     decks = env.decks()
     aecs = [_aec_at(rules, *decks[i]) for i in range(n)]
@@ -255,11 +268,12 @@ def test_self_play_matches_the_aec_env_and_the_python_encoder(rules: RuleSet) ->
     assert ended >= 10
 
 
-@needs_native
+@pytest.mark.parametrize("core", CORES)
 @pytest.mark.parametrize("rules", [HUNAN, FOUR], ids=["hunan", "four-seats"])
-def test_single_seat_with_greedy_opponents_matches_the_aec_env(rules: RuleSet) -> None:
+def test_single_seat_with_greedy_opponents_matches_the_aec_env(rules: RuleSet, core: str) -> None:
     n, learner = 4, 1
-    env = make(num_envs=n, rules=rules, seat=learner, opponents="greedy")
+    env = make(num_envs=n, rules=rules, seat=learner, opponents="greedy", core=core)
+    assert env.core == core
     obs, info = env.reset(seed=8)
     bot = GreedyBot()
 

@@ -24,9 +24,11 @@ hand and ignores that hand's action. Hands are dealt in the core from each hand'
 generator (``reset(seed=s)`` seeds hand i with s + i). An illegal action raises
 :class:`~paohuzi.game.IllegalAction` and applies nothing.
 
-The native core is needed: without it (or for a rule set only Python serves) ``make`` raises
-:class:`NativeCoreMissing`; :class:`~paohuzi.env.single.SingleSeatEnv` and the AEC
-environment play in pure Python.
+The hands are played by the native core (``native/src/vector.rs``) where it serves the rule
+set; ``core="python"`` (or ``"auto"``, the default, where the native core does not serve the
+rules or is not built) plays them with the Python engine and encoder behind the same face, the
+same arrays, far slower; ``core="native"`` insists, raising :class:`NativeCoreMissing`
+(decision D96). ``env.core`` says which plays.
 """
 
 from __future__ import annotations
@@ -43,14 +45,16 @@ from gymnasium.vector.utils import batch_space
 from numpy.typing import NDArray
 
 from paohuzi import native
-from paohuzi.action_ids import NUM_ACTIONS
-from paohuzi.cards import NUM_KINDS
-from paohuzi.env.encoding import planes
-from paohuzi.game import IllegalAction
+from paohuzi.action_ids import NUM_ACTIONS, id_to_action
+from paohuzi.bots.greedy import GreedyBot
+from paohuzi.cards import NUM_KINDS, full_deck
+from paohuzi.env.encoding import action_mask, encode, planes
+from paohuzi.game import Game, IllegalAction
 from paohuzi.native_game import _evaluator, _kit
+from paohuzi.observation import observe
 from paohuzi.rules import HUNAN, RuleSet
 
-__all__ = ["OPPONENTS", "NativeCoreMissing", "SelfPlayVectorEnv", "VectorEnv", "make"]
+__all__ = ["CORES", "OPPONENTS", "NativeCoreMissing", "SelfPlayVectorEnv", "VectorEnv", "make"]
 
 OPPONENTS = ("random", "greedy")
 """Who plays the seats that do not learn in :class:`VectorEnv`."""
@@ -78,8 +82,8 @@ def _seeds(num_envs: int, seed: int | Sequence[int | None] | None) -> list[int |
     return found
 
 
-class _Batch:
-    """The native batch of hands and the arrays it writes."""
+class _Arrays:
+    """The arrays a batch writes, and what both batches share."""
 
     def __init__(
         self,
@@ -96,12 +100,6 @@ class _Batch:
             raise ValueError(f"opponents is one of {', '.join(OPPONENTS)}, not {opponents!r}")
         if num_envs < 1:
             raise ValueError("num_envs is at least 1")
-        ev = _evaluator(rules)
-        if ev is None:
-            raise NativeCoreMissing(
-                "the vector environments need the native core for these rules "
-                f"({native.describe()}); SingleSeatEnv and the AEC env play without it"
-            )
         seats = rules.players
         self.num_envs = num_envs
         self.seats = seats
@@ -114,6 +112,52 @@ class _Batch:
         self.seat = np.zeros(num_envs, dtype=np.int64)
         self.final_obs = np.zeros(shape, dtype=np.float32)
         self.actions = np.zeros(num_envs, dtype=np.int64)
+
+    def checked(self, actions: Any) -> NDArray[Any]:
+        given = np.asarray(actions)
+        if given.shape != (self.num_envs,) or given.dtype.kind not in "iu":
+            raise ValueError(
+                f"actions: {self.num_envs} integer action ids, not {given.dtype} {given.shape}"
+            )
+        return given
+
+    def final_info(self) -> dict[str, Any]:
+        """Gymnasium's same-step ``final_obs`` of the hands that ended, ``final_info``."""
+        ended = self.done.copy()
+        final_obs = np.empty(self.num_envs, dtype=object)
+        final_info = np.empty(self.num_envs, dtype=object)
+        for i in np.flatnonzero(ended):
+            final_obs[i] = self.final_obs[i].copy()
+            final_info[i] = {}
+        return {
+            "final_obs": final_obs,
+            "_final_obs": ended,
+            "final_info": final_info,
+            "_final_info": ended.copy(),
+        }
+
+
+class _Batch(_Arrays):
+    """The native batch of hands (``native/src/vector.rs``), writing into the arrays."""
+
+    core_name = "native"
+
+    def __init__(
+        self,
+        num_envs: int,
+        rules: RuleSet,
+        learner: int | None,
+        opponents: str,
+        autoreset_mode: str,
+    ) -> None:
+        super().__init__(num_envs, rules, learner, opponents, autoreset_mode)
+        ev = _evaluator(rules)
+        if ev is None:
+            raise NativeCoreMissing(
+                "the native core does not serve these rules "
+                f"({native.describe()}): make(core='python') plays them, slowly"
+            )
+        seats = rules.players
         self.core = native.extension().VecGames(
             ev,
             _kit(),
@@ -139,12 +183,7 @@ class _Batch:
         self.core.reset(list(indices), [seeds[i] for i in indices])
 
     def step(self, actions: Any) -> None:
-        given = np.asarray(actions)
-        if given.shape != (self.num_envs,) or given.dtype.kind not in "iu":
-            raise ValueError(
-                f"actions: {self.num_envs} integer action ids, not {given.dtype} {given.shape}"
-            )
-        self.actions[:] = given
+        self.actions[:] = self.checked(actions)
         refused = self.core.step()
         if refused is not None:
             env, action = refused
@@ -155,20 +194,149 @@ class _Batch:
         found: list[tuple[list[int], int]] = self.core.decks()
         return found
 
-    def final_info(self) -> dict[str, Any]:
-        """Gymnasium's same-step ``final_obs`` of the hands that ended, ``final_info``."""
-        ended = self.done.copy()
-        final_obs = np.empty(self.num_envs, dtype=object)
-        final_info = np.empty(self.num_envs, dtype=object)
-        for i in np.flatnonzero(ended):
-            final_obs[i] = self.final_obs[i].copy()
-            final_info[i] = {}
-        return {
-            "final_obs": final_obs,
-            "_final_obs": ended,
-            "final_info": final_info,
-            "_final_info": ended.copy(),
-        }
+    def observe(self, env: int, seat: int) -> tuple[NDArray[np.float32], NDArray[np.int8]]:
+        out = np.zeros(self.obs.shape[1:], dtype=np.float32)
+        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        self.core.observe(env, seat, out, mask)
+        return out, mask
+
+
+class _PythonBatch(_Arrays):
+    """The same batch over the Python engine (:class:`~paohuzi.game.Game`, :func:`encode`):
+    any rule set, no native core, far slower. Each hand's generator is a ``random.Random``
+    (so a seed deals other hands than the native batch's); the greedy opponents are
+    ``GreedyBot()``."""
+
+    core_name = "python"
+
+    def __init__(
+        self,
+        num_envs: int,
+        rules: RuleSet,
+        learner: int | None,
+        opponents: str,
+        autoreset_mode: str,
+    ) -> None:
+        super().__init__(num_envs, rules, learner, opponents, autoreset_mode)
+        self.rules = rules
+        self.learner = learner
+        self.greedy = GreedyBot() if opponents == "greedy" else None
+        self.games = [Game(rules, seed=0) for _ in range(num_envs)]
+        self.rngs = [random.Random(i) for i in range(num_envs)]
+        self.pending = [False] * num_envs
+        self.last_seat = [0] * num_envs
+        self.legal: list[frozenset[int]] = [frozenset()] * num_envs
+
+    def _deal(self, i: int) -> None:
+        rng = self.rngs[i]
+        while True:
+            dealer = rng.randrange(self.rules.players)
+            deck = full_deck()
+            rng.shuffle(deck)
+            game = self.games[i] = Game(self.rules, dealer=dealer, deck=deck)
+            if self.learner is None:
+                if not game.is_over:
+                    return
+            elif self.learner in game.seating.playing:
+                self._play_others(i)
+                if not game.is_over:
+                    return
+
+    def _play_others(self, i: int) -> None:
+        if self.learner is None:  # self-play: every seat is an agent
+            return
+        game = self.games[i]
+        while (seat := game.to_act) is not None and seat != self.learner:
+            if self.greedy is None:
+                game.apply(self.rngs[i].choice(game.legal_actions()))
+            else:
+                game.apply(self.greedy.act(observe(game, seat, events=False)))
+            self.last_seat[i] = seat
+
+    def _observer(self, i: int) -> int:
+        if self.learner is not None:
+            return self.learner
+        to_act = self.games[i].to_act
+        return self.last_seat[i] if to_act is None else to_act
+
+    def _write(self, i: int) -> None:
+        seat = self._observer(i)
+        self.obs[i], self.mask[i] = self.observe(i, seat)
+        self.legal[i] = frozenset(np.flatnonzero(self.mask[i]).tolist())
+        self.seat[i] = seat
+
+    def reset(self, seed: int | Sequence[int | None] | None, indices: Sequence[int]) -> None:
+        seeds = _seeds(self.num_envs, seed)
+        for i in indices:
+            if seeds[i] is not None:
+                self.rngs[i] = random.Random(seeds[i])
+            self._deal(i)
+            self.pending[i] = False
+            self.reward[i] = 0
+            self.done[i] = False
+            self._write(i)
+
+    def step(self, actions: Any) -> None:
+        given = self.checked(actions)
+        for i in range(self.num_envs):
+            if not self.pending[i] and int(given[i]) not in self.legal[i]:
+                raise IllegalAction(f"hand {i}: action id {given[i]} is not legal now")
+        for i in range(self.num_envs):
+            self.reward[i] = 0
+            self.done[i] = False
+            if self.pending[i]:
+                self.pending[i] = False
+                self._deal(i)
+                self._write(i)
+                continue
+            game = self.games[i]
+            acting = game.to_act
+            assert acting is not None
+            game.apply(id_to_action(int(given[i])))
+            self.last_seat[i] = acting
+            self._play_others(i)
+            result = game.result
+            if result is not None:
+                if self.learner is None:
+                    self.reward[i] = result.payments
+                else:
+                    self.reward[i] = result.payments[self.learner]
+                self.done[i] = True
+                if self.same_step:
+                    self.final_obs[i] = self.observe(i, self._observer(i))[0]
+                    self._deal(i)
+                else:
+                    self.pending[i] = True
+            self._write(i)
+
+    def decks(self) -> list[tuple[list[int], int]]:
+        return [(list(game.deck), game.dealer) for game in self.games]
+
+    def observe(self, env: int, seat: int) -> tuple[NDArray[np.float32], NDArray[np.int8]]:
+        if seat not in self.games[env].seating.playing:
+            raise ValueError("a game and a seat that plays its hand")
+        obs = observe(self.games[env], seat, events=False)
+        return encode(obs), action_mask(obs)
+
+
+CORES = ("auto", "native", "python")
+"""Which batch plays the hands: ``native`` (the native core, or :class:`NativeCoreMissing`),
+``python`` (the Python engine, slowly), ``auto`` the native core where it serves the rules."""
+
+
+def _batch(
+    core: str,
+    num_envs: int,
+    rules: RuleSet,
+    learner: int | None,
+    opponents: str,
+    autoreset_mode: str,
+) -> _Batch | _PythonBatch:
+    if core not in CORES:
+        raise ValueError(f"core is one of {', '.join(CORES)}, not {core!r}")
+    if core == "python" or (core == "auto" and _evaluator(rules) is None):
+        return _PythonBatch(num_envs, rules, learner, opponents, autoreset_mode)
+    return _Batch(num_envs, rules, learner, opponents, autoreset_mode)
 
 
 class VectorEnv(GymVectorEnv[NDArray[np.float32], NDArray[np.int64], NDArray[Any]]):
@@ -186,10 +354,12 @@ class VectorEnv(GymVectorEnv[NDArray[np.float32], NDArray[np.int64], NDArray[Any
         opponents: str = "random",
         autoreset_mode: str = "same_step",
         copy: bool = True,
+        core: str = "auto",
     ) -> None:
         if not 0 <= seat < rules.players:
             raise ValueError(f"seat is one of 0…{rules.players - 1}")
-        self._batch = _Batch(num_envs, rules, seat, opponents, autoreset_mode)
+        self._batch = _batch(core, num_envs, rules, seat, opponents, autoreset_mode)
+        self.core = self._batch.core_name
         self.num_envs = num_envs
         self.rules = rules
         self.seat = seat
@@ -254,17 +424,15 @@ class VectorEnv(GymVectorEnv[NDArray[np.float32], NDArray[np.int64], NDArray[Any
         return self._batch.mask.astype(np.bool_)
 
     def decks(self) -> list[tuple[list[int], int]]:
-        """Each env's hand as dealt: its deck (80 kinds) and dealer (to replay it elsewhere,
-        e.g. through the AEC environment's ``reset(options={"deck", "dealer"})``)."""
+        """Privileged (the whole deck): each env's hand as dealt, its deck (80 kinds) and
+        dealer, to replay it elsewhere (the AEC environment's ``reset(options={"deck",
+        "dealer"})``), never for a policy."""
         return self._batch.decks()
 
     def observe(self, env: int, seat: int) -> tuple[NDArray[np.float32], NDArray[np.int8]]:
         """Any playing seat's observation and mask of hand ``env`` now (the AEC
         environment's ``observe``)."""
-        out = np.zeros(self.single_observation_space.shape or (), dtype=np.float32)
-        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-        self._batch.core.observe(env, seat, out, mask)
-        return out, mask
+        return self._batch.observe(env, seat)
 
 
 class SelfPlayVectorEnv:
@@ -284,8 +452,10 @@ class SelfPlayVectorEnv:
         rules: RuleSet = HUNAN,
         autoreset_mode: str = "same_step",
         copy: bool = True,
+        core: str = "auto",
     ) -> None:
-        self._batch = _Batch(num_envs, rules, None, "random", autoreset_mode)
+        self._batch = _batch(core, num_envs, rules, None, "random", autoreset_mode)
+        self.core = self._batch.core_name
         self.num_envs = num_envs
         self.rules = rules
         self.copy = copy
@@ -345,10 +515,7 @@ class SelfPlayVectorEnv:
     def observe(self, env: int, seat: int) -> tuple[NDArray[np.float32], NDArray[np.int8]]:
         """Any playing seat's observation and mask of hand ``env`` now (the AEC
         environment's ``observe``)."""
-        out = np.zeros(self.single_observation_space.shape or (), dtype=np.float32)
-        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-        self._batch.core.observe(env, seat, out, mask)
-        return out, mask
+        return self._batch.observe(env, seat)
 
     def close(self) -> None:
         pass
@@ -364,6 +531,7 @@ def make(
     opponents: str = ...,
     autoreset_mode: str = ...,
     copy: bool = ...,
+    core: str = ...,
 ) -> VectorEnv: ...
 
 
@@ -377,6 +545,7 @@ def make(
     opponents: str = ...,
     autoreset_mode: str = ...,
     copy: bool = ...,
+    core: str = ...,
 ) -> SelfPlayVectorEnv: ...
 
 
@@ -390,6 +559,7 @@ def make(
     opponents: str = ...,
     autoreset_mode: str = ...,
     copy: bool = ...,
+    core: str = ...,
 ) -> VectorEnv | SelfPlayVectorEnv: ...
 
 
@@ -402,11 +572,15 @@ def make(
     opponents: str = "random",
     autoreset_mode: str = "same_step",
     copy: bool = True,
+    core: str = "auto",
 ) -> VectorEnv | SelfPlayVectorEnv:
     """A vector environment of ``num_envs`` hands: :class:`VectorEnv` (``seat`` learns,
-    ``opponents`` play the rest) or, with ``self_play``, :class:`SelfPlayVectorEnv`."""
+    ``opponents`` play the rest) or, with ``self_play``, :class:`SelfPlayVectorEnv`; ``core``
+    one of :data:`CORES`."""
     if self_play:
-        return SelfPlayVectorEnv(num_envs, rules=rules, autoreset_mode=autoreset_mode, copy=copy)
+        return SelfPlayVectorEnv(
+            num_envs, rules=rules, autoreset_mode=autoreset_mode, copy=copy, core=core
+        )
     return VectorEnv(
         num_envs,
         rules=rules,
@@ -414,4 +588,5 @@ def make(
         opponents=opponents,
         autoreset_mode=autoreset_mode,
         copy=copy,
+        core=core,
     )
