@@ -153,12 +153,12 @@ def main() -> None:
         return steps
 
     vector = timed(self_play)
-    print(f"vector env, self-play, N={n}: {vector}; env only {vector.steps / inside[0]:,.0f}")
+    core = SelfPlayVectorEnv(1).core
+    print(f"vector env ({core} core), self-play, N={n}: {vector}")
+    print(f"    env only (the policy's time left out): {vector.steps / inside[0]:,.0f} steps/s")
     learner = timed(single)
-    print(
-        f"vector env, one seat learns (random opponents played in the core), N={n}: {learner}"
-        f"; env only {learner.steps / inside[1]:,.0f} (the learner's steps only)"
-    )
+    print(f"vector env, one seat learns (random opponents in the core), N={n}: {learner}")
+    print(f"    the learner's steps only; env only {learner.steps / inside[1]:,.0f} steps/s")
     copied = timed(lambda: vector_loop(SelfPlayVectorEnv(n, copy=True), args.calls, args.seed)[0])
     print(f"vector env, self-play, N={n}, copy=True: {copied}")
     print(f"vector self-play / AEC env: {vector.per_second / aec.per_second:.1f}x")
