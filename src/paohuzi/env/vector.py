@@ -1,4 +1,4 @@
-"""Vector environments (issue 23): N hands stepped inside the native core per call.
+"""Vector environments (issue 23): N hands stepped per call, inside the native core.
 
 ``make(num_envs=N)`` gives :class:`VectorEnv`, Gymnasium's ``VectorEnv``: seat ``seat`` of
 every hand learns and the other seats are played inside the core, by uniformly random choices
@@ -63,7 +63,8 @@ _MODES = {"same_step": AutoresetMode.SAME_STEP, "next_step": AutoresetMode.NEXT_
 
 
 class NativeCoreMissing(RuntimeError):
-    """The vector environments run in the native core, which is not there for these rules."""
+    """``core="native"`` was asked for, and the native core does not serve these rules (it is
+    not built, ``PAOHUZI_NATIVE=0``, or the rule set is one only Python serves)."""
 
 
 def _seeds(num_envs: int, seed: int | Sequence[int | None] | None) -> list[int | None]:
@@ -79,6 +80,19 @@ def _seeds(num_envs: int, seed: int | Sequence[int | None] | None) -> list[int |
     for s in found:
         if s is not None and not 0 <= s < 2**64:
             raise ValueError(f"a seed is an integer in 0…2**64 - 1, not {s}")
+    return found
+
+
+def _chosen(num_envs: int, options: dict[str, Any] | None) -> Sequence[int]:
+    """The envs a reset deals: all, or those of ``options["reset_mask"]`` (Gymnasium's
+    partial reset)."""
+    mask = (options or {}).get("reset_mask")
+    if mask is None:
+        return range(num_envs)
+    chosen = np.asarray(mask, dtype=np.bool_)
+    if chosen.shape != (num_envs,):
+        raise ValueError(f"reset_mask has one bool per env ({num_envs})")
+    found: list[int] = np.flatnonzero(chosen).tolist()
     return found
 
 
@@ -382,15 +396,7 @@ class VectorEnv(GymVectorEnv[NDArray[np.float32], NDArray[np.int64], NDArray[Any
     ) -> tuple[NDArray[np.float32], dict[str, Any]]:
         """New hands for every env, or those of ``options["reset_mask"]`` (Gymnasium's
         partial reset); ``seed``: an int (hand i gets seed + i) or one seed per env."""
-        mask = (options or {}).get("reset_mask")
-        if mask is None:
-            indices: Sequence[int] = range(self.num_envs)
-        else:
-            chosen = np.asarray(mask, dtype=np.bool_)
-            if chosen.shape != (self.num_envs,):
-                raise ValueError(f"reset_mask has one bool per env ({self.num_envs})")
-            indices = np.flatnonzero(chosen).tolist()
-        self._batch.reset(seed, indices)
+        self._batch.reset(seed, _chosen(self.num_envs, options))
         self._started = True
         return self._out(self._batch.obs), self._info()
 
@@ -475,11 +481,8 @@ class SelfPlayVectorEnv:
         seed: int | Sequence[int | None] | None = None,
         options: dict[str, Any] | None = None,
     ) -> tuple[NDArray[np.float32], dict[str, Any]]:
-        mask = (options or {}).get("reset_mask")
-        indices: Sequence[int] = (
-            range(self.num_envs) if mask is None else np.flatnonzero(mask).tolist()
-        )
-        self._batch.reset(seed, indices)
+        """New hands for every env, or those of ``options["reset_mask"]``."""
+        self._batch.reset(seed, _chosen(self.num_envs, options))
         self._started = True
         return self._out(self._batch.obs), self._info()
 
