@@ -183,8 +183,7 @@ impl VecGames {
     fn write(&mut self, i: usize, obs: &mut [f32], mask: &mut [i8], seat_out: &mut [i64]) {
         let seat = self.observer(i);
         let n = self.obs_len;
-        let values = self.games[i].encode(seat);
-        obs[i * n..(i + 1) * n].copy_from_slice(&values);
+        self.games[i].encode_into(seat, &mut obs[i * n..(i + 1) * n]);
         let width = self.acts.len();
         let row = &mut mask[i * width..(i + 1) * width];
         row.fill(0);
@@ -375,8 +374,7 @@ impl VecGames {
                 done[i] = 1;
                 if self.same_step {
                     let observer = self.observer(i);
-                    let values = self.games[i].encode(observer);
-                    final_obs[i * n..(i + 1) * n].copy_from_slice(&values);
+                    self.games[i].encode_into(observer, &mut final_obs[i * n..(i + 1) * n]);
                     self.deal(i);
                 } else {
                     self.pending[i] = true;
@@ -411,7 +409,7 @@ impl VecGames {
         let mask_buf = writable::<i8>(mask_out, self.acts.len(), "mask")?;
         // SAFETY: both buffers are held here, with the GIL.
         let (values_out, row) = unsafe { (items(&out), items(&mask_buf)) };
-        values_out.copy_from_slice(&self.games[i].encode(seat));
+        self.games[i].encode_into(seat, values_out);
         row.fill(0);
         if self.games[i].to_act() == Some(seat) {
             for act in self.games[i].legal_actions() {
