@@ -31,7 +31,7 @@ pub struct Kit {
     discards: Vec<Py<PyAny>>,
     chis: Mutex<HashMap<Chi, Py<PyAny>>>,
     /// The stable action ids (`paohuzi.action_ids`): how many, and each 吃's.
-    ids: Mutex<(usize, HashMap<Chi, usize>)>,
+    pub(crate) ids: Mutex<(usize, HashMap<Chi, usize>)>,
 }
 
 #[pymethods]
@@ -157,7 +157,7 @@ pub struct Game {
     pub(crate) kit: Py<Kit>,
 }
 
-fn rules_of(
+pub(crate) fn rules_of(
     ev: &Bound<'_, Evaluator>,
     players: u8,
     hu_on_discard: bool,
