@@ -39,7 +39,7 @@ CORES = [pytest.param("native", marks=needs_native), "python"]
 
 
 def test_without_the_native_core_auto_plays_in_python(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(vector_module, "_evaluator", lambda rules: None)
+    monkeypatch.setattr(vector_module, "evaluator_for", lambda rules: None)
     with pytest.raises(NativeCoreMissing, match="native core"):
         make(num_envs=2, core="native")
     assert make(num_envs=2).core == "python"
