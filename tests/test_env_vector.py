@@ -59,7 +59,7 @@ def test_spaces_shapes_and_dtypes(core: str) -> None:
     assert isinstance(env, VectorEnv) and env.core == core
     assert env.metadata["autoreset_mode"] is AutoresetMode.SAME_STEP
     assert env.observation_space.shape == (8, planes(3), 20)
-    assert env.single_action_space.n == NUM_ACTIONS  # type: ignore[attr-defined]
+    assert env.single_action_space.n == NUM_ACTIONS
     assert env.action_space.shape == (8,)
     obs, info = env.reset(seed=3)
     assert obs.shape == (8, planes(3), 20) and obs.dtype == np.float32

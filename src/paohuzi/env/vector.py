@@ -353,31 +353,24 @@ def _batch(
     return _Batch(num_envs, rules, learner, opponents, autoreset_mode)
 
 
-class VectorEnv(GymVectorEnv[NDArray[np.float32], NDArray[np.int64], NDArray[Any]]):
-    """N hands; seat ``seat`` of each learns, ``opponents`` play the others inside the core.
-    See the module docstring. An episode is one hand the learner plays in (a deal that sits it
-    out or ends before its first decision is dealt again, as in ``SingleSeatEnv``); the reward
-    is its R10 payment when the hand ends, 0 before."""
+class _Stepped:
+    """What both forms share: the batch, its spaces, reset and step (autoreset as the batch
+    does it), copies or the buffers themselves, and a look at the deck or any seat."""
 
-    def __init__(
-        self,
-        num_envs: int = 256,
-        *,
-        rules: RuleSet = HUNAN,
-        seat: int = 0,
-        opponents: str = "random",
-        autoreset_mode: str = "same_step",
-        copy: bool = True,
-        core: str = "auto",
-    ) -> None:
-        if not 0 <= seat < rules.players:
-            raise ValueError(f"seat is one of 0…{rules.players - 1}")
-        self._batch = _batch(core, num_envs, rules, seat, opponents, autoreset_mode)
+    _batch: _Batch | _PythonBatch
+    num_envs: int
+    copy: bool
+    # Gymnasium's VectorEnv declares these with its own types; the other form has none.
+    single_observation_space: Any
+    single_action_space: Any
+    observation_space: Any
+    action_space: Any
+    metadata: Any
+
+    def _spaces(self, rules: RuleSet, num_envs: int, autoreset_mode: str) -> None:
         self.core = self._batch.core_name
         self.num_envs = num_envs
         self.rules = rules
-        self.seat = seat
-        self.copy = copy
         self.metadata = {"autoreset_mode": _MODES[autoreset_mode]}
         self.single_observation_space = spaces.Box(
             0.0, 4.0, (planes(rules.players), NUM_KINDS), dtype=np.float32
@@ -385,7 +378,6 @@ class VectorEnv(GymVectorEnv[NDArray[np.float32], NDArray[np.int64], NDArray[Any
         self.single_action_space = spaces.Discrete(NUM_ACTIONS)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
-        self._all = np.ones(num_envs, dtype=np.bool_)
         self._started = False
 
     def reset(
@@ -423,11 +415,7 @@ class VectorEnv(GymVectorEnv[NDArray[np.float32], NDArray[np.int64], NDArray[Any
         return array.copy() if self.copy else array
 
     def _info(self) -> dict[str, Any]:
-        return {"action_mask": self._out(self._batch.mask), "_action_mask": self._all}
-
-    def action_masks(self) -> NDArray[np.bool_]:
-        """The legal actions now, one row per env (as sb3-contrib's ``MaskablePPO`` asks)."""
-        return self._batch.mask.astype(np.bool_)
+        raise NotImplementedError
 
     def decks(self) -> list[tuple[list[int], int]]:
         """Privileged (the whole deck): each env's hand as dealt, its deck (80 kinds) and
@@ -441,7 +429,40 @@ class VectorEnv(GymVectorEnv[NDArray[np.float32], NDArray[np.int64], NDArray[Any
         return self._batch.observe(env, seat)
 
 
-class SelfPlayVectorEnv:
+class VectorEnv(_Stepped, GymVectorEnv[NDArray[np.float32], NDArray[np.int64], NDArray[Any]]):
+    """N hands; seat ``seat`` of each learns, ``opponents`` play the others inside the core.
+    See the module docstring. An episode is one hand the learner plays in (a deal that sits it
+    out or ends before its first decision is dealt again, as in ``SingleSeatEnv``); the reward
+    is its R10 payment when the hand ends, 0 before."""
+
+    def __init__(
+        self,
+        num_envs: int = 256,
+        *,
+        rules: RuleSet = HUNAN,
+        seat: int = 0,
+        opponents: str = "random",
+        autoreset_mode: str = "same_step",
+        copy: bool = True,
+        core: str = "auto",
+    ) -> None:
+        if not 0 <= seat < rules.players:
+            raise ValueError(f"seat is one of 0…{rules.players - 1}")
+        self._batch = _batch(core, num_envs, rules, seat, opponents, autoreset_mode)
+        self.seat = seat
+        self.copy = copy
+        self._spaces(rules, num_envs, autoreset_mode)
+        self._all = np.ones(num_envs, dtype=np.bool_)
+
+    def _info(self) -> dict[str, Any]:
+        return {"action_mask": self._out(self._batch.mask), "_action_mask": self._all}
+
+    def action_masks(self) -> NDArray[np.bool_]:
+        """The legal actions now, one row per env (as sb3-contrib's ``MaskablePPO`` asks)."""
+        return self._batch.mask.astype(np.bool_)
+
+
+class SelfPlayVectorEnv(_Stepped):
     """N hands, every seat an agent (PettingZoo ``ParallelEnv``-style over N hands at once).
 
     ``reset`` and ``step`` return, for each hand, the observation of the seat to act and its
@@ -461,64 +482,12 @@ class SelfPlayVectorEnv:
         core: str = "auto",
     ) -> None:
         self._batch = _batch(core, num_envs, rules, None, "random", autoreset_mode)
-        self.core = self._batch.core_name
-        self.num_envs = num_envs
-        self.rules = rules
         self.copy = copy
-        self.metadata = {"autoreset_mode": _MODES[autoreset_mode]}
+        self._spaces(rules, num_envs, autoreset_mode)
         self.possible_agents = [f"player_{s}" for s in range(rules.players)]
-        self.single_observation_space = spaces.Box(
-            0.0, 4.0, (planes(rules.players), NUM_KINDS), dtype=np.float32
-        )
-        self.single_action_space = spaces.Discrete(NUM_ACTIONS)
-        self.observation_space = batch_space(self.single_observation_space, num_envs)
-        self.action_space = batch_space(self.single_action_space, num_envs)
-        self._started = False
-
-    def reset(
-        self,
-        *,
-        seed: int | Sequence[int | None] | None = None,
-        options: dict[str, Any] | None = None,
-    ) -> tuple[NDArray[np.float32], dict[str, Any]]:
-        """New hands for every env, or those of ``options["reset_mask"]``."""
-        self._batch.reset(seed, _chosen(self.num_envs, options))
-        self._started = True
-        return self._out(self._batch.obs), self._info()
-
-    def step(
-        self, actions: NDArray[np.int64] | Sequence[int]
-    ) -> tuple[NDArray[np.float32], NDArray[Any], NDArray[Any], NDArray[Any], dict[str, Any]]:
-        if not self._started:
-            raise RuntimeError("reset the environment before stepping it")
-        batch = self._batch
-        batch.step(actions)
-        info = self._info()
-        if batch.same_step and batch.done.any():
-            info.update(batch.final_info())
-        truncated = np.zeros(self.num_envs, dtype=np.bool_)
-        return (
-            self._out(batch.obs),
-            self._out(batch.reward),
-            self._out(batch.done),
-            truncated,
-            info,
-        )
-
-    def _out(self, array: NDArray[Any]) -> NDArray[Any]:
-        return array.copy() if self.copy else array
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self._out(self._batch.mask), "seat": self._out(self._batch.seat)}
-
-    def decks(self) -> list[tuple[list[int], int]]:
-        """Each hand as dealt: its deck (80 kinds) and dealer."""
-        return self._batch.decks()
-
-    def observe(self, env: int, seat: int) -> tuple[NDArray[np.float32], NDArray[np.int8]]:
-        """Any playing seat's observation and mask of hand ``env`` now (the AEC
-        environment's ``observe``)."""
-        return self._batch.observe(env, seat)
 
     def close(self) -> None:
         pass
