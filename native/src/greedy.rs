@@ -323,9 +323,17 @@ impl Game {
     /// One seat's observation as the flat array of `paohuzi.env.encoding.encode` (row by row,
     /// `planes × 20`), from what the seat sees only.
     pub fn encode(&mut self, seat: u8) -> Vec<f32> {
+        let mut out = vec![0f32; layout(self.seats.len()).planes * NUM_KINDS];
+        self.encode_into(seat, &mut out);
+        out
+    }
+
+    /// [`Game::encode`] written into `out` (`planes × 20` values, every one overwritten), for
+    /// the vector environment's buffers: no allocation of the array.
+    pub fn encode_into(&mut self, seat: u8, out: &mut [f32]) {
         let seats = self.seats.len();
         let lay = layout(seats);
-        let mut out = vec![0f32; lay.planes * NUM_KINDS];
+        out.fill(0.0);
         let at = |plane: usize, k: usize| plane * NUM_KINDS + k;
         let mut scalars = vec![0f32; (lay.liang - lay.scalars) * NUM_KINDS];
         let me = usize::from(seat);
@@ -409,6 +417,5 @@ impl Game {
         for &(k, _) in &self.seats[me].chou_hu {
             out[at(lay.liang + 1, usize::from(k))] = 1.0;
         }
-        out
     }
 }

@@ -23,3 +23,5 @@ pub mod suit;
 mod python;
 #[cfg(feature = "python")]
 mod python_game;
+#[cfg(feature = "python")]
+mod vector;

@@ -632,4 +632,6 @@ mod _native {
     use super::{Core, Evaluator, PreparedHand};
     #[pymodule_export]
     use crate::python_game::{greedy_choice, Game, Kit, Sampler};
+    #[pymodule_export]
+    use crate::vector::VecGames;
 }

@@ -31,7 +31,7 @@ pub struct Kit {
     discards: Vec<Py<PyAny>>,
     chis: Mutex<HashMap<Chi, Py<PyAny>>>,
     /// The stable action ids (`paohuzi.action_ids`): how many, and each 吃's.
-    ids: Mutex<(usize, HashMap<Chi, usize>)>,
+    pub(crate) ids: Mutex<(usize, HashMap<Chi, usize>)>,
     /// `refuse(game, rules, action, code)`: raises the `IllegalAction` of an action
     /// [`Game::play`] refused (`paohuzi.native_core._refused`).
     refuse: OnceLock<Py<PyAny>>,
@@ -174,7 +174,7 @@ pub struct Game {
     rules: Option<Py<PyAny>>,
 }
 
-fn rules_of(
+pub(crate) fn rules_of(
     ev: &Bound<'_, Evaluator>,
     players: u8,
     hu_on_discard: bool,

@@ -49,7 +49,9 @@ __all__ = [
     "GROUP_CODES",
     "NativeCore",
     "NativeSampler",
+    "evaluator_for",
     "greedy_choice",
+    "kit",
     "serves",
 ]
 
@@ -119,6 +121,17 @@ def _evaluator(rules: RuleSet) -> Any:
     found = None if core is None or type(rules) is not RuleSet else core.evaluator_for(rules)
     _LAST = (rules, found)
     return found
+
+
+def kit() -> Any:
+    """The extension's table of action objects (made once): for other users of the
+    extension, such as the vector environment."""
+    return _kit()
+
+
+def evaluator_for(rules: RuleSet) -> Any:
+    """The native evaluator of ``rules``, or None where only Python serves them."""
+    return _evaluator(rules)
 
 
 def greedy_choice(observation: Observation, *, waits: bool) -> Action | None:

@@ -31,7 +31,7 @@ from tests import clock
 from tests.pgcluster import db_url, on_postgres
 from tests.server.conftest import free_port
 from tests.server.faults_player import Player
-from tests.server.harness import PERSON, LoggedServer, seat_url, sql
+from tests.server.harness import PERSON, LoggedServer, RawWebSocket, seat_url, sql
 
 pytestmark = [
     pytest.mark.skipif(not on_postgres(), reason="a hall shares a PostgreSQL"),
@@ -324,3 +324,31 @@ def test_nginx_logs_no_secret_of_any_request(tmp_path: Path) -> None:
     log = (tmp_path / "nginx" / "logs" / "access.log").read_text()
     assert f"/ws/{room['room']}" in log and f"/room/{room['room']}" in log
     assert secret not in log and "token" not in log
+
+
+def test_nginx_refuses_a_reconnecting_flood_before_the_server(tmp_path: Path) -> None:
+    """deploy/nginx.conf budgets WebSocket upgrades per address (100 at once, 10 a second):
+    150 upgrades at once get 429s from nginx, while the server's own budget (600) is far off;
+    plain requests are not counted. Counting, not timing: the loop takes far less than the
+    ten seconds that would refill 100 tokens."""
+    if not Path(NGINX).exists():
+        pytest.skip("nginx is not installed (scripts/test installs it)")
+    server = LoggedServer(tmp_path / "db")
+    server.start()
+    proxy: Nginx | None = None
+    try:
+        proxy = Nginx(tmp_path / "nginx", [server.port])
+        statuses = []
+        for _ in range(150):
+            ws = RawWebSocket(proxy.port, "/ws/nosuchroom0")
+            statuses.append(ws.status)
+            ws.close()
+        for _ in range(20):  # plain requests pass whatever the upgrades spent
+            urllib.request.urlopen(proxy.url + "/healthz", timeout=clock.PATIENCE).read()
+    finally:
+        if proxy is not None:
+            proxy.stop()
+        server.stop()
+    assert statuses.count(429) >= 30, statuses
+    assert statuses.count(101) >= 100, statuses
+    assert "Traceback" not in server.errors()

@@ -121,7 +121,7 @@ def test_a_room_stored_by_preset_name_still_restores(tmp_path: Path) -> None:
         return room
 
     room = asyncio.run(restore())
-    assert room is not None and room.rules == "hunan" and room.ruleset == HUNAN
+    assert room is not None and room.rules_text == "hunan" and room.ruleset == HUNAN
 
 
 OUT_OF_RANGE = [

@@ -325,8 +325,9 @@ class Room:
     what it shows goes out through its :class:`~paohuzi.server.pacing.Pacer` (D80)."""
 
     id: str
-    rules: str
-    """The rules as stored: a preset's name, or a rule set's JSON (:mod:`roomrules`)."""
+    rules_text: str
+    """The rules as stored: a preset's name, or a rule set's JSON (:mod:`roomrules`); the
+    :class:`RuleSet` is :attr:`ruleset`."""
     seats: list[Seat]
     match: Match
     timer: float
@@ -368,7 +369,7 @@ class Room:
     _seat_events: SeatEvents = field(default_factory=SeatEvents)
 
     def __post_init__(self) -> None:
-        self.ruleset: RuleSet = room_rules(self.rules)[1]
+        self.ruleset: RuleSet = room_rules(self.rules_text)[1]
         self.frames = Pacer(self.config.bot_delay, self._deliver)
         """What the seats are shown, in order and at the room's pace (:mod:`pacing`)."""
         if self.seeded:
@@ -512,7 +513,7 @@ class Room:
             "you": seat,
             "host": self.host,
             "seats": [s.public() for s in self.seats],
-            "rules": self.rules,
+            "rules": self.rules_text,
             "timer": self.timer,
             "match": self.match_info(),
         }
@@ -1376,7 +1377,7 @@ class Room:
         return StoredRoom(
             self.id,
             self.created,
-            self.rules,
+            self.rules_text,
             m.seed if self.seeded else None,
             self.timer,
             self._seats_json(),
@@ -1596,7 +1597,7 @@ class Rooms:
 
     async def _restore(self, stored: StoredRoom) -> Room:
         """Replay the room's hand in progress from its stored actions (no bot is asked)."""
-        ruleset = room_rules(stored.rules)[1]
+        ruleset = room_rules(stored.rules_text)[1]
         match = Match(ruleset, seed=stored.seed or 0, dealer=stored.dealer)
         match.totals = list(stored.totals)
         match.hands = stored.hands
@@ -1604,7 +1605,7 @@ class Rooms:
         seats = [Seat.from_json(s) for s in stored.seats]
         room = self._room(
             stored.id,
-            stored.rules,
+            stored.rules_text,
             seats,
             match,
             stored.timer,

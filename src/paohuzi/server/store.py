@@ -165,7 +165,8 @@ class LeaseLost(StoreError):
 class StoredRoom:
     id: str
     created: float
-    rules: str
+    rules_text: str
+    """A preset's name, or a rule set's JSON (:mod:`roomrules`)."""
     seed: int | None
     """The seed of a development room's decks; None for decks from the CSPRNG."""
     timer: float
@@ -410,7 +411,7 @@ class Store:
         return (
             room.id,
             room.created,
-            room.rules,
+            room.rules_text,
             room.seed or 0,
             room.timer,
             json.dumps(room.seats),

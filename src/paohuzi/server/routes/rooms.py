@@ -102,6 +102,6 @@ async def room_info(request: Request, room_id: str) -> Any:
         "hands": room.match.hands,
         "totals": room.match.totals,
         "timer": room.timer,
-        "rules": room.rules,
+        "rules": room.rules_text,
         "match": room.match_info(),
     }
