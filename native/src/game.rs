@@ -1669,6 +1669,17 @@ impl PyRandom {
     }
 }
 
+/// `full_deck()` shuffled by `random.Random(seed)` for an int seed of absolute value `seed`
+/// (D92, D93).
+pub fn python_shuffled_deck(seed: u128) -> [Kind; DECK_SIZE] {
+    let mut deck = [0 as Kind; DECK_SIZE];
+    for (n, k) in deck.iter_mut().enumerate() {
+        *k = (n / 4) as Kind;
+    }
+    PyRandom::new(seed).shuffle(&mut deck);
+    deck
+}
+
 /// Hands `start..start + count` of `paohuzi.simulation.simulate(…, seed, rules=…)` played
 /// inside the core: hand `i` dealt by seat `i % players` from `full_deck()` shuffled by
 /// `random.Random(seed * 1_000_003 + i)`, every choice `random.Random(seed * 7_919 + i + 1)
@@ -1680,11 +1691,7 @@ pub fn simulate_hands(rules: &Arc<GameRules>, seed: i64, start: u64, count: u64)
         Played { hands: count as usize, decisions: 0, wins: vec![0; seats], totals: vec![0; seats] };
     for index in start..start + count {
         let i = i128::from(index);
-        let mut deck = [0 as Kind; DECK_SIZE];
-        for (n, k) in deck.iter_mut().enumerate() {
-            *k = (n / 4) as Kind;
-        }
-        PyRandom::new((i128::from(seed) * 1_000_003 + i).unsigned_abs()).shuffle(&mut deck);
+        let deck = python_shuffled_deck((i128::from(seed) * 1_000_003 + i).unsigned_abs());
         let mut choices = PyRandom::new((i128::from(seed) * 7_919 + i + 1).unsigned_abs());
         let mut game = Game::new(rules.clone(), (index % seats as u64) as u8, &deck, false)?;
         loop {

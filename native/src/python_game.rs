@@ -6,12 +6,12 @@
 //! `Position`, `SeatState` and the phases; a win as the evaluator's `HuResult`.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyByteArray, PyTuple};
+use pyo3::types::{PyByteArray, PyList, PyTuple};
 
 use crate::cards::{Kind, NUM_KINDS};
 use crate::game::{self as core, Act, Chi, GameError, GameRules, Phase, Seat, Source, Window};
@@ -32,6 +32,9 @@ pub struct Kit {
     chis: Mutex<HashMap<Chi, Py<PyAny>>>,
     /// The stable action ids (`paohuzi.action_ids`): how many, and each 吃's.
     pub(crate) ids: Mutex<(usize, HashMap<Chi, usize>)>,
+    /// `refuse(game, rules, action, code)`: raises the `IllegalAction` of an action
+    /// [`Game::play`] refused (`paohuzi.native_core._refused`).
+    refuse: OnceLock<Py<PyAny>>,
 }
 
 #[pymethods]
@@ -57,7 +60,13 @@ impl Kit {
             discards,
             chis: Mutex::new(HashMap::new()),
             ids: Mutex::new((0, HashMap::new())),
+            refuse: OnceLock::new(),
         })
+    }
+
+    /// Takes the function that words a refusal (see the field); once.
+    fn set_refuse(&self, refuse: Py<PyAny>) -> PyResult<()> {
+        self.refuse.set(refuse).map_err(|_| PyValueError::new_err("the refusal is set already"))
     }
 
     /// Takes the table of action ids (`paohuzi.action_ids.ACTIONS`): 20 discards, peng, hu,
@@ -155,6 +164,14 @@ pub struct Game {
     pub(crate) core: core::Game,
     pub(crate) ev: Py<Evaluator>,
     pub(crate) kit: Py<Kit>,
+    /// Actions applied through this object (or played to the end by it): what Python's caches
+    /// of the position are keyed by.
+    moves: u64,
+    /// The `Action` objects of the legal actions, in order, while `legal_at == moves`.
+    legal: Vec<Py<PyAny>>,
+    legal_at: u64,
+    /// The game's `RuleSet`, for the words of a refusal ([`Game::play`]).
+    rules: Option<Py<PyAny>>,
 }
 
 pub(crate) fn rules_of(
@@ -199,6 +216,15 @@ fn mask(kinds: &[i64]) -> PyResult<u32> {
 
 fn kinds_of(mask: u32) -> Vec<Kind> {
     (0..NUM_KINDS as Kind).filter(|&k| mask & (1 << k) != 0).collect()
+}
+
+/// Room for a hand's log and history from the start (a random hand of Hunan keeps ~28
+/// decisions and ~60 events): no regrowing them as the hand is played from Python.
+fn reserve_log(core: &mut core::Game) {
+    if core.keep_log {
+        core.history.reserve(48);
+        core.log.reserve(96);
+    }
 }
 
 fn error(e: GameError) -> PyResult<u8> {
@@ -266,6 +292,23 @@ fn hand_of(counts: &[i64]) -> PyResult<crate::cards::Counts> {
 type SeatTuple<'py> = (Vec<i64>, Vec<(usize, Vec<i64>)>, Vec<i64>, Vec<i64>, Vec<i64>, Vec<(i64, i64)>);
 
 impl Game {
+    pub(crate) fn wrap(core: core::Game, ev: Py<Evaluator>, kit: Py<Kit>) -> Game {
+        Game { core, ev, kit, moves: 0, legal: Vec::new(), legal_at: u64::MAX, rules: None }
+    }
+
+    /// The legal actions' objects, made once per position.
+    fn legal_objects(&mut self, py: Python<'_>) -> PyResult<&[Py<PyAny>]> {
+        if self.legal_at != self.moves {
+            let kit = self.kit.get();
+            self.legal.clear();
+            for &a in self.core.legal() {
+                self.legal.push(kit.object(py, a)?);
+            }
+            self.legal_at = self.moves;
+        }
+        Ok(&self.legal)
+    }
+
     fn group_code(gtype: usize, cards: &[i64]) -> PyResult<GroupCode> {
         let gtype = *GTYPES.get(gtype).ok_or_else(|| PyValueError::new_err("a group type index 0-9"))?;
         let kinds = cards.iter().map(|&k| kind_of(k)).collect::<PyResult<Vec<Kind>>>()?;
@@ -314,8 +357,9 @@ impl Game {
             return Err(PyValueError::new_err(format!("no seat {dealer} to deal")));
         }
         let deck = core::check_deck(&deck).map_err(PyValueError::new_err)?;
-        let core = core::Game::new(rules, dealer, &deck, keep_log).map_err(invalid)?;
-        Ok(Game { core, ev: ev.clone().unbind(), kit })
+        let mut core = core::Game::new(rules, dealer, &deck, keep_log).map_err(invalid)?;
+        reserve_log(&mut core);
+        Ok(Game::wrap(core, ev.clone().unbind(), kit))
     }
 
     /// A game at a position whose shape Python has checked: `seats` as
@@ -368,17 +412,23 @@ impl Game {
             GameError::Position(m) => PyValueError::new_err(m),
             other => PyValueError::new_err(format!("{other:?}")),
         })?;
-        Ok(Game { core, ev: ev.clone().unbind(), kit })
+        Ok(Game::wrap(core, ev.clone().unbind(), kit))
     }
 
     fn clone(&self, py: Python<'_>) -> Game {
-        Game { core: self.core.clone(), ev: self.ev.clone_ref(py), kit: self.kit.clone_ref(py) }
+        // The same count of moves: Python's caches of a copy's position stay keyed rightly.
+        let mut copy = Game::wrap(self.core.clone(), self.ev.clone_ref(py), self.kit.clone_ref(py));
+        copy.moves = self.moves;
+        copy
     }
 
     fn to_act(&self) -> Option<u8> {
         self.core.to_act()
     }
 
+    /// Whether the hand is over (an attribute: `paohuzi.native_core.NativeCore.is_over` reads
+    /// it without a Python frame).
+    #[getter]
     fn is_over(&self) -> bool {
         self.core.is_over()
     }
@@ -395,19 +445,70 @@ impl Game {
         self.core.deck.clone()
     }
 
-    /// The choices of the seat to act, sorted by their F3 text.
-    fn legal(&mut self, py: Python<'_>) -> PyResult<Vec<Py<PyAny>>> {
-        let acts = self.core.legal_actions();
-        self.actions(py, &acts)
+    /// The choices of the seat to act, sorted by their F3 text: a new list of the `Action`
+    /// objects (made once per position).
+    fn legal<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let objects = self.legal_objects(py)?;
+        PyList::new(py, objects.iter().map(|o| o.bind(py)))
     }
 
-    /// Carries out an action: 0 done, 1 illegal, 2 a 胡 with no winning hand.
+    /// Carries out an action (`Game.apply`), or raises the `IllegalAction` the Kit's `refuse`
+    /// words, given the rules of [`Game::set_rules`].
+    fn play(slf: &Bound<'_, Self>, action: &Bound<'_, PyAny>) -> PyResult<()> {
+        let code = slf.borrow_mut().apply(action)?;
+        if code == 0 {
+            return Ok(());
+        }
+        let py = slf.py();
+        let (kit, rules) = {
+            let game = slf.borrow();
+            (game.kit.clone_ref(py), game.rules.as_ref().map(|r| r.clone_ref(py)))
+        };
+        let (Some(refuse), Some(rules)) = (kit.get().refuse.get(), rules) else {
+            return Err(PyRuntimeError::new_err("an action refused, with no rules to say why"));
+        };
+        refuse.call1(py, (slf, rules, action, code))?;
+        Err(PyRuntimeError::new_err("an action refused, and refuse did not raise"))
+    }
+
+    /// The game's `RuleSet` (for [`Game::play`]'s refusals).
+    fn set_rules(&mut self, rules: Py<PyAny>) {
+        self.rules = Some(rules);
+    }
+
+    /// The dealer.
+    fn dealer(&self) -> u8 {
+        self.core.dealer
+    }
+
+    /// Carries out an action: 0 done, 1 illegal, 2 a 胡 with no winning hand. An action that is
+    /// one of the objects [`Game::legal`] gave for this position is known without reading it.
     fn apply(&mut self, action: &Bound<'_, PyAny>) -> PyResult<u8> {
-        let Some(act) = self.kit.get().act(action)? else { return Ok(1) };
+        let known = if self.legal_at == self.moves {
+            self.legal.iter().position(|o| o.is(action)).map(|i| self.core.legal()[i])
+        } else {
+            None
+        };
+        let act = match known {
+            Some(act) => act,
+            None => match self.kit.get().act(action)? {
+                Some(act) => act,
+                None => return Ok(1),
+            },
+        };
         match self.core.apply(act) {
-            Ok(()) => Ok(0),
+            Ok(()) => {
+                self.moves += 1;
+                Ok(0)
+            }
             Err(e) => error(e),
         }
+    }
+
+    /// How many actions this object applied (or whether it played to the end): it changes
+    /// whenever the position does.
+    fn moves(&self) -> u64 {
+        self.moves
     }
 
     /// The seat's current total hu-xi (R10.6).
@@ -548,6 +649,7 @@ impl Game {
 
     /// Plays the hand to its end with the greedy bot at every seat; the payments.
     fn play_greedy(&mut self, waits: bool) -> Vec<i64> {
+        self.moves += 1;
         self.core.play_greedy(waits)
     }
 
@@ -623,7 +725,34 @@ impl Game {
             return Err(PyValueError::new_err(format!("no seat {dealer} to deal")));
         }
         let core = core::Game::deal_seeded(rules, dealer, seed, keep_log).map_err(invalid)?;
-        Ok(Game { core, ev: ev.clone().unbind(), kit })
+        Ok(Game::wrap(core, ev.clone().unbind(), kit))
+    }
+
+    /// A hand dealt inside the core from the deck Python's `random.Random(seed).shuffle` makes of
+    /// `full_deck()` (D92's `PyRandom`): `seed` is the int seed's absolute value, as CPython
+    /// seeds from it. The very deal of `paohuzi.game.Game(seed=…)` (D93).
+    #[staticmethod]
+    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (ev, kit, players, hu_on_discard, take_needs_discard, break_kan_when_stuck, dealer, seed, keep_log = true))]
+    fn deal_python_seeded(
+        ev: &Bound<'_, Evaluator>,
+        kit: Py<Kit>,
+        players: u8,
+        hu_on_discard: bool,
+        take_needs_discard: bool,
+        break_kan_when_stuck: bool,
+        dealer: u8,
+        seed: u128,
+        keep_log: bool,
+    ) -> PyResult<Game> {
+        let rules = rules_of(ev, players, hu_on_discard, take_needs_discard, break_kan_when_stuck)?;
+        if dealer >= players {
+            return Err(PyValueError::new_err(format!("no seat {dealer} to deal")));
+        }
+        let deck = core::python_shuffled_deck(seed);
+        let mut core = core::Game::new(rules, dealer, &deck, keep_log).map_err(invalid)?;
+        reserve_log(&mut core);
+        Ok(Game::wrap(core, ev.clone().unbind(), kit))
     }
 
     /// The deck `deal_seeded(…, seed)` deals (D90), as kinds.
@@ -829,7 +958,7 @@ impl Sampler {
         let mut rng = core::Rng::new(seed);
         match self.core.sample(&mut rng) {
             Ok(game) => {
-                let game = Game { core: game, ev: self.ev.clone_ref(py), kit: self.kit.clone_ref(py) };
+                let game = Game::wrap(game, self.ev.clone_ref(py), self.kit.clone_ref(py));
                 Ok((0, Py::new(py, game)?.into_any()))
             }
             Err(crate::sampler::SampleError::Sampling(m)) => {

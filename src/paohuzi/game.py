@@ -22,7 +22,8 @@ import enum
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Literal, Protocol
+from operator import attrgetter
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from paohuzi.actions import HU, PASS, PENG, Action, ActionType, discard, parse_seat_action
 from paohuzi.cards import COPIES, DECK_SIZE, KIND_NAMES, NUM_KINDS, Kind, full_deck, parse_cards
@@ -1074,6 +1075,20 @@ class Core(Protocol):
         ...
 
 
+_NATIVE_CORE: tuple[Callable[[RuleSet], bool], Callable[..., Core]] | None = None
+
+
+def _native_core() -> tuple[Callable[[RuleSet], bool], Callable[..., Core]]:
+    """``paohuzi.native_core``'s ``serves`` and ``NativeCore``, imported on first use (the
+    engine runs without the extension; an import statement per game cost ~0.6 µs, D93)."""
+    global _NATIVE_CORE
+    if _NATIVE_CORE is None:
+        from paohuzi.native_core import NativeCore, serves
+
+        _NATIVE_CORE = (serves, NativeCore)
+    return _NATIVE_CORE
+
+
 def _pick(core: str, rules: RuleSet, hooked: bool) -> Literal["native", "python"]:
     """The core a game gets (D84): see :data:`CoreName`."""
     if core == "python":
@@ -1082,9 +1097,7 @@ def _pick(core: str, rules: RuleSet, hooked: bool) -> Literal["native", "python"
         raise ValueError(f"core is 'auto', 'native' or 'python', not {core!r}")
     if core == "native" and hooked:
         raise ValueError("on_offer needs the Python core (core='python' or 'auto')")
-    from paohuzi.native_core import serves  # optional: the engine runs without it
-
-    if serves(rules):
+    if _native_core()[0](rules):
         return "native" if not hooked else "python"
     if core == "native":
         raise ValueError("the native core does not serve this rule set (or is not built)")
@@ -1110,16 +1123,15 @@ class Game:
         core: CoreName = "auto",
         on_offer: Callable[[Game], None] | None = None,
     ) -> None:
-        if deck is None:
-            deck = full_deck()
-            random.Random(seed).shuffle(deck)
         self._on_offer = on_offer  # either core checks the deck
         self.core = _pick(core, rules, on_offer is not None)
         if self.core == "native":
-            from paohuzi.native_core import NativeCore
-
-            self._core = NativeCore(rules, dealer=dealer, deck=deck)
+            # The core shuffles as random.Random(seed) does (D93).
+            self._play(_native_core()[1](rules, dealer=dealer, deck=deck, seed=seed))
             return
+        if deck is None:
+            deck = full_deck()
+            random.Random(seed).shuffle(deck)
         python = PythonCore(
             rules,
             dealer=dealer,
@@ -1128,7 +1140,7 @@ class Game:
             start=False,
             native_evaluator=core == "auto",
         )
-        self._core = python
+        self._play(python)
         python.start()
 
     @classmethod
@@ -1165,10 +1177,20 @@ class Game:
     def of_core(cls, core: Core) -> Game:
         """The game a core plays (a core made elsewhere: a clone, the native sampler's)."""
         game = cls.__new__(cls)
-        game._core = core
+        game._play(core)
         game._on_offer = None
         game.core = core.name
         return game
+
+    def _play(self, core: Core) -> None:
+        """Be played by ``core``. :meth:`legal_actions` and :meth:`apply` only pass the call on
+        to the core, so they become the core's own methods here: a random-play loop over this
+        face then costs no Python frame of the game's per call (issue 23, point 3; D93)."""
+        self._core = core
+        self.legal_actions = core.legal_actions  # type: ignore[method-assign]
+        self.apply = core.apply  # type: ignore[method-assign]
+        # What answers is_over: the core, or what the core reads it from (its ``_over``).
+        self._over = getattr(core, "_over", core)
 
     def _told(self) -> None:
         if self._on_offer is not None:
@@ -1229,9 +1251,14 @@ class Game:
         """How the hand ended; None while it goes on."""
         return self._core.result
 
-    @property
-    def is_over(self) -> bool:
-        return self._core.is_over
+    if TYPE_CHECKING:
+
+        @property
+        def is_over(self) -> bool: ...
+
+    else:
+        # The core's attribute, read with no Python frame of the game's (D93).
+        is_over = property(attrgetter("_over.is_over"), doc="Whether the hand is over.")
 
     @property
     def wall(self) -> int:

@@ -12,13 +12,15 @@ state machine (the greedy choice, rollouts, the observation encoding, the sample
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Sequence
-from typing import Any, Literal
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any, Literal
 
 from paohuzi import native
 from paohuzi.action_ids import ACTIONS
 from paohuzi.actions import HU, PASS, PENG, Action, ActionType, discard
-from paohuzi.cards import NUM_KINDS, Kind
+from paohuzi.cards import NUM_KINDS, Kind, full_deck
 from paohuzi.game import (
     Event,
     EventType,
@@ -61,6 +63,28 @@ _EVENT_TYPES = list(EventType)
 _SOURCES = (Source.LIANG, Source.DRAWN, Source.DISCARDED)
 _SOURCE_INDEX = {s: i for i, s in enumerate(_SOURCES)}
 _KIT: Any = None
+_SEEDS = 1 << 128
+"""Int seeds of an absolute value below this are shuffled inside the core (D93)."""
+
+
+_TERMS: tuple[RuleSet, tuple[Any, ...] | None] | None = None
+"""The rule set last dealt and :func:`_deal_terms` of it."""
+
+
+def _deal_terms(rules: RuleSet) -> tuple[Any, ...] | None:
+    """The extension's game class and the first arguments of its deals under ``rules`` (the
+    evaluator, the kit, the flags), or None when only Python serves the rule set."""
+    global _TERMS
+    last = _TERMS  # read once: another thread may replace it
+    if last is not None and last[0] is rules:
+        return last[1]
+    ev = _evaluator(rules)
+    found = None
+    if ev is not None:
+        flags = (rules.players, rules.hu_on_discard, rules.take_needs_discard)
+        found = (native.extension().Game, ev, _kit(), *flags, rules.break_kan_when_stuck)
+    _TERMS = (rules, found)
+    return found
 
 
 def _kit() -> Any:
@@ -78,6 +102,7 @@ def _kit() -> Any:
             [discard(k) for k in range(NUM_KINDS)],
         )
         _KIT.set_ids(list(ACTIONS))
+        _KIT.set_refuse(_refused)
     return _KIT
 
 
@@ -178,31 +203,34 @@ class NativeCore:
         rules: RuleSet = HUNAN,
         *,
         dealer: int = 0,
-        deck: Sequence[Kind],
+        deck: Sequence[Kind] | None = None,
+        seed: int | None = None,
         keep_log: bool = True,
     ) -> None:
-        check_deck(deck)
-        ev = _evaluator(rules)
-        if ev is None:
+        """The hand dealt from ``deck``, or from the deck ``random.Random(seed)`` shuffles
+        (``full_deck()`` shuffled, as :class:`PythonCore` deals it), shuffled inside the core
+        for an int seed (D93)."""
+        terms = _deal_terms(rules)
+        if terms is None:
             raise ValueError("the native core does not serve this rule set: use core='python'")
-        self.rules = rules
+        games, *args = terms
+        if deck is None and type(seed) is int and -_SEEDS < seed < _SEEDS:
+            made = games.deal_python_seeded(*args, dealer, abs(seed), keep_log)
+        else:
+            if deck is None:
+                deck = full_deck()
+                random.Random(seed).shuffle(deck)
+            check_deck(deck)
+            made = games.deal(*args, dealer, list(deck), keep_log)
+        self._adopt(made, rules)
         self.dealer = dealer
         self.seating = rules.seating(dealer)
-        self._native = native.extension().Game.deal(
-            ev,
-            _kit(),
-            rules.players,
-            rules.hu_on_discard,
-            rules.take_needs_discard,
-            rules.break_kan_when_stuck,
-            dealer,
-            list(deck),
-            keep_log,
-        )
         self._seen_result: GameResult | None = None
         self._given_log: tuple[Event, ...] = ()
         self._seen_log: list[Event] = []
-        self._forget()
+        self._seen_at = -1
+        self._seen_phase: Phase | None = None
+        self._seen_seats: tuple[SeatState, ...] | None = None
 
     @classmethod
     def from_position(
@@ -222,7 +250,7 @@ class NativeCore:
         game.rules = rules
         game.dealer = position.dealer
         game.seating = rules.seating(position.dealer)
-        game._native = native.extension().Game.at(
+        made = native.extension().Game.at(
             ev,
             _kit(),
             rules.players,
@@ -236,17 +264,49 @@ class NativeCore:
             _phase_tuple(position.phase),
             check,
         )
+        game._adopt(made, rules)
         game._seen_result = position.phase.result if isinstance(position.phase, Over) else None
         game._given_log = tuple(log)
         game._seen_log = list(game._given_log)
         game._forget()
         return game
 
+    def _adopt(self, game: Any, rules: RuleSet) -> None:
+        """Play ``game`` (the extension's) under ``rules``. :meth:`legal_actions` and
+        :meth:`apply` become its methods (no Python frame per call, D93)."""
+        self._native = game
+        self._over = game  # what Game.is_over reads (the extension's attribute, D93)
+        self.rules = rules
+        game.set_rules(rules)
+        self.legal_actions = game.legal  # type: ignore[method-assign]
+        self.apply = game.play  # type: ignore[method-assign]
+
+    @classmethod
+    def _of(cls, game: Any, rules: RuleSet) -> NativeCore:
+        """The core playing ``game`` (the extension's, dealt or sampled; no log before it)."""
+        core = cls.__new__(cls)
+        core._adopt(game, rules)
+        core.dealer = game.dealer()
+        core.seating = rules.seating(core.dealer)
+        core._seen_result = None
+        core._given_log = ()
+        core._seen_log = []
+        core._forget()
+        return core
+
     def _forget(self) -> None:
-        """Drop what was read from the core: it changed."""
-        self._seen_phase: Phase | None = None
-        self._seen_seats: tuple[SeatState, ...] | None = None
-        self._seen_legal: list[Action] | None = None
+        """Drop what was read from the core (it is read again once the core has moved)."""
+        self._seen_at = -1
+        self._seen_phase = None
+        self._seen_seats = None
+
+    def _fresh(self) -> None:
+        """Forget what was read before the core last moved."""
+        moves = self._native.moves()
+        if moves != self._seen_at:
+            self._seen_at = moves
+            self._seen_phase = None
+            self._seen_seats = None
 
     # ----------------------------------------------------------------------------- queries
 
@@ -257,6 +317,7 @@ class NativeCore:
     @property
     def phase(self) -> Phase:
         """What the game waits for (see :mod:`paohuzi.position`)."""
+        self._fresh()
         if self._seen_phase is None:
             self._seen_phase = self._read_phase()
         return self._seen_phase
@@ -293,9 +354,14 @@ class NativeCore:
                 self._seen_result = GameResult(winner, win, hu, tuple(payments), dict(others))
         return self._seen_result
 
-    @property
-    def is_over(self) -> bool:
-        return bool(self._native.is_over())
+    if TYPE_CHECKING:
+
+        @property
+        def is_over(self) -> bool: ...
+
+    else:
+        # Read straight from the extension's attribute (no Python frame: asked every decision).
+        is_over = property(attrgetter("_native.is_over"), doc="Whether the hand is over.")
 
     @property
     def wall(self) -> int:
@@ -318,6 +384,7 @@ class NativeCore:
     @property
     def seats(self) -> tuple[SeatState, ...]:
         """Every seat's state now."""
+        self._fresh()
         if self._seen_seats is None:
             self._seen_seats = tuple(
                 SeatState(
@@ -355,27 +422,30 @@ class NativeCore:
         return int(self._native.huxi(seat))
 
     def legal_actions(self) -> list[Action]:
-        """The choices of :attr:`to_act`, sorted by their F3 text; empty when the hand is over."""
-        if self._seen_legal is None:
-            self._seen_legal = list(self._native.legal())
-        return list(self._seen_legal)
+        """The choices of :attr:`to_act`, sorted by their F3 text; empty when the hand is over
+        (a new list of the action objects, made once per position). Every core of this class
+        has the extension's own method in its place (:meth:`_adopt`): no Python frame."""
+        legal: list[Action] = self._native.legal()
+        return legal
 
     def clone(self) -> NativeCore:
         """An independent copy, for search."""
         other = NativeCore.__new__(NativeCore)
         other.__dict__.update(self.__dict__)
-        other._native = self._native.clone()
+        other._adopt(self._native.clone(), self.rules)
         other._seen_log = list(self._seen_log)
         return other
 
     # ----------------------------------------------------------------------------- actions
 
     def apply(self, action: Action) -> None:
-        """Carry out the decision of :attr:`to_act`; raises :class:`IllegalAction`."""
-        done = self._native.apply(action)
-        if done == 0:
-            self._forget()
-            return
+        """Carry out the decision of :attr:`to_act`; raises :class:`IllegalAction` (worded by
+        :func:`_refused`). Every core of this class has the extension's own method in its
+        place (:meth:`_adopt`)."""
+        self._native.play(action)
+
+    def _refuse(self, action: Action, done: int) -> None:
+        """Raise :class:`IllegalAction` for an action the core refused (``done`` its code)."""
         if self.is_over:
             raise IllegalAction("the hand is over")
         seat = self.to_act
@@ -417,10 +487,15 @@ class NativeCore:
         """Play the hand to its end with ``GreedyBot(waits=waits)`` at every seat, inside the
         native core; how it ended."""
         self._native.play_greedy(waits)
-        self._forget()
         result = self.result
         assert result is not None  # played to the end
         return result
+
+
+def _refused(game: Any, rules: RuleSet, action: Action, done: int) -> None:
+    """Raise the :class:`IllegalAction` of ``action``, which the extension's ``game`` refused
+    (``done``: 1 illegal, 2 a 胡 with no winning hand): the Python core's words."""
+    NativeCore._of(game, rules)._refuse(action, done)
 
 
 class NativeSampler:
@@ -497,13 +572,4 @@ class NativeSampler:
             return message
         if code == 2:
             raise ValueError(found)
-        core = NativeCore.__new__(NativeCore)
-        core.rules = self.rules
-        core.dealer = self.dealer
-        core.seating = self.rules.seating(self.dealer)
-        core._native = found
-        core._seen_result = None
-        core._given_log = ()
-        core._seen_log = []
-        core._forget()
-        return Game.of_core(core)
+        return Game.of_core(NativeCore._of(found, self.rules))
