@@ -1524,6 +1524,20 @@ pub struct Played {
     pub totals: Vec<i64>,
 }
 
+impl Played {
+    /// Counts a finished hand's winner and payments.
+    fn settle(&mut self, game: &Game) {
+        if let Some(outcome) = game.outcome() {
+            if let Some(w) = outcome.winner {
+                self.wins[usize::from(w)] += 1;
+            }
+            for (total, paid) in self.totals.iter_mut().zip(&outcome.payments) {
+                *total += paid;
+            }
+        }
+    }
+}
+
 /// Plays `hands` hands inside the core, no log: hand `i` dealt by seat `i % players` from
 /// [`seeded_deck`]`(`[`hand_seed`]`(seed, i))`, each seat choosing by `policy`. Not inlined:
 /// `benchmarks/instructions.py` counts the instructions inside it.
@@ -1557,14 +1571,7 @@ pub fn play_hands(
             game.apply(act).expect("a legal action");
             played.decisions += 1;
         }
-        if let Some(outcome) = game.outcome() {
-            if let Some(w) = outcome.winner {
-                played.wins[usize::from(w)] += 1;
-            }
-            for (total, paid) in played.totals.iter_mut().zip(&outcome.payments) {
-                *total += paid;
-            }
-        }
+        played.settle(&game);
     }
     Ok(played)
 }
@@ -1703,14 +1710,7 @@ pub fn simulate_hands(rules: &Arc<GameRules>, seed: i64, start: u64, count: u64)
             game.apply(act).expect("a legal action");
             played.decisions += 1;
         }
-        if let Some(outcome) = game.outcome() {
-            if let Some(w) = outcome.winner {
-                played.wins[usize::from(w)] += 1;
-            }
-            for (total, paid) in played.totals.iter_mut().zip(&outcome.payments) {
-                *total += paid;
-            }
-        }
+        played.settle(&game);
     }
     Ok(played)
 }

@@ -193,6 +193,22 @@ pub(crate) fn rules_of(
     }))
 }
 
+/// [`rules_of`] for a deal, which also needs a seat to deal.
+fn dealing_rules(
+    ev: &Bound<'_, Evaluator>,
+    players: u8,
+    hu_on_discard: bool,
+    take_needs_discard: bool,
+    break_kan_when_stuck: bool,
+    dealer: u8,
+) -> PyResult<Arc<GameRules>> {
+    let rules = rules_of(ev, players, hu_on_discard, take_needs_discard, break_kan_when_stuck)?;
+    if dealer >= players {
+        return Err(PyValueError::new_err(format!("no seat {dealer} to deal")));
+    }
+    Ok(rules)
+}
+
 fn source_of(n: u8) -> PyResult<Source> {
     match n {
         0 => Ok(Source::Liang),
@@ -352,10 +368,8 @@ impl Game {
         deck: Vec<i64>,
         keep_log: bool,
     ) -> PyResult<Game> {
-        let rules = rules_of(ev, players, hu_on_discard, take_needs_discard, break_kan_when_stuck)?;
-        if dealer >= players {
-            return Err(PyValueError::new_err(format!("no seat {dealer} to deal")));
-        }
+        let rules =
+            dealing_rules(ev, players, hu_on_discard, take_needs_discard, break_kan_when_stuck, dealer)?;
         let deck = core::check_deck(&deck).map_err(PyValueError::new_err)?;
         let mut core = core::Game::new(rules, dealer, &deck, keep_log).map_err(invalid)?;
         reserve_log(&mut core);
@@ -720,10 +734,8 @@ impl Game {
         seed: u64,
         keep_log: bool,
     ) -> PyResult<Game> {
-        let rules = rules_of(ev, players, hu_on_discard, take_needs_discard, break_kan_when_stuck)?;
-        if dealer >= players {
-            return Err(PyValueError::new_err(format!("no seat {dealer} to deal")));
-        }
+        let rules =
+            dealing_rules(ev, players, hu_on_discard, take_needs_discard, break_kan_when_stuck, dealer)?;
         let core = core::Game::deal_seeded(rules, dealer, seed, keep_log).map_err(invalid)?;
         Ok(Game::wrap(core, ev.clone().unbind(), kit))
     }
@@ -745,10 +757,8 @@ impl Game {
         seed: u128,
         keep_log: bool,
     ) -> PyResult<Game> {
-        let rules = rules_of(ev, players, hu_on_discard, take_needs_discard, break_kan_when_stuck)?;
-        if dealer >= players {
-            return Err(PyValueError::new_err(format!("no seat {dealer} to deal")));
-        }
+        let rules =
+            dealing_rules(ev, players, hu_on_discard, take_needs_discard, break_kan_when_stuck, dealer)?;
         let deck = core::python_shuffled_deck(seed);
         let mut core = core::Game::new(rules, dealer, &deck, keep_log).map_err(invalid)?;
         reserve_log(&mut core);
