@@ -141,7 +141,7 @@ def hands(rules: RuleSet, count: int, seed: int, repeat: int) -> None:
         return Game(rules, dealer=i % rules.players, seed=seed * 1_000_003 + i, core="python")
 
     def hybrid_game(i: int) -> Game:
-        # The Python core on the native evaluator, as a game with an on_offer hook gets it.
+        # The Python core on the native evaluator (what the server played on before D101).
         core = PythonCore(
             rules, dealer=i % rules.players, seed=seed * 1_000_003 + i, native_evaluator=True
         )

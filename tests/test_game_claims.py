@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from paohuzi.actions import PASS
-from paohuzi.game import EventType, Game
+from paohuzi.game import EventType, Game, IllegalAction
 from paohuzi.observation import observe
 from paohuzi.position import ClaimWindow, Discarding
 from tests.scenario import (
@@ -167,29 +169,40 @@ def test_r5_2_a_forced_pao_on_the_last_card_is_carried_out_before_huangzhuang() 
     assert result.other_huxi[2] == game.huxi(2) == 9 + 3 + 6
 
 
-def test_r8_on_offer_is_told_of_every_card_on_offer_before_anyone_is_asked() -> None:
-    # A server speaks at that moment: every seat sees the card, nobody is asked yet, so what it
-    # sends then tells nothing of who will be asked (R8).
+def test_r8_a_pausing_game_stops_at_every_card_on_offer_before_anyone_is_asked() -> None:
+    # A server speaks at that moment (D101): every seat sees the card, nobody is asked yet, so
+    # what it sends then tells nothing of who will be asked (R8). The default core here (the
+    # native one where it is built), against the reference that does not pause.
     for seed in range(30):
         told: list[int] = []
-
-        def on_offer(game: Game, told: list[int] = told) -> None:
-            phase = game.phase
-            assert isinstance(phase, ClaimWindow) and phase.asking == ()
-            assert game.to_act is None and game.legal_actions() == []
-            views = [observe(game, s) for s in (*game.seating.playing, None)]
-            assert all(v.legal == () and v.offer == phase.card for v in views)
-            told.append(phase.card)
-
-        game = Game(dealer=seed % 3, seed=seed, on_offer=on_offer)
-        plain = Game(dealer=seed % 3, seed=seed)
+        game = Game(dealer=seed % 3, seed=seed, pause_at_offers=True)
+        plain = Game(dealer=seed % 3, seed=seed, core="python")
         rng = random.Random(seed)
         while not game.is_over:
-            assert game.clone().on_offer is None
+            if game.paused:
+                phase = game.phase
+                assert isinstance(phase, ClaimWindow) and phase.asking == ()
+                assert game.to_act is None and game.legal_actions() == []
+                views = [observe(game, s) for s in (*game.seating.playing, None)]
+                assert all(v.legal == () and v.offer == phase.card for v in views)
+                with pytest.raises(IllegalAction, match="nobody is asked yet"):
+                    game.apply(PASS)
+                copy = game.clone()
+                assert copy.paused and copy.position() == game.position()
+                told.append(phase.card)
+                game.resume()
+                copy.resume_all()
+                assert copy.position() == game.position() or game.paused
+                continue
+            with pytest.raises(IllegalAction, match="not stopped at a card on offer"):
+                game.resume()
+            assert game.position() == plain.position()
             action = rng.choice(game.legal_actions())
             game.apply(action)
             plain.apply(action)
         assert game.log == plain.log and game.result == plain.result
+        assert game.event_count == len(plain.log)
+        assert game.events_since(3) == plain.log[3:]
         offered = [e.card for e in game.log if e.type in (EventType.SHOW, EventType.DISCARD)]
         result = game.result
         assert result is not None

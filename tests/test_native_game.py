@@ -15,8 +15,7 @@ of ``rollout_payments`` (the same payments on both cores); last the places the n
 used (D37–D39, D84): simulation, tournaments, the environments and their arrays.
 
 ``Game(core="python")`` is the reference in pure Python throughout, its evaluator too (D86); one
-test plays the Python core on the native evaluator, as a game with an ``on_offer`` hook gets
-it. Skipped when the native core is not built, unless ``PAOHUZI_NATIVE=1`` (CI).
+test plays the Python core on the native evaluator (D86). Skipped when the native core is not built, unless ``PAOHUZI_NATIVE=1`` (CI).
 """
 
 from __future__ import annotations
@@ -39,9 +38,10 @@ from paohuzi.actions import PASS, Action, discard, parse_action
 from paohuzi.bots.greedy import GreedyBot
 from paohuzi.bots.rollout import rollout_payments
 from paohuzi.bots.sampler import is_consistent, sample
+from paohuzi.cards import full_deck
 from paohuzi.env import SingleSeatEnv, raw_env
 from paohuzi.env.encoding import observation_arrays
-from paohuzi.game import CoreName, Game, IllegalAction
+from paohuzi.game import CoreName, Game, IllegalAction, PythonCore
 from paohuzi.native_core import serves
 from paohuzi.observation import observe
 from paohuzi.position import Over, Position
@@ -128,11 +128,14 @@ def test_random_games_agree_after_every_action(name: str, shard: int) -> None:
 
 
 def test_random_games_agree_with_the_python_core_on_the_native_evaluator() -> None:
-    """A game of ``core="auto"`` with an ``on_offer`` hook gets the Python core with the native
-    evaluator (D86): it too plays every hand alike."""
+    """The Python core on the native evaluator (a ``core="auto"`` game of a rule set only the
+    native evaluator serves, D86) plays every hand alike."""
     for rules in (HUNAN, LUZHOU, HOUSE, FOUR_LUZHOU):
         for seed in range(50_000, 50_060):
-            slow = Game(rules, dealer=seed % rules.players, seed=seed, on_offer=lambda game: None)
+            deck = full_deck()
+            random.Random(seed).shuffle(deck)
+            dealer = seed % rules.players
+            slow = Game.of_core(PythonCore(rules, dealer=dealer, deck=deck, native_evaluator=True))
             fast = Game(rules, dealer=seed % rules.players, seed=seed, core="native")
             rng = random.Random(seed)
             where = f"{rules.name} seed {seed}"
@@ -285,12 +288,8 @@ def test_auto_picks_the_native_core_where_it_serves() -> None:
     assert Game(HOUSE, seed=1).core == "native"
     position = Game(HUNAN, seed=1).position()
     assert Game.from_position(position, HUNAN).core == "native"
-    # on_offer is the Python core's: auto picks it, native refuses (D84).
-    assert Game(HUNAN, seed=1, on_offer=lambda game: None).core == "python"
-    with pytest.raises(ValueError, match="on_offer needs the Python core"):
-        Game(HUNAN, seed=1, core="native", on_offer=lambda game: None)
-    with pytest.raises(ValueError, match="on_offer needs the Python core"):
-        Game(HUNAN, seed=1).on_offer = lambda game: None
+    # Both cores pause at offers (D101): a pausing game stays on the native core.
+    assert Game(HUNAN, seed=1, pause_at_offers=True).core == "native"
     with pytest.raises(ValueError, match="core is 'auto', 'native' or 'python'"):
         Game(HUNAN, seed=1, core="rust")  # type: ignore[arg-type]
     rules = replace(HUNAN, mingtang=(*HUNAN.mingtang, _Unknown()))

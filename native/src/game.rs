@@ -264,6 +264,16 @@ struct Spare {
     claims: Vec<(u8, Act)>,
 }
 
+/// A card on offer that nobody is asked about yet: where a pausing game stops (D101).
+#[derive(Clone, Debug)]
+struct Held {
+    card: Kind,
+    owner: u8,
+    source: Source,
+    /// The seats with an option on the card, in asking order (R8).
+    queue: Vec<u8>,
+}
+
 /// How a hand ended (`GameResult`).
 #[derive(Clone, Debug)]
 pub struct Outcome {
@@ -353,6 +363,10 @@ pub struct Game {
     spare: Spare,
     /// Whether the game keeps its log and history (rollouts need neither).
     pub keep_log: bool,
+    /// Whether the game stops at each card put on offer, before anyone is asked (D101): the
+    /// phase is then the card's claim window asking nobody, until [`Game::resume`].
+    pub pauses: bool,
+    held: Option<Held>,
 }
 
 fn bit(k: Kind) -> u32 {
@@ -390,13 +404,28 @@ impl Game {
             legal_ok: false,
             spare: Spare::default(),
             keep_log: true,
+            pauses: false,
+            held: None,
         }
     }
 
     /// A hand dealt from `deck` (R2); the deck is checked by the caller (80 cards, four of a kind).
     pub fn new(rules: Arc<GameRules>, dealer: u8, deck: &[Kind], keep_log: bool) -> Result<Game, Invalid> {
+        Game::dealt(rules, dealer, deck, keep_log, false)
+    }
+
+    /// [`Game::new`], stopping at each card put on offer when `pauses` (D101): the first stop is
+    /// the 亮张, before this returns.
+    pub fn dealt(
+        rules: Arc<GameRules>,
+        dealer: u8,
+        deck: &[Kind],
+        keep_log: bool,
+        pauses: bool,
+    ) -> Result<Game, Invalid> {
         let mut game = Game::blank(rules, dealer);
         game.keep_log = keep_log;
+        game.pauses = pauses;
         for (i, &seat) in game.playing.clone().iter().enumerate() {
             for &k in &deck[HAND_SIZE * i..HAND_SIZE * (i + 1)] {
                 game.seats[usize::from(seat)].hand[usize::from(k)] += 1;
@@ -867,7 +896,34 @@ impl Game {
         }
         let mut claims = std::mem::take(&mut self.spare.claims);
         claims.clear();
+        if self.pauses {
+            // Nobody asked yet (D101): the moment every seat sees the card.
+            self.held = Some(Held { card, owner, source, queue });
+            let window = Window { card, owner, source, asking: Vec::new(), offered: Vec::new(), claims };
+            self.phase = Phase::Claim(window);
+            return;
+        }
         self.advance_window(card, owner, source, queue, claims);
+    }
+
+    /// Whether the game is stopped at a card on offer (D101).
+    pub fn paused(&self) -> bool {
+        self.held.is_some()
+    }
+
+    /// Go on from a card on offer: ask the seats with an option on it (R8), or carry on when
+    /// there are none. Illegal when the game is not stopped at an offer.
+    pub fn resume(&mut self) -> Result<(), GameError> {
+        let Some(Held { card, owner, source, queue }) = self.held.take() else {
+            return Err(GameError::Illegal);
+        };
+        let claims = match std::mem::replace(&mut self.phase, Phase::Over(None)) {
+            Phase::Claim(window) => window.claims,
+            _ => unreachable!("a held offer is a claim window's"),
+        };
+        self.legal_ok = false;
+        self.advance_window(card, owner, source, queue, claims);
+        Ok(())
     }
 
     /// Works out every asking seat's options on the card; the seats with some, into `queue`.
@@ -1409,6 +1465,45 @@ mod tests {
             }
             let outcome = game.outcome().unwrap();
             assert_eq!(outcome.payments.iter().sum::<i64>(), 0);
+        }
+    }
+
+    #[test]
+    fn r8_a_pausing_game_stops_at_every_offer_and_plays_the_same_hand() {
+        // D101: a stop after each LIANG, SHOW and DISCARD event, nobody asked; then the same
+        // hand as without stops.
+        for seed in 0..200 {
+            let dealer = (seed % 3) as u8;
+            let mut plain = Game::new(rules(), dealer, &deck(seed), true).unwrap();
+            let mut paused = Game::dealt(rules(), dealer, &deck(seed), true, true).unwrap();
+            assert!(plain.resume().is_err());
+            let (mut steps, mut stops) = (0, 0);
+            while !paused.is_over() {
+                if paused.paused() {
+                    assert!(paused.to_act().is_none() && paused.legal_actions().is_empty());
+                    assert!(paused.apply(Act::Pass).is_err());
+                    let last = paused.log.last().unwrap().etype;
+                    assert!(matches!(last, EventType::Liang | EventType::Show | EventType::Discard));
+                    stops += 1;
+                    paused.resume().unwrap();
+                    continue;
+                }
+                let legal = paused.legal_actions();
+                assert_eq!(legal, plain.legal_actions());
+                let action = legal[(seed as usize + steps) % legal.len()];
+                paused.apply(action).unwrap();
+                plain.apply(action).unwrap();
+                steps += 1;
+            }
+            let offers = plain
+                .log
+                .iter()
+                .filter(|e| matches!(e.etype, EventType::Liang | EventType::Show | EventType::Discard))
+                .count();
+            let forced = plain.history.is_empty() && plain.outcome().is_some_and(|o| o.winner.is_some());
+            assert_eq!(stops, if forced { 0 } else { offers });
+            assert_eq!(paused.outcome().unwrap().payments, plain.outcome().unwrap().payments);
+            assert_eq!(paused.log.len(), plain.log.len());
         }
     }
 

@@ -356,7 +356,7 @@ impl Game {
     /// A hand dealt from `deck` (R2).
     #[staticmethod]
     #[allow(clippy::too_many_arguments)]
-    #[pyo3(signature = (ev, kit, players, hu_on_discard, take_needs_discard, break_kan_when_stuck, dealer, deck, keep_log = true))]
+    #[pyo3(signature = (ev, kit, players, hu_on_discard, take_needs_discard, break_kan_when_stuck, dealer, deck, keep_log = true, pauses = false))]
     fn deal(
         ev: &Bound<'_, Evaluator>,
         kit: Py<Kit>,
@@ -367,11 +367,12 @@ impl Game {
         dealer: u8,
         deck: Vec<i64>,
         keep_log: bool,
+        pauses: bool,
     ) -> PyResult<Game> {
         let rules =
             dealing_rules(ev, players, hu_on_discard, take_needs_discard, break_kan_when_stuck, dealer)?;
         let deck = core::check_deck(&deck).map_err(PyValueError::new_err)?;
-        let mut core = core::Game::new(rules, dealer, &deck, keep_log).map_err(invalid)?;
+        let mut core = core::Game::dealt(rules, dealer, &deck, keep_log, pauses).map_err(invalid)?;
         reserve_log(&mut core);
         Ok(Game::wrap(core, ev.clone().unbind(), kit))
     }
@@ -517,6 +518,21 @@ impl Game {
             }
             Err(e) => error(e),
         }
+    }
+
+    /// Whether the game is stopped at a card on offer, nobody asked yet (D101).
+    #[getter]
+    fn paused(&self) -> bool {
+        self.core.paused()
+    }
+
+    /// Go on from a card on offer (D101); False (nothing changed) when not stopped at one.
+    fn resume(&mut self) -> bool {
+        if self.core.resume().is_err() {
+            return false;
+        }
+        self.moves += 1;
+        true
     }
 
     /// How many actions this object applied (or whether it played to the end): it changes
@@ -745,7 +761,7 @@ impl Game {
     /// seeds from it. The very deal of `paohuzi.game.Game(seed=…)` (D93).
     #[staticmethod]
     #[allow(clippy::too_many_arguments)]
-    #[pyo3(signature = (ev, kit, players, hu_on_discard, take_needs_discard, break_kan_when_stuck, dealer, seed, keep_log = true))]
+    #[pyo3(signature = (ev, kit, players, hu_on_discard, take_needs_discard, break_kan_when_stuck, dealer, seed, keep_log = true, pauses = false))]
     fn deal_python_seeded(
         ev: &Bound<'_, Evaluator>,
         kit: Py<Kit>,
@@ -756,11 +772,12 @@ impl Game {
         dealer: u8,
         seed: u128,
         keep_log: bool,
+        pauses: bool,
     ) -> PyResult<Game> {
         let rules =
             dealing_rules(ev, players, hu_on_discard, take_needs_discard, break_kan_when_stuck, dealer)?;
         let deck = core::python_shuffled_deck(seed);
-        let mut core = core::Game::new(rules, dealer, &deck, keep_log).map_err(invalid)?;
+        let mut core = core::Game::dealt(rules, dealer, &deck, keep_log, pauses).map_err(invalid)?;
         reserve_log(&mut core);
         Ok(Game::wrap(core, ev.clone().unbind(), kit))
     }

@@ -159,12 +159,13 @@ class PythonCore:
     native_evaluator: bool
     """Whether hands are evaluated by the native evaluator where it serves the rule set
     (:func:`paohuzi.evaluator.prepare`): the same answers, sooner. ``Game(core="python")``
-    leaves it off (the reference throughout); a game of ``core="auto"`` that gets the Python
-    core, for its ``on_offer`` hook, turns it on (D86)."""
-    on_offer: Callable[[], None] | None
-    """Called whenever a card is put on offer, before anyone is asked about it (the phase is
-    then the card's :class:`ClaimWindow` with ``asking`` empty): :attr:`Game.on_offer` says
-    more. Not copied by :meth:`clone` nor set by :meth:`from_position`."""
+    leaves it off (the reference throughout); ``core="auto"`` turns it on (D86)."""
+    pauses: bool
+    """Whether the game stops at each card put on offer, before anyone is asked about it
+    (D101; :attr:`Game.paused` says more). False for a game set up from a position."""
+    _held: tuple[Kind, int, Source, tuple[int, ...]] | None
+    """While stopped at an offer: the card, its owner, its source and the seats with an option
+    on it in asking order (R8)."""
 
     def __init__(
         self,
@@ -173,13 +174,11 @@ class PythonCore:
         dealer: int = 0,
         deck: Sequence[Kind] | None = None,
         seed: int | None = None,
-        on_offer: Callable[[], None] | None = None,
-        start: bool = True,
+        pauses: bool = False,
         native_evaluator: bool = False,
     ) -> None:
-        """The hand dealt from ``deck`` (or a deck shuffled with ``seed``); ``start`` False
-        leaves the deal's events to :meth:`start` (a :class:`Game` is told of the first offer
-        only once it holds its core); ``native_evaluator``: see the attribute."""
+        """The hand dealt from ``deck`` (or a deck shuffled with ``seed``); ``pauses`` and
+        ``native_evaluator``: see the attributes."""
         if deck is None:
             deck = full_deck()
             random.Random(seed).shuffle(deck)
@@ -201,9 +200,8 @@ class PythonCore:
             log=(Event(EventType.DEAL, dealer), Event(EventType.LIANG, dealer, liang)),
             native_evaluator=native_evaluator,
         )
-        self.on_offer = on_offer
-        if start:
-            self.start()
+        self.pauses = pauses
+        self._start()
 
     def _set_up(
         self,
@@ -235,7 +233,8 @@ class PythonCore:
         self._pending = None
         self._legal = None
         self._derived = [None] * len(self._seats)
-        self.on_offer = None
+        self.pauses = False
+        self._held = None
 
     @classmethod
     def from_position(
@@ -312,12 +311,16 @@ class PythonCore:
 
     @property
     def to_act(self) -> int | None:
-        """The seat to decide now; None once the hand is over (or while a card is being put
-        on offer, see :attr:`on_offer`)."""
-        phase = self._phase
-        if isinstance(phase, ClaimWindow) and not phase.asking:
+        """The seat to decide now; None once the hand is over (or while stopped at a card on
+        offer, see :attr:`paused`)."""
+        if self._held is not None:
             return None
-        return phase.to_act
+        return self._phase.to_act
+
+    @property
+    def paused(self) -> bool:
+        """Whether the game is stopped at a card on offer, nobody asked yet (D101)."""
+        return self._held is not None
 
     @property
     def result(self) -> GameResult | None:
@@ -361,6 +364,13 @@ class PythonCore:
     def tables(self) -> tuple[tuple[Group, ...], ...]:
         """Every seat's table groups."""
         return tuple(s.table for s in self._seats)
+
+    @property
+    def event_count(self) -> int:
+        return len(self.log)
+
+    def events_since(self, start: int) -> list[Event]:
+        return self.log[start:]
 
     def position(self) -> Position:
         """The position now: everything that decides how the hand goes on."""
@@ -432,7 +442,6 @@ class PythonCore:
         other = PythonCore.__new__(PythonCore)
         # Every field is a value that is replaced, never changed, but for these lists.
         other.__dict__.update(self.__dict__)
-        other.on_offer = None
         other.history = list(self.history)
         other.log = list(self.log)
         other._seats = list(self._seats)
@@ -466,8 +475,8 @@ class PythonCore:
         phase = self._phase
         if isinstance(phase, Over):
             raise IllegalAction("the hand is over")
-        if isinstance(phase, ClaimWindow) and not phase.asking:
-            raise IllegalAction("nobody is asked yet: the card is being put on offer")
+        if self._held is not None:
+            raise IllegalAction("nobody is asked yet: the card is on offer (resume the game)")
         seat = phase.to_act
         if action not in self.legal_actions():
             raise IllegalAction(self._why_illegal(seat, action))
@@ -502,10 +511,24 @@ class PythonCore:
 
     def why_illegal(self, action: Action) -> str:
         """Why :attr:`to_act` may not take ``action`` now, in a player's words."""
+        if self._held is not None:
+            return "nobody is asked yet: the card is on offer (resume the game)"
         seat = self._phase.to_act
         if seat is None:
             return "the hand is over"
         return self._why_illegal(seat, action)
+
+    def resume(self) -> None:
+        """Go on from a card on offer (D101): ask the seats with an option on it in order
+        (R8), or carry on when there are none. Raises :class:`IllegalAction` when the game is
+        not stopped at an offer."""
+        held = self._held
+        if held is None:
+            raise IllegalAction("the game is not stopped at a card on offer")
+        self._held = None
+        self._legal = None
+        card, owner, source, queue = held
+        self._advance_window(card, owner, source, list(queue), ())
 
     def _why_illegal(self, seat: int, action: Action) -> str:
         phase = self._phase
@@ -542,7 +565,7 @@ class PythonCore:
 
     # ----------------------------------------------------------------------------- flow
 
-    def start(self) -> None:
+    def _start(self) -> None:
         """R2: 必需天胡, then the 亮张 offers, then the automatic 提, then the dealer."""
         for seat in self.seating.playing:
             cards = self.hand_cards(seat) + ([self.liang] if seat == self.dealer else [])
@@ -656,11 +679,10 @@ class PythonCore:
         queue = self._window_options(
             card, owner, source, order[1:] if source is Source.DISCARDED else order
         )
-        if self.on_offer is not None:
-            self._phase = ClaimWindow(card, owner, source, (), ())  # nobody asked yet
-            self._legal = None
-            self.on_offer()
-            self._legal = None
+        if self.pauses:  # stop at the moment every seat sees the card (D101)
+            self._phase = ClaimWindow(card, owner, source, (), ())
+            self._held = (card, owner, source, tuple(queue))
+            return
         self._advance_window(card, owner, source, queue, ())
 
     def _window_options(
@@ -1005,8 +1027,7 @@ def stacked_deck(
 CoreName = Literal["auto", "native", "python"]
 """Which core plays a :class:`Game`: ``"python"`` (:class:`PythonCore`), ``"native"``
 (:class:`paohuzi.native_core.NativeCore`, compiled from Rust), or ``"auto"``: the native core
-where it serves the rule set and the game has no ``on_offer`` hook, the Python core otherwise
-(D84)."""
+where it serves the rule set, the Python core otherwise (D84)."""
 
 
 class Core(Protocol):
@@ -1048,6 +1069,18 @@ class Core(Protocol):
     def history(self) -> list[tuple[int, Action]]: ...
     @property
     def log(self) -> list[Event]: ...
+    @property
+    def paused(self) -> bool: ...
+    @property
+    def event_count(self) -> int:
+        """``len(log)``, without making the list."""
+        ...
+
+    def events_since(self, start: int) -> list[Event]:
+        """``log[start:]``, without making the rest."""
+        ...
+
+    def resume(self) -> None: ...
 
     def position(self) -> Position: ...
     def huxi(self, seat: int) -> int: ...
@@ -1089,16 +1122,14 @@ def _native_core() -> tuple[Callable[[RuleSet], bool], Callable[..., Core]]:
     return _NATIVE_CORE
 
 
-def _pick(core: str, rules: RuleSet, hooked: bool) -> Literal["native", "python"]:
+def _pick(core: str, rules: RuleSet) -> Literal["native", "python"]:
     """The core a game gets (D84): see :data:`CoreName`."""
     if core == "python":
         return "python"
     if core not in ("auto", "native"):
         raise ValueError(f"core is 'auto', 'native' or 'python', not {core!r}")
-    if core == "native" and hooked:
-        raise ValueError("on_offer needs the Python core (core='python' or 'auto')")
     if _native_core()[0](rules):
-        return "native" if not hooked else "python"
+        return "native"
     if core == "native":
         raise ValueError("the native core does not serve this rule set (or is not built)")
     return "python"
@@ -1121,27 +1152,22 @@ class Game:
         deck: Sequence[Kind] | None = None,
         seed: int | None = None,
         core: CoreName = "auto",
-        on_offer: Callable[[Game], None] | None = None,
+        pause_at_offers: bool = False,
     ) -> None:
-        self._on_offer = on_offer  # either core checks the deck
-        self.core = _pick(core, rules, on_offer is not None)
+        """``pause_at_offers``: stop at each card put on offer (:attr:`paused`, D101)."""
+        self.core = _pick(core, rules)  # either core checks the deck
         if self.core == "native":
             # The core shuffles as random.Random(seed) does (D93).
-            self._play(_native_core()[1](rules, dealer=dealer, deck=deck, seed=seed))
+            native = _native_core()[1]
+            self._play(native(rules, dealer=dealer, deck=deck, seed=seed, pauses=pause_at_offers))
             return
         if deck is None:
             deck = full_deck()
             random.Random(seed).shuffle(deck)
         python = PythonCore(
-            rules,
-            dealer=dealer,
-            deck=deck,
-            on_offer=self._told,
-            start=False,
-            native_evaluator=core == "auto",
+            rules, dealer=dealer, deck=deck, pauses=pause_at_offers, native_evaluator=core == "auto"
         )
         self._play(python)
-        python.start()
 
     @classmethod
     def from_position(
@@ -1164,7 +1190,7 @@ class Game:
         ``offered``, which must be among its options. ``check`` False takes the phase as given
         even when the seat to act could not face it (a position made up to be looked at, not
         played: it may play on wrongly)."""
-        if _pick(core, rules, False) == "native":
+        if _pick(core, rules) == "native":
             from paohuzi.native_core import NativeCore
 
             return cls.of_core(NativeCore.from_position(position, rules, log=log, check=check))
@@ -1178,7 +1204,6 @@ class Game:
         """The game a core plays (a core made elsewhere: a clone, the native sampler's)."""
         game = cls.__new__(cls)
         game._play(core)
-        game._on_offer = None
         game.core = core.name
         return game
 
@@ -1191,29 +1216,6 @@ class Game:
         self.apply = core.apply  # type: ignore[method-assign]
         # What answers is_over: the core, or what the core reads it from (its ``_over``).
         self._over = getattr(core, "_over", core)
-
-    def _told(self) -> None:
-        if self._on_offer is not None:
-            self._on_offer(self)
-
-    @property
-    def on_offer(self) -> Callable[[Game], None] | None:
-        """Called with the game whenever a card is put on offer (the 亮张, a shown draw, a
-        discard), before anyone is asked about it: the moment every seat sees the card, whether
-        or not some seat may claim it. A server that speaks at that moment reveals nothing of
-        who is then asked (R8), even when nobody is. During the call the phase is the card's
-        :class:`ClaimWindow` with nobody asked yet (``asking`` empty): :attr:`to_act` is None
-        and there are no legal actions. Only the Python core has it (ValueError on a native
-        game); not copied by :meth:`clone` nor set by :meth:`from_position`."""
-        return self._on_offer
-
-    @on_offer.setter
-    def on_offer(self, hook: Callable[[Game], None] | None) -> None:
-        core = self._core
-        if not isinstance(core, PythonCore):
-            raise ValueError("on_offer needs the Python core: make the game with core='python'")
-        self._on_offer = hook
-        core.on_offer = None if hook is None else self._told
 
     # ----------------------------------------------------------------------------- queries
 
@@ -1242,9 +1244,33 @@ class Game:
 
     @property
     def to_act(self) -> int | None:
-        """The seat to decide now; None once the hand is over (or while a card is being put
-        on offer, see :attr:`on_offer`)."""
+        """The seat to decide now; None once the hand is over (or while stopped at a card on
+        offer, see :attr:`paused`)."""
         return self._core.to_act
+
+    @property
+    def paused(self) -> bool:
+        """Whether the game is stopped at a card on offer (D101). A game made with
+        ``pause_at_offers`` stops whenever a card is put on offer (the 亮张, a shown draw, a
+        discard), before anyone is asked about it: the moment every seat sees the card, whether
+        or not some seat may claim it. A server that speaks at that moment reveals nothing of
+        who is then asked (R8), even when nobody is. While stopped, the phase is the card's
+        :class:`ClaimWindow` asking nobody (``asking`` empty), :attr:`to_act` is None, there
+        are no legal actions, and :meth:`resume` goes on. Either core; a clone is stopped where
+        its game is and stops where it would."""
+        return self._core.paused
+
+    def resume(self) -> None:
+        """Go on from a card on offer (:attr:`paused`): the seats with an option on it are
+        asked in order (R8), or the hand carries on when there are none, to the next decision
+        or the next offer. Raises :class:`IllegalAction` when the game is not stopped at one."""
+        self._core.resume()
+
+    def resume_all(self) -> None:
+        """:meth:`resume` until the game waits for a decision (or is over)."""
+        core = self._core
+        while core.paused:
+            core.resume()
 
     @property
     def result(self) -> GameResult | None:
@@ -1301,6 +1327,15 @@ class Game:
         """The events so far (after those given to :meth:`from_position`)."""
         return self._core.log
 
+    @property
+    def event_count(self) -> int:
+        """How many events :attr:`log` holds (without making the list)."""
+        return self._core.event_count
+
+    def events_since(self, start: int) -> list[Event]:
+        """The events from the ``start``-th on (``log[start:]``, without making the rest)."""
+        return self._core.events_since(start)
+
     def position(self) -> Position:
         """The position now: everything that decides how the hand goes on."""
         return self._core.position()
@@ -1331,7 +1366,7 @@ class Game:
 
     def clone(self) -> Game:
         """An independent copy on the same core, for search: the same position, history and
-        log (no ``on_offer``)."""
+        log."""
         return Game.of_core(self._core.clone())
 
     # ----------------------------------------------------------------------------- actions

@@ -4,8 +4,8 @@ machine compiled from Rust (``native/src/game.rs``), one of the two cores behind
 picks it where :func:`serves` says it serves the rule set (D37, D84).
 
 Both cores make the same positions, offer the same actions in the same order and end with the
-same result after every action (``tests/test_native_game.py``). The native core has no
-``on_offer`` hook (the server's, which keeps the Python core). Its capabilities beyond the
+same result after every action (``tests/test_native_game.py``), and stop at the same offers
+when asked to (D101). Its capabilities beyond the
 state machine (the greedy choice, rollouts, the observation encoding, the sampler) are the
 ``Core`` methods whose Python fallbacks live beside their callers.
 """
@@ -206,22 +206,23 @@ class NativeCore:
         deck: Sequence[Kind] | None = None,
         seed: int | None = None,
         keep_log: bool = True,
+        pauses: bool = False,
     ) -> None:
         """The hand dealt from ``deck``, or from the deck ``random.Random(seed)`` shuffles
         (``full_deck()`` shuffled, as :class:`PythonCore` deals it), shuffled inside the core
-        for an int seed (D93)."""
+        for an int seed (D93); stopping at each card on offer with ``pauses`` (D101)."""
         terms = _deal_terms(rules)
         if terms is None:
             raise ValueError("the native core does not serve this rule set: use core='python'")
         games, *args = terms
         if deck is None and type(seed) is int and -_SEEDS < seed < _SEEDS:
-            made = games.deal_python_seeded(*args, dealer, abs(seed), keep_log)
+            made = games.deal_python_seeded(*args, dealer, abs(seed), keep_log, pauses)
         else:
             if deck is None:
                 deck = full_deck()
                 random.Random(seed).shuffle(deck)
             check_deck(deck)
-            made = games.deal(*args, dealer, list(deck), keep_log)
+            made = games.deal(*args, dealer, list(deck), keep_log, pauses)
         self._adopt(made, rules)
         self.dealer = dealer
         self.seating = rules.seating(dealer)
@@ -340,9 +341,20 @@ class NativeCore:
 
     @property
     def to_act(self) -> int | None:
-        """The seat to decide now; None once the hand is over."""
+        """The seat to decide now; None once the hand is over (or while paused)."""
         seat: int | None = self._native.to_act()
         return seat
+
+    @property
+    def paused(self) -> bool:
+        """Whether the game is stopped at a card on offer (D101)."""
+        paused: bool = self._native.paused
+        return paused
+
+    def resume(self) -> None:
+        """Go on from a card on offer (D101)."""
+        if not self._native.resume():
+            raise IllegalAction("the game is not stopped at a card on offer")
 
     @property
     def result(self) -> GameResult | None:
@@ -407,11 +419,22 @@ class NativeCore:
     @property
     def log(self) -> list[Event]:
         """The events so far (after those given to :meth:`from_position`)."""
+        return list(self._read_log())
+
+    def _read_log(self) -> list[Event]:
+        """The events so far, read from the core once each (the same objects every time)."""
         read = self._seen_log
         for etype, seat, card, groups in self._native.log(len(read) - len(self._given_log)):
             cards = tuple(_GROUPS[c] for c in groups)
             read.append(Event(_EVENT_TYPES[etype], seat, card, cards))
-        return list(read)
+        return read
+
+    @property
+    def event_count(self) -> int:
+        return len(self._given_log) + int(self._native.log_len())
+
+    def events_since(self, start: int) -> list[Event]:
+        return self._read_log()[start:]
 
     def position(self) -> Position:
         """The position now: everything that decides how the hand goes on."""
@@ -448,6 +471,8 @@ class NativeCore:
         """Raise :class:`IllegalAction` for an action the core refused (``done`` its code)."""
         if self.is_over:
             raise IllegalAction("the hand is over")
+        if self.paused:
+            raise IllegalAction("nobody is asked yet: the card is on offer (resume the game)")
         seat = self.to_act
         if done == 2:
             raise IllegalAction(f"seat {seat} has no winning hand (an unchecked position)")
@@ -456,6 +481,8 @@ class NativeCore:
     def why_illegal(self, action: Action) -> str:
         """Why :attr:`to_act` may not take ``action`` now: the reference's words (a rare path,
         a bot or a client made a mistake)."""
+        if self.paused:
+            return "nobody is asked yet: the card is on offer (resume the game)"
         reference = PythonCore.from_position(self.position(), self.rules, check=False)
         return reference.why_illegal(action)
 

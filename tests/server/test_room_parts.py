@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from paohuzi import native
 from paohuzi.match import Match
 from paohuzi.server.config import Config
 from paohuzi.server.limits import Histogram
@@ -145,5 +146,36 @@ def test_the_pacer_shows_frames_in_order_and_public_ones_apart() -> None:
         pacer.show()
         await asyncio.wait_for(pacer.drained.wait(), 20)
         assert pacer.shown == {} and len(seen) == 4
+
+    asyncio.run(run())
+
+
+def test_a_room_plays_on_the_default_core_and_is_restored_on_it(tmp_path: Path) -> None:
+    # D101: a room's hand stops at each card on offer, which both cores do, so the room plays
+    # on the default core (the native one where it is built; CI runs this suite on both).
+    expected = "native" if native.core is not None else "python"
+
+    async def run() -> None:
+        store = open_store(db_url(tmp_path / "cores.db"))
+        config = Config(bot_delay=0, dev_seeded_deals=True)
+        rooms = Rooms(store, config)
+        room = await rooms.create([None, None, None], timer=0, seed=11)
+        game = room.dealt
+        assert game.core == expected and not game.paused
+        for _ in range(12):  # a dozen decisions, through the offers on the way
+            seat = game.to_act
+            if seat is None:
+                break
+            action = str(game.legal_actions()[0])
+            assert await room.act(seat, action, room.seq(seat)) is None
+            assert not game.paused  # the room went on from every offer
+        again = Rooms(store, config)
+        await again.load()
+        restored = await again.get(room.id)
+        assert restored is not None and restored.dealt is not game
+        assert restored.dealt.core == expected and not restored.dealt.paused
+        assert restored.dealt.position() == game.position()
+        assert restored.dealt.log == game.log
+        assert [restored.seq(s) for s in range(3)] == [room.seq(s) for s in range(3)]
 
     asyncio.run(run())

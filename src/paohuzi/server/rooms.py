@@ -116,9 +116,13 @@ class Elsewhere(Exception):
         self.address = address
 
 
-def _replaying(game: Game) -> None:
-    """The ``on_offer`` hook of a hand being replayed from the store: nothing to tell."""
-    del game
+def _same_log(game: Game, hand: Game) -> bool:
+    """Whether ``game`` (a look ahead of ``hand``) has logged nothing more than ``hand``: the
+    same count of events, the last one the same object."""
+    n = game.event_count
+    if n == 0 or n != hand.event_count:
+        return False
+    return game.events_since(n - 1)[0] is hand.events_since(n - 1)[0]
 
 
 def reveal_of(game: Game) -> JSON:
@@ -435,7 +439,7 @@ class Room:
         hand does, so an answer sent during one hand is stale in every later one."""
         game = game or self.dealt
         own = self.seats[seat].own_actions if seat is not None else 0
-        return self.hand_no * HAND_SEQ + len(game.log) + own
+        return self.hand_no * HAND_SEQ + game.event_count + own
 
     def view_text(self, seat: int | None, game: Game | None = None) -> str:
         """:meth:`view` as the JSON text sent, its events built once each (:mod:`views`): a
@@ -444,10 +448,7 @@ class Room:
         game = game or self.dealt
         data = json.dumps(self.view(seat, game, events=False), ensure_ascii=False)
         hand = self.game
-        if hand is not None and (
-            game is hand
-            or (len(game.log) == len(hand.log) and bool(hand.log) and game.log[-1] is hand.log[-1])
-        ):
+        if hand is not None and (game is hand or _same_log(game, hand)):
             return StateText.of(data[:-1], self._seat_events.parts(hand, seat))
         return data[:-1] + ', "events": ' + events_text(game, seat) + "}"
 
@@ -742,9 +743,12 @@ class Room:
 
     # ------------------------------------------------------------------ frames
 
-    def _capture(self, game: Game) -> None:
-        """A card is on offer: a public moment (called by the engine, see ``Game.on_offer``)."""
-        self.frames.capture(self._frame(game, public=True))
+    def _offers(self, game: Game) -> None:
+        """Go on through the cards the game put on offer (it stops at each, D101): each is a
+        public moment, captured as it was, before anyone is asked (R8)."""
+        while game.paused:
+            self.frames.capture(self._frame(game, public=True))
+            game.resume()
 
     def _frame(self, game: Game, *, public: bool, only: int | None = None) -> Frame:
         if not any(li.alive for li in self.listeners):
@@ -785,7 +789,7 @@ class Room:
         phase = game.phase
         if not isinstance(phase, ClaimWindow):
             return None
-        key = (self.hand_no, len(game.log))
+        key = (self.hand_no, game.event_count)
         window = self._window
         if window is not None and window.key == key:
             return window
@@ -807,7 +811,7 @@ class Room:
         views: dict[int | None, str] = {}
         ahead = game
         above = 0  # the highest rank an earlier seat may claim
-        while isinstance(ahead.phase, ClaimWindow) and len(ahead.log) == key[1]:
+        while isinstance(ahead.phase, ClaimWindow) and ahead.event_count == key[1]:
             seat = ahead.phase.to_act
             ranks = [RANK[a.type] for a in ahead.phase.offered]
             if seat in questions or not ranks:
@@ -982,6 +986,7 @@ class Room:
             if action.type is ActionType.DISCARD:  # a public move: the table sees its 托管 now
                 self.seats[seat].auto_shown = self.seats[seat].auto
             game.apply(action)
+            self._offers(game)
             if window is not None and self._window_now(game) is not window:
                 self._cancel_timer()  # the window is over
             if game.is_over:
@@ -1036,7 +1041,8 @@ class Room:
         if self._window is not None:
             self._window.cancel()
             self._window = None
-        self.game = Game(self.ruleset, dealer=self.match.dealer, deck=deck, on_offer=self._capture)
+        self.game = Game(self.ruleset, dealer=self.match.dealer, deck=deck, pause_at_offers=True)
+        self._offers(self.game)
         return StoredHand(
             self.hand_no,
             self.match.dealer,
@@ -1627,12 +1633,13 @@ class Rooms:
             if all(s.joined or s.bot is not None for s in room.seats):
                 room._retry_first_deal()  # killed between the last arrival and the deal
             return room
-        # A hook that says nothing while the stored actions are replayed: the game gets the
-        # Python core on the native evaluator, as a room's hands have (D86); the room's own
-        # hook is set once they are.
-        game = Game(ruleset, dealer=hand.dealer, deck=parse_cards(hand.deck), on_offer=_replaying)
+        # The stored actions replayed, through the offers met on the way, which nobody is
+        # shown (D101).
+        game = Game(ruleset, dealer=hand.dealer, deck=parse_cards(hand.deck), pause_at_offers=True)
         for text in hand.actions:
+            game.resume_all()
             game.apply_text(text)
+        game.resume_all()
         room.stage.to(RoomState.DEALING)  # dealt again, from the stored deck and log
         room.game = game
         room.stage.to(RoomState.SETTLING if game.is_over else RoomState.PLAYING)
@@ -1641,7 +1648,6 @@ class Rooms:
         room.commitment = hand.commitment or ""
         for seat, _ in game.history:
             room.seats[seat].own_actions += 1
-        game.on_offer = room._capture
         self.rooms[room.id] = room
         async with room.lock:
             if game.is_over and hand.record is None and hand.n == match.hands:

@@ -51,9 +51,9 @@ class SeatEvents:
             self._game = game
             self._parts = {}
         parts = self._parts.setdefault(seat, [])
-        log = game.log
-        for k in range(len(parts), len(log)):
-            parts.append(json.dumps(event_json(seen_event(log[k], seat)), ensure_ascii=False))
+        if game.event_count > len(parts):
+            for event in game.events_since(len(parts)):
+                parts.append(json.dumps(event_json(seen_event(event, seat)), ensure_ascii=False))
         return parts
 
     def text(self, game: Game, seat: int | None) -> str:
