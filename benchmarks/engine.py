@@ -11,8 +11,8 @@ import argparse
 import random
 import time
 
-from paohuzi.game import Game
-from paohuzi.rules import HUNAN
+from paohuzi.engine.game import Game
+from paohuzi.engine.rules import HUNAN
 
 
 def main() -> None:

@@ -28,10 +28,10 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import numpy as np
 from numpy.typing import NDArray
 
+from paohuzi.engine.game import Game
+from paohuzi.engine.rules import HUNAN
 from paohuzi.env import raw_env
 from paohuzi.env.vector import SelfPlayVectorEnv, VectorEnv
-from paohuzi.game import Game
-from paohuzi.rules import HUNAN
 
 
 @dataclass

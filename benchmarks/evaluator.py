@@ -12,9 +12,9 @@ import argparse
 import random
 import time
 
-from paohuzi import evaluator as ev
-from paohuzi.rules import HUNAN
-from paohuzi.samples import random_holding
+from paohuzi.engine import evaluator as ev
+from paohuzi.engine.holdings import random_holding
+from paohuzi.engine.rules import HUNAN
 
 
 def main() -> None:

@@ -13,12 +13,12 @@ import statistics
 import time
 from collections.abc import Callable, Sequence
 
-from paohuzi.actions import Action
 from paohuzi.bots import GreedyBot, expert, expert_v1, make_bot, play_hand
 from paohuzi.bots.expert_v1 import ExpertV1Bot
-from paohuzi.game import Game
-from paohuzi.observation import Observation
-from paohuzi.rules import HUNAN
+from paohuzi.engine.actions import Action
+from paohuzi.engine.game import Game
+from paohuzi.engine.observation import Observation
+from paohuzi.engine.rules import HUNAN
 
 LEVELS = "expert@0.2s,expert,expert@1s,expert-v1"
 """The new expert's levels (quick, default, strong) and the first expert at its default."""

@@ -3,7 +3,7 @@
 Run: ``python benchmarks/instructions.py [--baseline SO] [--profile N] [--repeat 3]``.
 
 A fixed set of seeded hands is played inside the core (``paohuzi._native.Game.play_hands``,
-``native/src/game.rs``'s ``play_hands``: the deal from a seed and every seat's choice made in
+``native/src/engine/game.rs``'s ``play_hands``: the deal from a seed and every seat's choice made in
 Rust, no log), each set under ``valgrind --tool=callgrind --collect-atstart=no
 --toggle-collect=paohuzi_native::game::play_hands``: only the instructions inside that
 function are counted (the deal, the hands, the choices; not Python's start-up nor the call's
@@ -60,7 +60,7 @@ def load_extension(path: str | None) -> Any:
         sys.modules["paohuzi._native"] = module
     from paohuzi import native
 
-    if native.core is None:
+    if native.evaluators is None:
         raise SystemExit(f"the native core is not built: {native.describe()}")
     return native
 
@@ -70,11 +70,11 @@ def child(extension: str | None, index: int, scale: int, repeat: int) -> None:
     from dataclasses import replace
 
     native = load_extension(extension)
-    from paohuzi.rules import PRESETS
+    from paohuzi.engine.rules import PRESETS
 
     _, name, players, policy, hands, seed = SETS[index]
     rules = PRESETS[name] if players is None else replace(PRESETS[name], players=players)
-    core: Any = native.core
+    core: Any = native.evaluators
     ev = core.evaluator_for(rules)
     best = float("inf")
     decisions = 0

@@ -11,10 +11,10 @@ import argparse
 import time
 
 from paohuzi.bots import Bot, GreedyBot, make_bot
-from paohuzi.game import Game
-from paohuzi.observation import Observation, observe
-from paohuzi.position import Over
-from paohuzi.tournament import deal_deck
+from paohuzi.engine.game import Game
+from paohuzi.engine.observation import Observation, observe
+from paohuzi.engine.position import Over
+from paohuzi.tools.tournament import deal_deck
 
 
 def positions(hands: int) -> list[Observation]:

@@ -42,12 +42,12 @@ import numpy as np
 from paohuzi import native
 from paohuzi.bots.expert_v1 import rollout_values
 from paohuzi.bots.greedy import GreedyBot
+from paohuzi.engine.evaluator import best_win, waits
+from paohuzi.engine.game import CoreName, Game, PythonCore
+from paohuzi.engine.holdings import random_holding
+from paohuzi.engine.observation import Observation, observe
+from paohuzi.engine.rules import PRESETS, RuleSet
 from paohuzi.env import raw_env
-from paohuzi.evaluator import best_win, waits
-from paohuzi.game import CoreName, Game, PythonCore
-from paohuzi.observation import Observation, observe
-from paohuzi.rules import PRESETS, RuleSet
-from paohuzi.samples import random_holding
 
 
 def best_of(repeat: int, run: Callable[[], object]) -> float:
@@ -70,7 +70,7 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=0.5)
     parser.add_argument("--decisions", type=int, default=12)
     args = parser.parse_args()
-    if native.core is None:
+    if native.evaluators is None:
         raise SystemExit(f"the native core is not built: {native.describe()}")
     rules = PRESETS[args.rules]
     rng = random.Random(args.seed)
@@ -91,7 +91,7 @@ def main() -> None:
         best_of(args.repeat, lambda: all_waits(False)),
     )
     through = best_of(args.repeat, all_best_win), best_of(args.repeat, all_waits)
-    core: Any = native.core  # the extension's Core, beyond the NativeCore protocol
+    core: Any = native.evaluators  # the extension's Core, beyond the NativeEvaluators protocol
     evaluator = core.evaluator_for(rules)
     inside = evaluator.bench(
         [(h.hand, h.table, h.win, h.self_drawn) for h in holdings], args.repeat
@@ -153,7 +153,7 @@ def hands(rules: RuleSet, count: int, seed: int, repeat: int) -> None:
     pure = best_of(repeat, lambda: random_hands(python_game, count, seed))
     today = best_of(repeat, lambda: random_hands(hybrid_game, count, seed))
     driven = best_of(repeat, lambda: random_hands(native_game, count * 10, seed))
-    core: Any = native.core
+    core: Any = native.evaluators
     evaluator = core.evaluator_for(rules)
     inside_count = count * 100
     inside = min(
@@ -239,7 +239,7 @@ def environment(rules: RuleSet, count: int, seed: int, repeat: int) -> None:
 def decisions(rules: RuleSet, count: int, seed: int) -> list[Observation]:
     """Observations of seats with a choice to make, from greedy hands."""
     found: list[Observation] = []
-    bot = GreedyBot(waits=False)
+    bot = GreedyBot(count_waits=False)
     i = 0
     while len(found) < count:
         game = Game(rules, dealer=i % rules.players, seed=seed * 7 + i)

@@ -15,7 +15,7 @@ import json
 import math
 from pathlib import Path
 
-from paohuzi.tournament import seatings
+from paohuzi.tools.tournament import seatings
 
 
 def per_deal(directory: Path, names: list[str], bot: str) -> dict[int, float]:

@@ -17,15 +17,15 @@ import time
 
 import numpy as np
 
-from paohuzi.action_ids import NUM_ACTIONS, id_to_action
-from paohuzi.actions import Action
 from paohuzi.bots import Bot, make_bot, play_hand
+from paohuzi.engine.action_ids import NUM_ACTIONS, id_to_action
+from paohuzi.engine.actions import Action
+from paohuzi.engine.game import Game
+from paohuzi.engine.observation import Observation
+from paohuzi.engine.rules import HUNAN
 from paohuzi.env import PLANES, SingleSeatEnv, encode
 from paohuzi.env.encoding import action_mask
-from paohuzi.game import Game
-from paohuzi.observation import Observation
-from paohuzi.rules import HUNAN
-from paohuzi.tournament import deal_deck, seatings
+from paohuzi.tools.tournament import deal_deck, seatings
 
 FEATURES = PLANES * 20 + 1
 

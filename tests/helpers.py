@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from paohuzi.cards import Kind, parse_cards, parse_kind
-from paohuzi.groups import Group, parse_group, parse_groups
+from paohuzi.engine.cards import Kind, parse_cards, parse_kind
+from paohuzi.engine.groups import Group, parse_group, parse_groups
 
 
 def C(text: str) -> list[Kind]:

@@ -1,7 +1,7 @@
 """A deliberately slow, independent evaluator of R3, R9.1, R9.5.1 and R10 (Hunan), for
 cross-checks.
 
-It shares nothing with ``paohuzi.evaluator`` but the card ints: cards are lists, groups are
+It shares nothing with ``paohuzi.engine.evaluator`` but the card ints: cards are lists, groups are
 (type, sorted cards) tuples, every decomposition is enumerated by brute force, and the hu-xi
 and 名堂 tables are written out again from RULES.md.
 """

@@ -5,12 +5,12 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Iterator
 
-from paohuzi.actions import PASS, discard
-from paohuzi.cards import COPIES, NUM_KINDS, Kind, format_cards, full_deck, to_counts
-from paohuzi.game import Game, stacked_deck
-from paohuzi.groups import Group
-from paohuzi.position import ClaimWindow, Discarding, Phase, Position, SeatState
-from paohuzi.rules import HAND_SIZE, HUNAN, RuleSet
+from paohuzi.engine.actions import PASS, discard
+from paohuzi.engine.cards import COPIES, NUM_KINDS, Kind, format_cards, full_deck, to_counts
+from paohuzi.engine.game import Game, stacked_deck
+from paohuzi.engine.groups import Group
+from paohuzi.engine.position import ClaimWindow, Discarding, Phase, Position, SeatState
+from paohuzi.engine.rules import HAND_SIZE, HUNAN, RuleSet
 from tests.helpers import C, T
 
 

@@ -7,12 +7,12 @@ import random
 
 import pytest
 
-from paohuzi.actions import HU, PASS
 from paohuzi.bots import GreedyBot, RandomBot, make_bot, play_hand
 from paohuzi.cli import main
-from paohuzi.game import Game
-from paohuzi.observation import observe
-from paohuzi.tournament import run_deals, seatings, summarize, tournament
+from paohuzi.engine.actions import HU, PASS
+from paohuzi.engine.game import Game
+from paohuzi.engine.observation import observe
+from paohuzi.tools.tournament import run_deals, seatings, summarize, tournament
 from tests.scenario import (
     deal,
     on_offer,

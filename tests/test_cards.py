@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from paohuzi.cards import (
+from paohuzi.engine.cards import (
     DECK_SIZE,
     RED_KINDS,
     NotationError,

@@ -10,8 +10,8 @@ from typing import Any
 import jsonschema
 import pytest
 
-from paohuzi.cards import parse_cards, parse_kind
 from paohuzi.cli import main
+from paohuzi.engine.cards import parse_cards, parse_kind
 from tests.reference import ref_best_win
 
 MINGTANG = {

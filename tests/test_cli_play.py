@@ -13,15 +13,15 @@ from typing import Any
 import pexpect
 import pytest
 
-from paohuzi.match import Match
-from paohuzi.rules import PRESETS
+from paohuzi.engine.match import Match
+from paohuzi.engine.rules import PRESETS
 
 SRC = Path(__file__).parent.parent / "src"
 CLAIM = re.compile(r"choose 1-(\d+), h for a hint, q to quit: ")
 DISCARD = re.compile(r"card to discard \(x9, 九 or 9\), h for a hint, q to quit: ")
 PROMPTS = [CLAIM, DISCARD]
 LISTED = re.compile(r"you may discard: .*?([xd]\d+)", re.S)
-# Spelled out, not taken from paohuzi.cards: the tests say what a player types.
+# Spelled out, not taken from paohuzi.engine.cards: the tests say what a player types.
 NAMES = [f"x{r}" for r in range(1, 11)] + [f"d{r}" for r in range(1, 11)]
 GLYPHS = "一二三四五六七八九十壹贰叁肆伍陆柒捌玖拾"
 SEED = 3

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from paohuzi.cli.render import describe
-from paohuzi.game import Event, EventType
+from paohuzi.engine.game import Event, EventType
 from tests.helpers import G, K
 
 # (event, as seat 1 reads it, as seat 0 reads it)

@@ -13,7 +13,7 @@ import jsonschema
 import pytest
 
 from paohuzi.cli import main
-from paohuzi.record import Record, replay
+from paohuzi.engine.record import Record, replay
 
 GOLDEN = Path(__file__).parent / "golden"
 CARDS = r"^(([xd](10|[1-9]))( [xd](10|[1-9]))*)?$"

@@ -9,13 +9,13 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test
 
-from paohuzi.action_ids import ACTIONS, NUM_ACTIONS, action_to_id, id_to_action
-from paohuzi.actions import HU, PASS, PENG, discard
+from paohuzi.engine.action_ids import ACTIONS, NUM_ACTIONS, action_to_id, id_to_action
+from paohuzi.engine.actions import HU, PASS, PENG, discard
+from paohuzi.engine.game import Game
+from paohuzi.engine.observation import observe
+from paohuzi.engine.record import Record, record_of, replay
 from paohuzi.env import SingleSeatEnv, encode, env, raw_env
 from paohuzi.env.encoding import PLANES, action_mask
-from paohuzi.game import Game
-from paohuzi.observation import observe
-from paohuzi.record import Record, record_of, replay
 from tests.scenario import random_decisions
 from tests.test_game_invariants import hidden_reshuffle
 
@@ -125,8 +125,8 @@ def test_single_seat_gymnasium_env_with_a_masked_policy() -> None:
 def test_ray_backend_matches_the_local_backend_bit_for_bit() -> None:
     import ray
 
-    from paohuzi.simulation import simulate
-    from paohuzi.tournament import run_deals
+    from paohuzi.tools.simulation import simulate
+    from paohuzi.tools.tournament import run_deals
 
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:

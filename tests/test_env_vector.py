@@ -13,20 +13,20 @@ from gymnasium.wrappers.vector import RecordEpisodeStatistics
 from numpy.typing import NDArray
 
 from paohuzi import native
-from paohuzi.action_ids import NUM_ACTIONS, action_to_id, id_to_action
 from paohuzi.bots.greedy import GreedyBot
+from paohuzi.engine.action_ids import NUM_ACTIONS, action_to_id, id_to_action
+from paohuzi.engine.game import Game, IllegalAction
+from paohuzi.engine.observation import observe
+from paohuzi.engine.rules import HUNAN, RuleSet
 from paohuzi.env import raw_env
 from paohuzi.env import vector as vector_module
 from paohuzi.env.encoding import action_mask, encode, planes
 from paohuzi.env.vector import NativeCoreMissing, SelfPlayVectorEnv, VectorEnv, make
-from paohuzi.game import Game, IllegalAction
-from paohuzi.observation import observe
-from paohuzi.rules import HUNAN, RuleSet
 
 FOUR = replace(HUNAN, players=4)
 
 needs_native = pytest.mark.skipif(
-    native.core is None, reason="the native core is not built (or PAOHUZI_NATIVE=0)"
+    native.evaluators is None, reason="the native core is not built (or PAOHUZI_NATIVE=0)"
 )
 
 

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from paohuzi.cli import main
-from paohuzi.evaluator import (
+from paohuzi.engine.evaluator import (
     InvalidHolding,
     best_complete,
     best_win,
@@ -19,8 +19,8 @@ from paohuzi.evaluator import (
     forced_tianhu,
     waits,
 )
-from paohuzi.rules import HUNAN, LUZHOU
-from paohuzi.samples import random_holding
+from paohuzi.engine.holdings import random_holding
+from paohuzi.engine.rules import HUNAN, LUZHOU
 from tests.helpers import C, K, T, names
 
 # Six groups worth 18 hu-xi: kan d1 (6), d2d7d10 (6), x1x2x3 (3), kan x5 (3), d4d5d6, x7x8x9.

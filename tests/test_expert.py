@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from paohuzi.actions import HU
 from paohuzi.bots import ExpertBot, GreedyBot, make_bot, play_hand
 from paohuzi.bots.sampler import is_consistent, sample
-from paohuzi.cards import NUM_KINDS
 from paohuzi.cli import main
-from paohuzi.game import Game
-from paohuzi.observation import observe
+from paohuzi.engine.actions import HU
+from paohuzi.engine.cards import NUM_KINDS
+from paohuzi.engine.game import Game
+from paohuzi.engine.observation import observe
 from tests.scenario import (
     deal,
     discarding,

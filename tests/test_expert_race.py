@@ -7,7 +7,6 @@ from types import ModuleType
 
 import pytest
 
-from paohuzi.actions import HU, Action
 from paohuzi.bots import (
     ExpertBot,
     ExpertV1Bot,
@@ -21,9 +20,10 @@ from paohuzi.bots import expert_v1 as expert_v1_module
 from paohuzi.bots.expert import DEFAULT_BUDGET, LEVELS, choose, survivors
 from paohuzi.bots.rollout import rollout_payments
 from paohuzi.bots.sampler import is_consistent
-from paohuzi.game import Game
-from paohuzi.observation import Observation, observe
-from paohuzi.rules import HUNAN, LUZHOU, RuleSet
+from paohuzi.engine.actions import HU, Action
+from paohuzi.engine.game import Game
+from paohuzi.engine.observation import Observation, observe
+from paohuzi.engine.rules import HUNAN, LUZHOU, RuleSet
 from paohuzi.server import botrunner
 from tests.scenario import random_decisions
 

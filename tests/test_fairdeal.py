@@ -10,10 +10,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from paohuzi.cards import full_deck, parse_cards
-from paohuzi.fairdeal import SCHEME, SCHEME_TERMS, commitment, deal_terms, verify
-from paohuzi.game import Game
-from paohuzi.record import record_of
+from paohuzi.engine.cards import full_deck, parse_cards
+from paohuzi.engine.fairdeal import SCHEME, SCHEME_TERMS, commitment, deal_terms, verify
+from paohuzi.engine.game import Game
+from paohuzi.engine.record import record_of
 
 SALT = "ab" * 32
 

@@ -18,16 +18,16 @@ from pettingzoo.test import api_test
 
 from paohuzi.bots import GreedyBot, RandomBot, play_hand
 from paohuzi.bots.sampler import is_consistent, sample
-from paohuzi.cards import full_deck
 from paohuzi.cli import main
+from paohuzi.engine.cards import full_deck
+from paohuzi.engine.game import EventType, Game
+from paohuzi.engine.match import Match
+from paohuzi.engine.observation import observe
+from paohuzi.engine.position import GameResult, Over
+from paohuzi.engine.record import Record, record_of, replay
+from paohuzi.engine.rules import HUNAN
 from paohuzi.env import SingleSeatEnv, encode, env, raw_env
 from paohuzi.env.encoding import layout, planes
-from paohuzi.game import EventType, Game
-from paohuzi.match import Match
-from paohuzi.observation import observe
-from paohuzi.position import GameResult, Over
-from paohuzi.record import Record, record_of, replay
-from paohuzi.rules import HUNAN
 from tests.scenario import deal, quiet, random_decisions
 from tests.test_game_invariants import check_step, hidden_reshuffle
 

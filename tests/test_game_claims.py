@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-from paohuzi.actions import PASS
-from paohuzi.game import EventType, Game, IllegalAction
-from paohuzi.observation import observe
-from paohuzi.position import ClaimWindow, Discarding
+from paohuzi.engine.actions import PASS
+from paohuzi.engine.game import EventType, Game, IllegalAction
+from paohuzi.engine.observation import observe
+from paohuzi.engine.position import ClaimWindow, Discarding
 from tests.scenario import (
     claiming,
     deal,

@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from paohuzi.cards import full_deck
-from paohuzi.game import EventType, Game, stacked_deck
+from paohuzi.engine.cards import full_deck
+from paohuzi.engine.game import EventType, Game, stacked_deck
 from tests.scenario import (
     deal,
     discarding,

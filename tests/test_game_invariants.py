@@ -7,13 +7,13 @@ from dataclasses import replace
 
 import pytest
 
-from paohuzi.actions import Action
-from paohuzi.cards import DECK_SIZE, to_counts
-from paohuzi.game import EventType, Game
-from paohuzi.observation import observe
-from paohuzi.position import Discarding, SelfHu
-from paohuzi.record import Record, record_of, replay
-from paohuzi.rules import holding_limit
+from paohuzi.engine.actions import Action
+from paohuzi.engine.cards import DECK_SIZE, to_counts
+from paohuzi.engine.game import EventType, Game
+from paohuzi.engine.observation import observe
+from paohuzi.engine.position import Discarding, SelfHu
+from paohuzi.engine.record import Record, record_of, replay
+from paohuzi.engine.rules import holding_limit
 from tests.scenario import (
     discarding,
     random_decisions,

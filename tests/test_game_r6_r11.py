@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from paohuzi.actions import discard
-from paohuzi.cards import parse_kind
-from paohuzi.evaluator import forced_tianhu
-from paohuzi.game import EventType, Game
-from paohuzi.match import Match
-from paohuzi.position import Discarding, GameResult, Over
-from paohuzi.rules import HUNAN, RuleSet
+from paohuzi.engine.actions import discard
+from paohuzi.engine.cards import parse_kind
+from paohuzi.engine.evaluator import forced_tianhu
+from paohuzi.engine.game import EventType, Game
+from paohuzi.engine.match import Match
+from paohuzi.engine.position import Discarding, GameResult, Over
+from paohuzi.engine.rules import HUNAN, RuleSet
 from tests.helpers import C
 from tests.scenario import deal, discarding, legal, play, setup, table
 

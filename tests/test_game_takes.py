@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from paohuzi.actions import PASS, chi
-from paohuzi.cards import to_counts
-from paohuzi.chi import chi_options
-from paohuzi.game import EventType
+from paohuzi.engine.actions import PASS, chi
+from paohuzi.engine.cards import to_counts
+from paohuzi.engine.chi import chi_options
+from paohuzi.engine.game import EventType
 from tests.helpers import C
 from tests.scenario import (
     claiming,

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from paohuzi.actions import PASS
-from paohuzi.cards import DECK_SIZE
-from paohuzi.game import EventType, Game
-from paohuzi.groups import parse_group
-from paohuzi.position import SelfHu, Source
-from paohuzi.record import position_json
-from paohuzi.rules import LUZHOU
+from paohuzi.engine.actions import PASS
+from paohuzi.engine.cards import DECK_SIZE
+from paohuzi.engine.game import EventType, Game
+from paohuzi.engine.groups import parse_group
+from paohuzi.engine.position import SelfHu, Source
+from paohuzi.engine.record import position_json
+from paohuzi.engine.rules import LUZHOU
 from tests.scenario import (
     claiming,
     deal,

@@ -3,7 +3,7 @@
 keep a scoring error they were written with: every record's result is also worked out again
 from RULES.md (issue 21) — the hu-xi, 名堂 and other players' hu-xi by the independent
 reference evaluator (tests/reference.py), 等, 番, 底数 and the payments by R10's arithmetic
-written out here, never by ``paohuzi.scoring``, ``paohuzi.mingtang`` or ``paohuzi.evaluator``.
+written out here, never by ``paohuzi.engine.scoring``, ``paohuzi.engine.mingtang`` or ``paohuzi.engine.evaluator``.
 
 The files are written from the builders below: ``python -m tests.test_golden --write``. A
 builder either plays a stacked-deck scenario of the test suite or searches seeded random games
@@ -23,12 +23,12 @@ from typing import Any
 
 import pytest
 
-from paohuzi.actions import PASS
-from paohuzi.cards import KIND_NAMES, parse_cards
-from paohuzi.game import EventType, Game
-from paohuzi.position import SelfHu
-from paohuzi.record import Record, record_of, replay
-from paohuzi.rules import HUNAN, RuleSet
+from paohuzi.engine.actions import PASS
+from paohuzi.engine.cards import KIND_NAMES, parse_cards
+from paohuzi.engine.game import EventType, Game
+from paohuzi.engine.position import SelfHu
+from paohuzi.engine.record import Record, record_of, replay
+from paohuzi.engine.rules import HUNAN, RuleSet
 from tests import test_game_win as win
 from tests.reference import (
     RefGroup,

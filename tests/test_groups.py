@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from paohuzi.cards import NotationError, parse_cards
-from paohuzi.groups import (
+from paohuzi.engine.cards import NotationError, parse_cards
+from paohuzi.engine.groups import (
     Group,
     GroupType,
     is_jiao,

@@ -14,25 +14,9 @@ import pytest
 
 ROOT = Path(__file__).parent.parent
 PACKAGE = ROOT / "src" / "paohuzi"
-ENGINE = {
-    "action_ids",
-    "actions",
-    "analysis",
-    "cards",
-    "chi",
-    "evaluator",
-    "game",
-    "groups",
-    "match",
-    "mingtang",
-    "observation",
-    "position",
-    "record",
-    "rules",
-    "samples",
-    "scoring",
-}
-"""The engine's modules (paohuzi.<name>): pure standard library, no I/O (STYLE.md)."""
+ENGINE_DIR = PACKAGE / "engine"
+ENGINE = {p.stem for p in ENGINE_DIR.glob("*.py")} - {"__init__"}
+"""The engine's modules (paohuzi.engine.<name>): pure standard library, no I/O (STYLE.md)."""
 
 
 def _sources() -> list[Path]:
@@ -43,12 +27,12 @@ def _sources() -> list[Path]:
 
 
 def _is_engine(path: Path) -> bool:
-    return path.parent == PACKAGE and path.stem in ENGINE
+    return path.parent == ENGINE_DIR
 
 
-NATIVE_PLUG = {"paohuzi.native", "paohuzi._native", "paohuzi.native_core"}
-"""What the engine may import of the optional compiled core (issue 23 folds these into the
-core protocol)."""
+NATIVE_PLUG = {"paohuzi.native", "paohuzi._native", "paohuzi.native.core"}
+"""What the engine may import of the optional compiled core: the core behind ``Game``, asked
+for where a game is made (D84)."""
 
 
 def _imports(path: Path) -> list[tuple[int, str]]:
@@ -68,11 +52,12 @@ def _imports(path: Path) -> list[tuple[int, str]]:
 
 
 def test_the_engine_imports_only_the_standard_library_and_itself() -> None:
-    engine = {f"paohuzi.{name}" for name in ENGINE}
+    assert {"cards", "rules", "evaluator", "core", "python_core", "game", "record"} <= ENGINE
+    engine = {f"paohuzi.engine.{name}" for name in ENGINE} | {"paohuzi.engine"}
     found = []
     checked = 0
     for name in sorted(ENGINE):
-        path = PACKAGE / f"{name}.py"
+        path = ENGINE_DIR / f"{name}.py"
         for line, module in _imports(path):
             checked += 1
             top = module.partition(".")[0]
@@ -138,8 +123,7 @@ def test_no_module_outside_the_engine_reads_a_private_engine_attribute() -> None
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             where = f"{path.relative_to(ROOT)}:{getattr(node, 'lineno', 0)}"
             if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("paohuzi"):
-                module = (node.module or "").rpartition(".")[2]
-                if module in ENGINE:
+                if (node.module or "").startswith("paohuzi.engine"):
                     found += [f"{where} imports {a.name}" for a in node.names if _private(a.name)]
             elif isinstance(node, ast.Attribute) and node.attr in private:
                 owner = node.value
@@ -158,7 +142,7 @@ def test_no_literal_seat_count_outside_the_rules() -> None:
     found = []
     lines = 0
     for path in sorted(PACKAGE.rglob("*.py")):
-        if path == PACKAGE / "rules.py":
+        if path == ENGINE_DIR / "rules.py":
             continue
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             lines += 1
@@ -168,9 +152,30 @@ def test_no_literal_seat_count_outside_the_rules() -> None:
 
 
 def test_a_module_that_moved_keeps_a_deprecated_alias() -> None:
-    native_core = importlib.import_module("paohuzi.native_core")
-    sys.modules.pop("paohuzi.native_game", None)
-    with pytest.warns(DeprecationWarning, match="native_core"):
-        alias = importlib.import_module("paohuzi.native_game")
-    assert alias.serves is native_core.serves
-    assert not hasattr(alias, "NativeGame")  # gone without an alias (issue 23)
+    from paohuzi._moved import MOVED
+
+    assert len(MOVED) >= 25 and "paohuzi.game" in MOVED and "paohuzi.native_game" in MOVED
+    for old, new in sorted(MOVED.items()):
+        moved = importlib.import_module(new)
+        sys.modules.pop(old, None)
+        with pytest.warns(DeprecationWarning, match=f"{old} is deprecated: import {new}"):
+            alias = importlib.import_module(old)
+        assert alias is moved, old  # the very module: its classes are the same classes
+    native_game = importlib.import_module("paohuzi.native_game")
+    assert not hasattr(native_game, "NativeGame")  # gone without an alias (issue 23)
+    assert not (PACKAGE / "game.py").exists()  # no module is left at its old place
+
+
+def test_the_layout_shows_the_layers() -> None:
+    """Issue 23, point 6: the engine, the native core, the tools, then what sits on top."""
+    flat = {p.stem for p in PACKAGE.glob("*.py")}
+    assert flat == {"__init__", "__main__", "_moved"}
+    assert {p.name for p in PACKAGE.iterdir() if (p / "__init__.py").exists()} == {
+        "bots",
+        "cli",
+        "engine",
+        "env",
+        "native",
+        "server",
+        "tools",
+    }

@@ -12,14 +12,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from paohuzi.actions import HU, PASS
 from paohuzi.bots import is_bot_name, make_bot
 from paohuzi.bots.learned import CHECKPOINT, NUM_FEATURES, LearnedBot, QNet, action_features
 from paohuzi.cli import main
-from paohuzi.observation import observe
-from paohuzi.rules import HUNAN
-from paohuzi.train import State, gradients, train
-from paohuzi.training import Settings
+from paohuzi.engine.actions import HU, PASS
+from paohuzi.engine.observation import observe
+from paohuzi.engine.rules import HUNAN
+from paohuzi.tools.dmc import State, gradients, train
+from paohuzi.tools.dmc_settings import Settings
 from tests.scenario import deal, on_offer, play, quiet, random_decisions
 from tests.test_game_invariants import hidden_reshuffle
 from tests.test_game_win import DEALER, SEAT2, WAITING, pass_until

@@ -22,12 +22,20 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from paohuzi import native
-from paohuzi.cards import COPIES, NUM_KINDS, Kind
-from paohuzi.evaluator import Prepared, PreparedHand, forced_tianhu, prepare, prepare_counts
-from paohuzi.groups import Group, GroupType
-from paohuzi.mingtang import HUNAN_MINGTANG, SizeCount, WinContext
-from paohuzi.rules import HUNAN, LUZHOU, MOST_FAN, FanCombine, RuleSet, RuleSetError, fan_bound
-from paohuzi.samples import Holding, random_holding
+from paohuzi.engine.cards import COPIES, NUM_KINDS, Kind
+from paohuzi.engine.evaluator import Prepared, PreparedHand, forced_tianhu, prepare, prepare_counts
+from paohuzi.engine.groups import Group, GroupType
+from paohuzi.engine.holdings import Holding, random_holding
+from paohuzi.engine.mingtang import HUNAN_MINGTANG, SizeCount, WinContext
+from paohuzi.engine.rules import (
+    HUNAN,
+    LUZHOU,
+    MOST_FAN,
+    FanCombine,
+    RuleSet,
+    RuleSetError,
+    fan_bound,
+)
 from tests.helpers import C, K, T
 
 pytestmark = pytest.mark.skipif(not native.available, reason="the native core is not built")
@@ -118,7 +126,7 @@ def test_native_agrees_on_hands_given_as_counts() -> None:
 def test_a_rule_set_read_from_json_is_served_natively() -> None:
     again = RuleSet.from_json(HOUSE.to_json())
     assert again == HOUSE and again is not HOUSE
-    assert native.core is not None and native.core.serves(again)
+    assert native.evaluators is not None and native.evaluators.serves(again)
     hand = C("d1 d1 d1 d2 d7 d10 x1 x2 x3 x5 x5 x5 d4 d5 d6 x7 x8 x9 d8 d9")
     fast, slow = _both(hand, [], again)
     assert fast.waits() == slow.waits()
@@ -130,7 +138,7 @@ def test_a_product_of_fan_beyond_the_rule_sets_bound_is_refused_and_the_largest_
         replace(HUNAN, mingtang=(big, big, big, big), fan_combine=FanCombine.PRODUCT)
     three = replace(HUNAN, mingtang=(big, big, big), fan_combine=FanCombine.PRODUCT)
     assert fan_bound(three.mingtang, three.fan_combine) == 10**9 <= MOST_FAN
-    assert native.core is not None and native.core.serves(three)
+    assert native.evaluators is not None and native.evaluators.serves(three)
 
 
 def _dealt(rng: random.Random, size: int) -> list[Kind]:
@@ -182,9 +190,9 @@ def test_a_rule_set_with_an_unknown_mingtang_is_served_by_python() -> None:
             return 1
 
     rules = replace(HUNAN, mingtang=(*HUNAN_MINGTANG, Everything()))
-    assert native.core is not None and not native.core.serves(rules)
+    assert native.evaluators is not None and not native.evaluators.serves(rules)
     assert type(prepare([], [], rules)) is PreparedHand
-    assert native.core.serves(HUNAN)
+    assert native.evaluators.serves(HUNAN)
 
 
 def test_a_score_that_disagrees_with_python_raises() -> None:
@@ -196,7 +204,7 @@ def test_a_score_that_disagrees_with_python_raises() -> None:
     args["score"] = lambda huxi, *rest: right(huxi + 3, *rest)
     evaluator = _native.Evaluator(**args)
     hand = C("d1 d1 d1 d2 d7 d10 x1 x2 x3 x5 x5 x5 d4 d5 d6 x7 x8 x9 d8 d9")
-    with pytest.raises(RuntimeError, match=r"paohuzi\.scoring"):
+    with pytest.raises(RuntimeError, match=r"paohuzi\.engine\.scoring"):
         evaluator.prepare(hand, []).win(K("d10"), False)
 
 
@@ -216,7 +224,7 @@ def _python(code: str, **env: str) -> subprocess.CompletedProcess[str]:
 
 def test_paohuzi_native_0_runs_pure_python() -> None:
     done = _python(
-        "import paohuzi; from paohuzi.evaluator import prepare;"
+        "import paohuzi; from paohuzi.engine.evaluator import prepare;"
         "print(paohuzi.native.available, type(prepare([], [], paohuzi.HUNAN)).__name__,"
         " paohuzi.native.describe())",
         PAOHUZI_NATIVE="0",

@@ -13,12 +13,12 @@ import random
 import pytest
 
 from paohuzi import native
-from paohuzi.actions import PASS, discard
 from paohuzi.bots.sampler import sample
-from paohuzi.cards import full_deck
-from paohuzi.game import Game, IllegalAction
-from paohuzi.observation import observe
-from paohuzi.rules import HUNAN, LUZHOU
+from paohuzi.engine.actions import PASS, discard
+from paohuzi.engine.cards import full_deck
+from paohuzi.engine.game import Game, IllegalAction
+from paohuzi.engine.observation import observe
+from paohuzi.engine.rules import HUNAN, LUZHOU
 
 pytestmark = pytest.mark.skipif(not native.available, reason="the native core is not built")
 

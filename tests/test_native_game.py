@@ -2,14 +2,14 @@
 
 Differential: the same deal played by ``Game(core="python")`` and ``Game(core="native")`` with
 the same choices; after **every** action both give
-the same legal actions (in the same order) and the same :class:`~paohuzi.position.Position`
+the same legal actions (in the same order) and the same :class:`~paohuzi.engine.position.Position`
 (hands, tables, rows, 臭 and 臭胡 marks, the wall, the phase with its offers and hidden claims,
-and once over the :class:`~paohuzi.position.GameResult` with its ``HuResult`` and ``Score``);
+and once over the :class:`~paohuzi.engine.position.GameResult` with its ``HuResult`` and ``Score``);
 at the end the same log and history. 10,000 seeded games over Hunan, Luzhou, a house rule and
 four seats, half of the choices biased towards taking (so that 吃, 碰, 跑 and wins are frequent),
 every golden record, games from positions (``from_position``), Hypothesis over positions whose
 hidden cards are dealt anew (as the sampler makes them), and illegal actions refused alike.
-Then the greedy bot (both ``waits`` settings: the Python bot, the native bot on the same
+Then the greedy bot (both ``count_waits`` settings: the Python bot, the native bot on the same
 observation and the native core's own greedy choose alike at every decision) and the rollouts
 of ``rollout_payments`` (the same payments on both cores); last the places the native core is
 used (D37–D39, D84): simulation, tournaments, the environments and their arrays.
@@ -34,21 +34,21 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from paohuzi import native
-from paohuzi.actions import PASS, Action, discard, parse_action
 from paohuzi.bots.greedy import GreedyBot
 from paohuzi.bots.rollout import rollout_payments
 from paohuzi.bots.sampler import is_consistent, sample
-from paohuzi.cards import full_deck
+from paohuzi.engine.actions import PASS, Action, discard, parse_action
+from paohuzi.engine.cards import full_deck
+from paohuzi.engine.game import CoreName, Game, IllegalAction, PythonCore
+from paohuzi.engine.observation import observe
+from paohuzi.engine.position import Over, Position
+from paohuzi.engine.record import Record
+from paohuzi.engine.rules import HUNAN, LUZHOU, FanCombine, RuleSet
 from paohuzi.env import SingleSeatEnv, raw_env
 from paohuzi.env.encoding import observation_arrays
-from paohuzi.game import CoreName, Game, IllegalAction, PythonCore
-from paohuzi.native_core import serves
-from paohuzi.observation import observe
-from paohuzi.position import Over, Position
-from paohuzi.record import Record
-from paohuzi.rules import HUNAN, LUZHOU, FanCombine, RuleSet
-from paohuzi.simulation import simulate_hand
-from paohuzi.tournament import play_deal
+from paohuzi.native.core import serves
+from paohuzi.tools.simulation import simulate_hand
+from paohuzi.tools.tournament import play_deal
 
 pytestmark = pytest.mark.skipif(not native.available, reason="the native core is not built")
 
@@ -316,33 +316,35 @@ def test_a_seeded_game_deals_the_same_deck_on_both_cores() -> None:
 # ----------------------------------------------------------------------------- greedy, rollouts
 
 
-def _greedy_reference(game: Game, waits: bool) -> Action:
+def _greedy_reference(game: Game, count_waits: bool) -> Action:
     """The Python greedy bot's choice for the seat to act (the native evaluator aside)."""
     seat = game.to_act
     assert seat is not None
-    return GreedyBot(waits=waits).python_choice(observe(game, seat))
+    return GreedyBot(count_waits=count_waits).python_choice(observe(game, seat))
 
 
 @pytest.mark.xdist_group("native_game")
-@pytest.mark.parametrize("waits", [False, True])
+@pytest.mark.parametrize("count_waits", [False, True])
 @pytest.mark.parametrize("name", sorted(RULE_SETS))
-def test_greedy_choices_agree(name: str, waits: bool) -> None:
+def test_greedy_choices_agree(name: str, count_waits: bool) -> None:
     """Greedy play at every seat: at each decision the Python bot, the native bot on the same
     observation and the native game's own greedy choose the same action."""
     rules = RULE_SETS[name]
-    bot = GreedyBot(waits=waits)
+    bot = GreedyBot(count_waits=count_waits)
     decisions = 0
-    for seed in range(60 if waits else 120):
+    for seed in range(60 if count_waits else 120):
         slow = Game(rules, dealer=seed % rules.players, seed=seed, core="python")
         fast = Game(rules, dealer=seed % rules.players, seed=seed, core="native")
         rng = random.Random(seed)
         while not slow.is_over:
             seat = slow.to_act
             assert seat is not None
-            expected = _greedy_reference(slow, waits)
+            expected = _greedy_reference(slow, count_waits)
             assert bot.act(observe(slow, seat)) == expected, (name, seed, len(slow.history))
-            assert fast.greedy(waits=waits) == expected, (name, seed, len(slow.history))
-            assert slow.greedy(waits=waits) is None  # the Python core's fallback is the bot
+            assert fast.greedy(count_waits=count_waits) == expected, (name, seed, len(slow.history))
+            assert (
+                slow.greedy(count_waits=count_waits) is None
+            )  # the Python core's fallback is the bot
             assert bot.game_act(slow) == expected and bot.game_act(fast) == expected
             decisions += 1
             # Now and then another choice, to reach positions greedy play alone does not.
@@ -510,13 +512,13 @@ def test_without_the_extension_every_seam_plays_python_games() -> None:
     # sys.modules[name] = None makes importing that module fail, as when it was never built.
     code = (
         "import sys, random; sys.modules['paohuzi._native'] = None\n"
-        "from paohuzi.game import Game\n"
-        "from paohuzi.native_core import serves\n"
-        "from paohuzi.simulation import simulate_hand\n"
-        "from paohuzi.tournament import play_deal\n"
+        "from paohuzi.engine.game import Game\n"
+        "from paohuzi.native.core import serves\n"
+        "from paohuzi.tools.simulation import simulate_hand\n"
+        "from paohuzi.tools.tournament import play_deal\n"
         "from paohuzi.bots.sampler import sample\n"
         "from paohuzi.bots.rollout import rollout_payments\n"
-        "from paohuzi.observation import observe\n"
+        "from paohuzi.engine.observation import observe\n"
         "from paohuzi.env import raw_env\n"
         "game = Game(seed=1)\n"
         "obs = observe(game, game.to_act)\n"

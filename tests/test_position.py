@@ -11,11 +11,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from paohuzi.actions import HU, PASS, PENG, discard
-from paohuzi.cards import parse_kind
-from paohuzi.game import Game, IllegalAction
-from paohuzi.position import ClaimWindow, Discarding, Over, Position, SelfHu, Source
-from paohuzi.rules import HUNAN, LUZHOU, RuleSet
+from paohuzi.engine.actions import HU, PASS, PENG, discard
+from paohuzi.engine.cards import parse_kind
+from paohuzi.engine.game import Game, IllegalAction
+from paohuzi.engine.position import ClaimWindow, Discarding, Over, Position, SelfHu, Source
+from paohuzi.engine.rules import HUNAN, LUZHOU, RuleSet
 from tests.scenario import deal, play, quiet, setup
 from tests.test_game_win import DEALER, WAITING
 

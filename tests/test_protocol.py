@@ -6,12 +6,12 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from paohuzi.actions import PASS, Action
 from paohuzi.bots import GreedyBot, RandomBot, play_hand
 from paohuzi.bots.protocol import SubprocessBot
-from paohuzi.game import Game
-from paohuzi.observation import Observation
-from paohuzi.record import Record, record_of, replay
+from paohuzi.engine.actions import PASS, Action
+from paohuzi.engine.game import Game
+from paohuzi.engine.observation import Observation
+from paohuzi.engine.record import Record, record_of, replay
 
 EXAMPLE = Path(__file__).parent.parent / "examples" / "bots" / "random_bot.py"
 

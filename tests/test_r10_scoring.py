@@ -6,11 +6,11 @@ from dataclasses import dataclass, replace
 
 import pytest
 
-from paohuzi.evaluator import best_win
-from paohuzi.groups import Group, GroupType
-from paohuzi.mingtang import WinContext
-from paohuzi.rules import HUNAN, LUZHOU, FanCombine
-from paohuzi.scoring import payments, score
+from paohuzi.engine.evaluator import best_win
+from paohuzi.engine.groups import Group, GroupType
+from paohuzi.engine.mingtang import WinContext
+from paohuzi.engine.rules import HUNAN, LUZHOU, FanCombine
+from paohuzi.engine.scoring import payments, score
 from tests.helpers import C, K, T
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from paohuzi.rules import HUNAN, LUZHOU
+from paohuzi.engine.rules import HUNAN, LUZHOU
 from tests.helpers import G
 
 

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from paohuzi.game import Game
-from paohuzi.mingtang import AllTriplets, RedCount
-from paohuzi.record import Record, RecordError, record_of, replay
-from paohuzi.rules import (
+from paohuzi.engine.game import Game
+from paohuzi.engine.mingtang import AllTriplets, RedCount
+from paohuzi.engine.record import Record, RecordError, record_of, replay
+from paohuzi.engine.rules import (
     HUNAN,
     LUZHOU,
     FanCombine,

@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from paohuzi.evaluator import best_win, current_huxi, waits
-from paohuzi.samples import Holding, random_holding
+from paohuzi.engine.evaluator import best_win, current_huxi, waits
+from paohuzi.engine.holdings import Holding, random_holding
 from tests.reference import RefResult, group_huxi, ref_best_win, ref_current_huxi
 
 

@@ -12,22 +12,22 @@ import gymnasium
 import numpy as np
 import pytest
 
-from paohuzi.action_ids import id_to_action
 from paohuzi.bots import GreedyBot, RandomBot, play_hand
 from paohuzi.bots.loader import check_spec, load_bot
 from paohuzi.bots.protocol import observation_from_json, observation_json
-from paohuzi.cards import full_deck
 from paohuzi.cli import main
+from paohuzi.engine.action_ids import id_to_action
+from paohuzi.engine.cards import full_deck
+from paohuzi.engine.game import Game, IllegalAction
+from paohuzi.engine.observation import observe
+from paohuzi.engine.rules import HUNAN, PRESETS
+from paohuzi.engine.scoring import largest_payment
 from paohuzi.env import ENV_IDS, PolicyBot, SelfPlayEnv, SingleSeatEnv, env, raw_env
 from paohuzi.env.encoding import CHOU_HU, HISTORY_WIDTH, action_mask, encode, encode_history
 from paohuzi.env.hand import state_planes
 from paohuzi.env.policy import first_legal
-from paohuzi.game import Game, IllegalAction
-from paohuzi.ladder import bradley_terry, ladder
-from paohuzi.observation import observe
-from paohuzi.rules import HUNAN, PRESETS
-from paohuzi.scoring import largest_payment
-from paohuzi.tournament import tournament
+from paohuzi.tools.ladder import bradley_terry, ladder
+from paohuzi.tools.tournament import tournament
 from tests.scenario import random_decisions
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -23,10 +23,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from paohuzi import native
-from paohuzi.game import Game
-from paohuzi.mingtang import RedCount, SizeCount
-from paohuzi.native_core import serves
-from paohuzi.rules import (
+from paohuzi.engine.game import Game
+from paohuzi.engine.mingtang import RedCount, SizeCount
+from paohuzi.engine.rules import (
     HUNAN,
     LUZHOU,
     MOST_FAN,
@@ -39,6 +38,7 @@ from paohuzi.rules import (
     RuleSetError,
     fan_bound,
 )
+from paohuzi.native.core import serves
 from paohuzi.server.roomrules import room_rules
 
 EXAMPLES, HANDS = (int(n) for n in os.environ.get("PAOHUZI_RULE_FUZZ", "10000:2").split(":"))

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from paohuzi.engine.game import EventType
+from paohuzi.engine.groups import GroupType
+from paohuzi.engine.position import Source
 from paohuzi.env import encoding
-from paohuzi.game import EventType
-from paohuzi.groups import GroupType
-from paohuzi.position import Source
 
 NATIVE = Path(__file__).parent.parent / "native" / "src"
 

@@ -10,10 +10,10 @@ import pytest
 
 from paohuzi import native
 from paohuzi.cli import main
-from paohuzi.rules import HUNAN, LUZHOU
-from paohuzi.simulation import simulate_hand
+from paohuzi.engine.rules import HUNAN, LUZHOU
+from paohuzi.tools.simulation import simulate_hand
 
-needs_core = pytest.mark.skipif(native.core is None, reason="the native core is not built")
+needs_core = pytest.mark.skipif(native.evaluators is None, reason="the native core is not built")
 
 KEYS = {
     "hands",
@@ -66,7 +66,7 @@ def test_simulate_in_the_core_plays_the_hands_python_plays(
 @needs_core
 def test_core_loop_counts_the_decisions_of_every_hand() -> None:
     extension: Any = native.extension()
-    core: Any = native.core
+    core: Any = native.evaluators
     for rules in (HUNAN, LUZHOU, replace(HUNAN, players=4)):
         ev = core.evaluator_for(rules)
         values = (rules.players, rules.hu_on_discard, rules.take_needs_discard)

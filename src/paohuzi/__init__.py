@@ -1,7 +1,9 @@
 """paohuzi: the reference implementation of 跑胡子 (Paohuzi), Hunan rules.
 
-The engine (cards, groups, rules, evaluator, scoring) is pure standard-library Python; the
-evaluator is served by a native core compiled from Rust when it is built (:mod:`paohuzi.native`)::
+The engine (:mod:`paohuzi.engine`: cards, groups, rules, evaluator, scoring, the game) is pure
+standard-library Python; the evaluator and the game are served by a native core compiled from
+Rust when it is built (:mod:`paohuzi.native`). Bots (:mod:`paohuzi.bots`), tools
+(:mod:`paohuzi.tools`), environments (:mod:`paohuzi.env`), the server and the CLI sit on top::
 
     >>> from paohuzi import best_win, parse_cards, parse_kind
     >>> hand = parse_cards("d1 d1 d1 d2 d7 d10 x1 x2 x3 x5 x5 x5 d4 d5 d6 x7 x8 x9 d8 d9")
@@ -10,9 +12,9 @@ evaluator is served by a native core compiled from Rust when it is built (:mod:`
     (18, 2, 2)
 """
 
-from paohuzi import native  # plugs the native core into the evaluator when it is built
-from paohuzi.cards import Kind, NotationError, format_cards, parse_cards, parse_kind
-from paohuzi.evaluator import (
+from paohuzi import _moved, native  # native: plugs the native core in when it is built
+from paohuzi.engine.cards import Kind, NotationError, format_cards, parse_cards, parse_kind
+from paohuzi.engine.evaluator import (
     HuResult,
     InvalidHolding,
     Wait,
@@ -23,11 +25,13 @@ from paohuzi.evaluator import (
     forced_tianhu,
     waits,
 )
-from paohuzi.groups import Group, GroupType, make_group, parse_group, parse_groups
-from paohuzi.rules import HUNAN, LUZHOU, PRESETS, HuxiTable, Points, RuleSet
-from paohuzi.scoring import Score, payments
+from paohuzi.engine.groups import Group, GroupType, make_group, parse_group, parse_groups
+from paohuzi.engine.rules import HUNAN, LUZHOU, PRESETS, HuxiTable, Points, RuleSet
+from paohuzi.engine.scoring import Score, payments
 
 __version__ = "0.1.0"
+
+_moved.install()  # the old module names, for one release (D102)
 
 __all__ = [
     "HUNAN",

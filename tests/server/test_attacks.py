@@ -24,14 +24,14 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect
 
 from paohuzi import bots as bot_levels
-from paohuzi.actions import PASS, Action
 from paohuzi.bots import make_bot
 from paohuzi.bots.greedy import GreedyBot
-from paohuzi.cards import format_cards, full_deck
-from paohuzi.fairdeal import verify
-from paohuzi.game import Game
-from paohuzi.observation import Observation, observe
-from paohuzi.rules import PRESETS
+from paohuzi.engine.actions import PASS, Action
+from paohuzi.engine.cards import format_cards, full_deck
+from paohuzi.engine.fairdeal import verify
+from paohuzi.engine.game import Game
+from paohuzi.engine.observation import Observation, observe
+from paohuzi.engine.rules import PRESETS
 from paohuzi.server import botrunner
 from paohuzi.server.app import create_app
 from paohuzi.server.botrunner import BotRunner

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from paohuzi.record import Record, replay
+from paohuzi.engine.record import Record, replay
 from paohuzi.server import rooms as rooms_module
 from paohuzi.server.config import Config
 from paohuzi.server.rooms import SAVE_FAILED, Room, Rooms

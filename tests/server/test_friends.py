@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from paohuzi.cli import main
-from paohuzi.record import Record, position_json
+from paohuzi.engine.record import Record, position_json
 from tests import clock
 from tests.server.harness import FAST, app_client, new_room, play_out, receive, room_of, seat_url
 

@@ -20,11 +20,11 @@ from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 from starlette.testclient import WebSocketTestSession
 
-from paohuzi.actions import Action, parse_action
 from paohuzi.bots.greedy import GreedyBot
-from paohuzi.cards import NotationError
-from paohuzi.game import Game
-from paohuzi.observation import Observation
+from paohuzi.engine.actions import Action, parse_action
+from paohuzi.engine.cards import NotationError
+from paohuzi.engine.game import Game
+from paohuzi.engine.observation import Observation
 from paohuzi.server import botrunner
 from paohuzi.server.botrunner import BotRunner
 from paohuzi.server.rooms import Room

@@ -17,7 +17,7 @@ from typing import Any
 import psycopg
 import pytest
 
-from paohuzi.record import Record, replay
+from paohuzi.engine.record import Record, replay
 from paohuzi.server.store import (
     PG_MIGRATIONS,
     LeaseLost,

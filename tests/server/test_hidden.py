@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from paohuzi.actions import PASS, discard
-from paohuzi.game import EventType
-from paohuzi.observation import Observation
+from paohuzi.engine.actions import PASS, discard
+from paohuzi.engine.game import EventType
+from paohuzi.engine.observation import Observation
 from paohuzi.server.botrunner import BotRunner
 from paohuzi.server.config import Config
 from paohuzi.server.rooms import Listener, Room, Rooms

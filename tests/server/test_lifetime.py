@@ -7,7 +7,7 @@ from pathlib import Path
 
 from fastapi.testclient import TestClient
 
-from paohuzi.fairdeal import verify
+from paohuzi.engine.fairdeal import verify
 from paohuzi.server.app import create_app
 from tests import clock
 from tests.pgcluster import db_url

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from paohuzi import native
-from paohuzi.match import Match
+from paohuzi.engine.match import Match
 from paohuzi.server.config import Config
 from paohuzi.server.limits import Histogram
 from paohuzi.server.pacing import Frame, Pacer
@@ -153,7 +153,7 @@ def test_the_pacer_shows_frames_in_order_and_public_ones_apart() -> None:
 def test_a_room_plays_on_the_default_core_and_is_restored_on_it(tmp_path: Path) -> None:
     # D101: a room's hand stops at each card on offer, which both cores do, so the room plays
     # on the default core (the native one where it is built; CI runs this suite on both).
-    expected = "native" if native.core is not None else "python"
+    expected = "native" if native.evaluators is not None else "python"
 
     async def run() -> None:
         store = open_store(db_url(tmp_path / "cores.db"))
@@ -177,5 +177,8 @@ def test_a_room_plays_on_the_default_core_and_is_restored_on_it(tmp_path: Path) 
         assert restored.dealt.position() == game.position()
         assert restored.dealt.log == game.log
         assert [restored.seq(s) for s in range(3)] == [room.seq(s) for s in range(3)]
+        again.close()
+        rooms.close()
+        store.close()
 
     asyncio.run(run())

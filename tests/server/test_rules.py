@@ -12,12 +12,12 @@ from typing import Any
 
 import pytest
 
-from paohuzi.cards import parse_cards
 from paohuzi.cli.verify import check_replay
-from paohuzi.fairdeal import commitment, verify
-from paohuzi.game import Game
-from paohuzi.record import Record, record_of, replay
-from paohuzi.rules import HUNAN, RuleSet
+from paohuzi.engine.cards import parse_cards
+from paohuzi.engine.fairdeal import commitment, verify
+from paohuzi.engine.game import Game
+from paohuzi.engine.record import Record, record_of, replay
+from paohuzi.engine.rules import HUNAN, RuleSet
 from paohuzi.server.config import Config
 from paohuzi.server.rooms import Rooms
 from paohuzi.server.store import open_store

@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from paohuzi.cards import format_cards
-from paohuzi.game import Game
-from paohuzi.groups import GroupType
-from paohuzi.record import Record, replay
+from paohuzi.engine.cards import format_cards
+from paohuzi.engine.game import Game
+from paohuzi.engine.groups import GroupType
+from paohuzi.engine.record import Record, replay
 from paohuzi.server.app import create_app
 from paohuzi.server.config import Config
 from paohuzi.server.pacing import Frame

@@ -9,7 +9,7 @@ import random
 import sqlite3
 from pathlib import Path
 
-from paohuzi.cards import format_cards, full_deck
+from paohuzi.engine.cards import format_cards, full_deck
 from paohuzi.server.config import Config
 from paohuzi.server.rooms import Rooms
 from paohuzi.server.store import PostgresStore, Store, open_store

@@ -13,11 +13,11 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from paohuzi.actions import discard
 from paohuzi.bots.greedy import GreedyBot
-from paohuzi.cards import KIND_NAMES
-from paohuzi.game import EventType, Game
-from paohuzi.observation import observe
+from paohuzi.engine.actions import discard
+from paohuzi.engine.cards import KIND_NAMES
+from paohuzi.engine.game import EventType, Game
+from paohuzi.engine.observation import observe
 from paohuzi.server.app import create_app
 from paohuzi.server.config import Config
 from paohuzi.server.rooms import Listener, Room, Rooms

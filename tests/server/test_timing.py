@@ -27,8 +27,8 @@ from typing import Any
 import pytest
 
 import paohuzi.server.rooms as rooms_module
-from paohuzi.actions import PASS, ActionType, discard
-from paohuzi.position import ClaimWindow, Discarding
+from paohuzi.engine.actions import PASS, ActionType, discard
+from paohuzi.engine.position import ClaimWindow, Discarding
 from paohuzi.server.config import Config
 from paohuzi.server.database import Database
 from paohuzi.server.rooms import Listener, Room, Rooms

@@ -7,9 +7,9 @@ import json
 import random
 
 from paohuzi.bots.protocol import event_json
-from paohuzi.game import Game
-from paohuzi.observation import observe
-from paohuzi.rules import HUNAN
+from paohuzi.engine.game import Game
+from paohuzi.engine.observation import observe
+from paohuzi.engine.rules import HUNAN
 from paohuzi.server.views import SeatEvents, events_text
 
 

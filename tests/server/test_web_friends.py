@@ -13,8 +13,8 @@ import pytest
 from playwright.sync_api import Browser, Page, WebSocketRoute
 
 from paohuzi.cli import main
-from paohuzi.observation import observe
-from paohuzi.record import Record, position_json
+from paohuzi.engine.observation import observe
+from paohuzi.engine.record import Record, position_json
 from tests import clock
 from tests.server.conftest import Server
 from tests.server.test_web import (

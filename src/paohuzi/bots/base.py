@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from paohuzi.actions import Action
-from paohuzi.game import Game
-from paohuzi.observation import Observation, observe
-from paohuzi.position import GameResult
+from paohuzi.engine.actions import Action
+from paohuzi.engine.game import Game
+from paohuzi.engine.observation import Observation, observe
+from paohuzi.engine.position import GameResult
 
 
 class Bot(Protocol):

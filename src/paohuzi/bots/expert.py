@@ -27,11 +27,11 @@ import random
 import time
 from collections.abc import Sequence
 
-from paohuzi.actions import HU, Action
 from paohuzi.bots.expert_v1 import CLEAR_MARGIN, Estimate, ExpertV1Bot
 from paohuzi.bots.rollout import rollout_payments
 from paohuzi.bots.sampler import sample
-from paohuzi.observation import Observation
+from paohuzi.engine.actions import HU, Action
+from paohuzi.engine.observation import Observation
 
 DEFAULT_BUDGET = 0.5
 """Seconds of search per decision (the ``expert`` level)."""

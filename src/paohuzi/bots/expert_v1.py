@@ -24,13 +24,13 @@ from collections.abc import Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
 
-from paohuzi.actions import HU, Action
 from paohuzi.bots.greedy import GreedyBot
 from paohuzi.bots.rollout import rollout_payments
 from paohuzi.bots.sampler import sample
-from paohuzi.game import CoreName
-from paohuzi.observation import Observation
-from paohuzi.workers import start_worker
+from paohuzi.engine.actions import HU, Action
+from paohuzi.engine.game import CoreName
+from paohuzi.engine.observation import Observation
+from paohuzi.tools.workers import start_worker
 
 DEFAULT_BUDGET = 0.95
 """Seconds of search per decision."""

@@ -6,21 +6,21 @@ isolated ones, and, once it is 听牌, how many unseen cards would win. A discar
 what it may give away: the next player may 吃 it unless he discarded that kind himself (R7.1).
 
 With the native core built and serving the rule set, the choice is made by its port
-(``native/src/greedy.rs``, D38), the same choice to the tie; this module stays the reference.
+(``native/src/policy/greedy.rs``, D38), the same choice to the tie; this module stays the reference.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from paohuzi.actions import HU, PASS, Action, ActionType
-from paohuzi.cards import NUM_KINDS
-from paohuzi.evaluator import prepare_counts
-from paohuzi.game import Game
-from paohuzi.groups import PARTNERS, Group, GroupType
-from paohuzi.native_core import greedy_choice
-from paohuzi.observation import Observation, observe
-from paohuzi.rules import RuleSet, holding_limit
+from paohuzi.engine.actions import HU, PASS, Action, ActionType
+from paohuzi.engine.cards import NUM_KINDS
+from paohuzi.engine.evaluator import prepare_counts
+from paohuzi.engine.game import Game
+from paohuzi.engine.groups import PARTNERS, Group, GroupType
+from paohuzi.engine.observation import Observation, observe
+from paohuzi.engine.rules import RuleSet, holding_limit
+from paohuzi.native.core import greedy_choice
 
 CLAIM_MARGIN = 0.5
 """A 吃 or 碰 must beat passing by this much: taking shows cards and commits the hand."""
@@ -32,9 +32,9 @@ def hand_value(
     rules: RuleSet,
     unseen: Sequence[int],
     *,
-    waits: bool = True,
+    count_waits: bool = True,
 ) -> float:
-    """How good a hand and table are (higher is better); ``waits``: count the live winning
+    """How good a hand and table are (higher is better); ``count_waits``: count the live winning
     cards of a 听牌 hand (the costly part)."""
     prepared = prepare_counts(hand, table, rules)
     value = 1.2 * prepared.current_huxi()
@@ -52,7 +52,7 @@ def hand_value(
             value -= 1.2
     holding = sum(hand) + sum(len(g.cards) for g in table)
     fours = sum(g.is_four for g in table)
-    if waits and isolated <= 2 and holding == holding_limit(fours):
+    if count_waits and isolated <= 2 and holding == holding_limit(fours):
         live = sum(unseen[w.win] for w in prepared.waits())
         if live:
             value += 6 + 2.5 * live
@@ -64,22 +64,22 @@ class GreedyBot:
 
     name = "greedy"
 
-    def __init__(self, seed: int | None = None, *, waits: bool = True) -> None:
+    def __init__(self, seed: int | None = None, *, count_waits: bool = True) -> None:
         del seed  # deterministic
-        self.waits = waits
+        self.count_waits = count_waits
 
     def act(self, observation: Observation) -> Action:
         if HU in observation.legal:
             return HU
-        found = greedy_choice(observation, waits=self.waits)
+        found = greedy_choice(observation, count_waits=self.count_waits)
         return self.python_choice(observation) if found is None else found
 
     def game_act(self, game: Game) -> Action:
         """:meth:`act` for the seat to act in ``game``: computed inside the game's core from
-        what the seat sees where the core can (:meth:`paohuzi.game.Game.greedy`), else by
+        what the seat sees where the core can (:meth:`paohuzi.engine.game.Game.greedy`), else by
         :meth:`python_choice` on the seat's observation, the Python fallback (a game on the
         Python core is the reference throughout, D85; :func:`paohuzi.bots.base.bot_choice`)."""
-        found = game.greedy(waits=self.waits)
+        found = game.greedy(count_waits=self.count_waits)
         if found is not None:
             return found
         seat = game.to_act
@@ -109,7 +109,9 @@ class GreedyBot:
         card = action.card
         assert card is not None
         hand[card] -= 1
-        value = hand_value(hand, table, observation.rules, observation.unseen(), waits=self.waits)
+        value = hand_value(
+            hand, table, observation.rules, observation.unseen(), count_waits=self.count_waits
+        )
         hand[card] += 1
         assert observation.seat is not None
         nxt = observation.seating.next(observation.seat)
@@ -125,11 +127,13 @@ class GreedyBot:
         for k in range(NUM_KINDS):
             if 0 < hand[k] < 3:
                 hand[k] -= 1
-                value = hand_value(hand, table, observation.rules, unseen, waits=self.waits)
+                value = hand_value(
+                    hand, table, observation.rules, unseen, count_waits=self.count_waits
+                )
                 hand[k] += 1
                 best = value if best is None else max(best, value)
         return (
-            hand_value(hand, table, observation.rules, unseen, waits=self.waits)
+            hand_value(hand, table, observation.rules, unseen, count_waits=self.count_waits)
             if best is None
             else best
         )
@@ -138,7 +142,7 @@ class GreedyBot:
         unseen = observation.unseen()
         hand = list(observation.hand)
         table = observation.own_table()
-        keep = hand_value(hand, table, observation.rules, unseen, waits=self.waits)
+        keep = hand_value(hand, table, observation.rules, unseen, count_waits=self.count_waits)
         scores = {PASS: keep + CLAIM_MARGIN}
         card = observation.offer
         for action in observation.legal:
@@ -164,7 +168,9 @@ class GreedyBot:
             if holding > holding_limit(fours):
                 value = self._best_discard_value(observation, after, new)
             else:
-                value = hand_value(after, new, observation.rules, unseen, waits=self.waits)
+                value = hand_value(
+                    after, new, observation.rules, unseen, count_waits=self.count_waits
+                )
             if hand[card] == 2:
                 value += 0.5  # passing would make a kind it holds a pair of 臭 (R7.1)
             scores[action] = value

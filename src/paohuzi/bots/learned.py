@@ -5,7 +5,7 @@ greedy bot's hand-value components, hu-xi, live waits and what they would pay, t
 itself) next to what the seat sees of the table, and a multilayer perceptron (:class:`QNet`)
 estimates the payment the seat will end the hand with (Deep Monte-Carlo, docs/learned.md). The
 bot takes the choice with the highest estimate; it always wins when it can, like the greedy bot.
-Everything comes from the seat's :class:`~paohuzi.observation.Observation`.
+Everything comes from the seat's :class:`~paohuzi.engine.observation.Observation`.
 """
 
 from __future__ import annotations
@@ -18,14 +18,14 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from paohuzi.actions import HU, Action, ActionType
 from paohuzi.bots.greedy import GreedyBot
-from paohuzi.cards import NUM_KINDS, RED_KINDS, is_big
-from paohuzi.evaluator import current_huxi, prepare_counts
-from paohuzi.groups import PARTNERS, Group, GroupType
-from paohuzi.observation import Observation
-from paohuzi.position import Source
-from paohuzi.rules import holding_limit
+from paohuzi.engine.actions import HU, Action, ActionType
+from paohuzi.engine.cards import NUM_KINDS, RED_KINDS, is_big
+from paohuzi.engine.evaluator import current_huxi, prepare_counts
+from paohuzi.engine.groups import PARTNERS, Group, GroupType
+from paohuzi.engine.observation import Observation
+from paohuzi.engine.position import Source
+from paohuzi.engine.rules import holding_limit
 
 Array = NDArray[np.float32]
 

@@ -21,8 +21,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import IO, Any
 
-from paohuzi.actions import PASS, Action, parse_action
-from paohuzi.cards import (
+from paohuzi.engine.actions import PASS, Action, parse_action
+from paohuzi.engine.cards import (
     KIND_NAMES,
     NotationError,
     format_cards,
@@ -30,12 +30,12 @@ from paohuzi.cards import (
     parse_kind,
     to_counts,
 )
-from paohuzi.game import Event
-from paohuzi.groups import Group, GroupType, parse_group
-from paohuzi.observation import HIDDEN, Observation, SeenGroup
-from paohuzi.position import Source
-from paohuzi.record import result_json
-from paohuzi.rules import HUNAN, RuleSet
+from paohuzi.engine.game import Event
+from paohuzi.engine.groups import Group, GroupType, parse_group
+from paohuzi.engine.observation import HIDDEN, Observation, SeenGroup
+from paohuzi.engine.position import Source
+from paohuzi.engine.record import result_json
+from paohuzi.engine.rules import HUNAN, RuleSet
 
 PROTOCOL = "paohuzi-bot/1"
 DEFAULT_TIMEOUT = 10.0

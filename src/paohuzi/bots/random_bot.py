@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
-from paohuzi.actions import Action
-from paohuzi.game import Game
-from paohuzi.observation import Observation
+from paohuzi.engine.actions import Action
+from paohuzi.engine.game import Game
+from paohuzi.engine.observation import Observation
 
 
 class RandomBot:

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from paohuzi.actions import Action
 from paohuzi.bots.base import play_hand
 from paohuzi.bots.greedy import GreedyBot
-from paohuzi.game import Game
+from paohuzi.engine.actions import Action
+from paohuzi.engine.game import Game
 
-ROLLOUT_POLICY = GreedyBot(waits=False)
+ROLLOUT_POLICY = GreedyBot(count_waits=False)
 """Every seat's player in a rollout: the greedy bot without its (costly) count of waits."""
 
 

@@ -22,13 +22,21 @@ from __future__ import annotations
 import random
 from math import comb
 
-from paohuzi.actions import PASS, ActionType
-from paohuzi.cards import NUM_KINDS, Kind
-from paohuzi.game import CoreName, EventType, Game
-from paohuzi.groups import Group, GroupType
-from paohuzi.native_core import NativeSampler, serves
-from paohuzi.observation import Observation, observe
-from paohuzi.position import ClaimWindow, Discarding, Phase, Position, SeatState, SelfHu, Source
+from paohuzi.engine.actions import PASS, ActionType
+from paohuzi.engine.cards import NUM_KINDS, Kind
+from paohuzi.engine.game import CoreName, EventType, Game
+from paohuzi.engine.groups import Group, GroupType
+from paohuzi.engine.observation import Observation, observe
+from paohuzi.engine.position import (
+    ClaimWindow,
+    Discarding,
+    Phase,
+    Position,
+    SeatState,
+    SelfHu,
+    Source,
+)
+from paohuzi.native.core import NativeSampler, serves
 
 REJECTION_TRIES = 300
 
@@ -79,7 +87,7 @@ def limits(obs: Observation) -> tuple[dict[int, list[int]], dict[int, set[Kind]]
 def sample(obs: Observation, rng: random.Random, *, core: CoreName = "auto") -> Game:
     """A game consistent with ``obs``, at the decision the observing seat faces, on ``core``
     (as ``Game(core=…)`` chooses it). On the native core the sample is drawn inside it
-    (:class:`~paohuzi.native_core.NativeSampler`, with a 64-bit seed from ``rng``) under the
+    (:class:`~paohuzi.native.core.NativeSampler`, with a 64-bit seed from ``rng``) under the
     same constraints (D41); on the Python core, here."""
     seat = obs.seat
     if seat is None or not obs.legal:

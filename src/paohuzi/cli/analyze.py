@@ -10,10 +10,10 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from paohuzi.analysis import Query, answer, batch_line, parse_query
-from paohuzi.cards import KIND_NAMES
-from paohuzi.evaluator import HuResult, best_win, waits
-from paohuzi.rules import PRESETS, RuleSet
+from paohuzi.engine.analysis import Query, answer, batch_line, parse_query
+from paohuzi.engine.cards import KIND_NAMES
+from paohuzi.engine.evaluator import HuResult, best_win, waits
+from paohuzi.engine.rules import PRESETS, RuleSet
 
 
 def add_parser(commands: Any) -> None:

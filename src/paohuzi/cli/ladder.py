@@ -15,8 +15,8 @@ from rich.table import Table
 
 from paohuzi.bots.loader import check_spec, describe_specs
 from paohuzi.cli.simulate import add_backend_arguments, add_players_argument, rules_of
-from paohuzi.ladder import ladder
-from paohuzi.rules import PRESETS
+from paohuzi.engine.rules import PRESETS
+from paohuzi.tools.ladder import ladder
 
 DEFAULT_BOTS = "random,greedy,expert@10"
 

@@ -12,19 +12,27 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from paohuzi.actions import Action, ActionType
 from paohuzi.bots import Bot
 from paohuzi.bots.loader import close_bot, describe_specs, load_bot
-from paohuzi.cards import GLYPHS, KIND_NAMES, RED_KINDS, Kind, NotationError, make_kind, parse_kind
 from paohuzi.cli.render import describe, print_settlement
 from paohuzi.cli.simulate import add_players_argument, rules_of
-from paohuzi.game import Game, Source
-from paohuzi.groups import SET_SIZE
-from paohuzi.match import Match
-from paohuzi.observation import Observation, observe
-from paohuzi.position import Over
-from paohuzi.record import record_of
-from paohuzi.rules import PRESETS, RuleSet
+from paohuzi.engine.actions import Action, ActionType
+from paohuzi.engine.cards import (
+    GLYPHS,
+    KIND_NAMES,
+    RED_KINDS,
+    Kind,
+    NotationError,
+    make_kind,
+    parse_kind,
+)
+from paohuzi.engine.game import Game, Source
+from paohuzi.engine.groups import SET_SIZE
+from paohuzi.engine.match import Match
+from paohuzi.engine.observation import Observation, observe
+from paohuzi.engine.position import Over
+from paohuzi.engine.record import record_of
+from paohuzi.engine.rules import PRESETS, RuleSet
 
 
 def add_parser(commands: Any) -> None:

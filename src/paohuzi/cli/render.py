@@ -5,8 +5,8 @@ from __future__ import annotations
 from rich.console import Console
 from rich.table import Table
 
-from paohuzi.cards import KIND_NAMES
-from paohuzi.game import Event, EventType, GameResult
+from paohuzi.engine.cards import KIND_NAMES
+from paohuzi.engine.game import Event, EventType, GameResult
 
 # A meld made from the player's own cards: the kind is named after "of".
 _MADE = {

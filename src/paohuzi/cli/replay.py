@@ -10,12 +10,12 @@ from typing import Any
 
 from rich.console import Console
 
-from paohuzi.actions import parse_seat_action
-from paohuzi.cards import KIND_NAMES, NotationError, format_cards
 from paohuzi.cli.render import describe, print_settlement
-from paohuzi.game import IllegalAction
-from paohuzi.record import Record, RecordError, replay
-from paohuzi.rules import HAND_SIZE
+from paohuzi.engine.actions import parse_seat_action
+from paohuzi.engine.cards import KIND_NAMES, NotationError, format_cards
+from paohuzi.engine.game import IllegalAction
+from paohuzi.engine.record import Record, RecordError, replay
+from paohuzi.engine.rules import HAND_SIZE
 
 
 def add_parser(commands: Any) -> None:

@@ -13,8 +13,8 @@ from rich.table import Table
 
 from paohuzi.bots.expert import DEFAULT_BUDGET, ExpertBot
 from paohuzi.cli.replay import read_record
-from paohuzi.record import RecordError
-from paohuzi.review import decisions, judge, mistakes, seeds
+from paohuzi.engine.record import RecordError
+from paohuzi.tools.review import decisions, judge, mistakes, seeds
 
 
 def add_parser(commands: Any) -> None:

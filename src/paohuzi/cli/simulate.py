@@ -14,10 +14,11 @@ from typing import Any
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from paohuzi import native, native_core
-from paohuzi.distributed import BACKENDS
-from paohuzi.rules import PRESETS, SEAT_COUNTS, RuleSet
-from paohuzi.simulation import SimulatedHand, simulate
+from paohuzi import native
+from paohuzi.engine.rules import PRESETS, SEAT_COUNTS, RuleSet
+from paohuzi.native import core as native_core
+from paohuzi.tools.distributed import BACKENDS
+from paohuzi.tools.simulation import SimulatedHand, simulate
 
 CHUNK = 500
 """Hands per call into the core (the progress bar moves between calls)."""
@@ -77,11 +78,11 @@ def core_loop(args: argparse.Namespace, rules: RuleSet) -> tuple[Any, str | None
     evaluator), or None and why not."""
     if args.save or args.workers != 1 or args.backend != "local":
         return None, "--save, --workers and --backend need the hands played from Python"
-    if native.core is None or not native_core.serves(rules):
+    if native.evaluators is None or not native_core.serves(rules):
         return None, f"the native core does not serve these rules ({native.describe()})"
     if not -(2**63) <= args.seed < 2**63:
         return None, "the core takes a 64-bit seed"
-    core: Any = native.core
+    core: Any = native.evaluators
     return (native.extension().Game.simulate_hands, core.evaluator_for(rules)), None
 
 

@@ -14,8 +14,8 @@ from rich.table import Table
 
 from paohuzi.bots.loader import check_spec, describe_specs
 from paohuzi.cli.simulate import add_backend_arguments, add_players_argument, rules_of
-from paohuzi.rules import PRESETS
-from paohuzi.tournament import HandOutcome, seatings, tournament
+from paohuzi.engine.rules import PRESETS
+from paohuzi.tools.tournament import HandOutcome, seatings, tournament
 
 
 def add_parser(commands: Any) -> None:

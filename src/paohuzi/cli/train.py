@@ -10,7 +10,7 @@ from typing import Any
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from paohuzi.training import Settings
+from paohuzi.tools.dmc_settings import Settings
 
 
 def add_parser(commands: Any) -> None:
@@ -52,7 +52,7 @@ def _fail(message: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    from paohuzi.train import State, export, train  # NumPy: only to train
+    from paohuzi.tools.dmc import State, export, train  # NumPy: only to train
 
     try:
         hidden = tuple(int(h) for h in args.hidden.split(","))

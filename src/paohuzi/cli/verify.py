@@ -12,8 +12,8 @@ from dataclasses import replace
 from typing import Any
 
 from paohuzi.cli.replay import read_json
-from paohuzi.fairdeal import verify
-from paohuzi.record import Record, RecordError, replay, result_json
+from paohuzi.engine.fairdeal import verify
+from paohuzi.engine.record import Record, RecordError, replay, result_json
 
 
 def add_parser(commands: Any) -> None:

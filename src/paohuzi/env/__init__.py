@@ -6,7 +6,7 @@ Importing it registers the Gymnasium environments ``paohuzi/SingleSeat-v0`` and
 
 import gymnasium
 
-from paohuzi.action_ids import NUM_ACTIONS, action_to_id, id_to_action
+from paohuzi.engine.action_ids import NUM_ACTIONS, action_to_id, id_to_action
 from paohuzi.env.aec import env, raw_env
 from paohuzi.env.encoding import PLANES, action_mask, encode, encode_history
 from paohuzi.env.policy import PolicyBot

@@ -17,9 +17,13 @@ from numpy.typing import NDArray
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from paohuzi.action_ids import NUM_ACTIONS, id_to_action
-from paohuzi.actions import Action
-from paohuzi.cards import KIND_NAMES, NUM_KINDS, format_cards
+from paohuzi.engine.action_ids import NUM_ACTIONS, id_to_action
+from paohuzi.engine.actions import Action
+from paohuzi.engine.cards import KIND_NAMES, NUM_KINDS, format_cards
+from paohuzi.engine.game import CoreName, Game
+from paohuzi.engine.observation import observe
+from paohuzi.engine.position import ClaimWindow, Over
+from paohuzi.engine.rules import HUNAN, RuleSet
 from paohuzi.env.encoding import (
     HISTORY_WIDTH,
     action_mask,
@@ -30,10 +34,6 @@ from paohuzi.env.encoding import (
 )
 from paohuzi.env.hand import deal, full_state, penalty_payments, state_planes
 from paohuzi.env.hand import illegal_penalty as penalty_of
-from paohuzi.game import CoreName, Game
-from paohuzi.observation import observe
-from paohuzi.position import ClaimWindow, Over
-from paohuzi.rules import HUNAN, RuleSet
 
 
 def agent_names(seats: int) -> tuple[str, ...]:

@@ -3,12 +3,12 @@
 The array has ``planes(seats)`` rows of 20 columns, one column per kind (``x1``…``d10``). Seats
 are relative to the observer: seat r is (observer + r) modulo the table's seats — 0 itself, 1
 its 下家 (next), the last its 上家 (previous). It is built from
-:class:`~paohuzi.observation.Observation` alone, so it holds nothing the seat may not see. The
-module constants are the layout of the three-seat table; :func:`layout` gives any table's.
+:class:`~paohuzi.engine.observation.Observation` alone, so it holds nothing the seat may not
+see. The module constants are the layout of the three-seat table; :func:`layout` gives any table's.
 
 :func:`observation_arrays` is what the environments call: a game on the native core encodes
 the seat's view itself (the identical array, from the same visible state, D39); on the Python
-core, :func:`encode` and :func:`action_mask` of its :class:`~paohuzi.observation.Observation`
+core, :func:`encode` and :func:`action_mask` of its :class:`~paohuzi.engine.observation.Observation`
 (the one Python fallback, D85).
 """
 
@@ -21,14 +21,14 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from paohuzi.action_ids import NUM_ACTIONS, action_to_id
-from paohuzi.actions import ActionType
-from paohuzi.cards import NUM_KINDS
-from paohuzi.game import EventType, Game
-from paohuzi.groups import GroupType
-from paohuzi.observation import Observation, observe
-from paohuzi.position import Source
-from paohuzi.rules import DEALT, HAND_SIZE
+from paohuzi.engine.action_ids import NUM_ACTIONS, action_to_id
+from paohuzi.engine.actions import ActionType
+from paohuzi.engine.cards import NUM_KINDS
+from paohuzi.engine.game import EventType, Game
+from paohuzi.engine.groups import GroupType
+from paohuzi.engine.observation import Observation, observe
+from paohuzi.engine.position import Source
+from paohuzi.engine.rules import DEALT, HAND_SIZE
 
 TABLE_PLANES = 5
 """Per relative seat: cards in 吃 groups, 碰, visible 偎/臭偎, 跑/提, cards in front of it."""

@@ -10,11 +10,11 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from paohuzi.cards import NUM_KINDS, parse_cards
+from paohuzi.engine.cards import NUM_KINDS, parse_cards
+from paohuzi.engine.game import CoreName, Game
+from paohuzi.engine.rules import PRESETS, RuleSet
+from paohuzi.engine.scoring import largest_payment
 from paohuzi.env.encoding import observation_arrays, planes
-from paohuzi.game import CoreName, Game
-from paohuzi.rules import PRESETS, RuleSet
-from paohuzi.scoring import largest_payment
 
 ILLEGAL_RULES = ("raise", "penalty")
 """What an environment does with an illegal action: raise ``IllegalAction`` (the default), or

@@ -13,11 +13,11 @@ from collections.abc import Callable
 import numpy as np
 from numpy.typing import NDArray
 
-from paohuzi.action_ids import id_to_action
-from paohuzi.actions import Action
+from paohuzi.engine.action_ids import id_to_action
+from paohuzi.engine.actions import Action
+from paohuzi.engine.game import IllegalAction
+from paohuzi.engine.observation import Observation
 from paohuzi.env.encoding import action_mask, encode
-from paohuzi.game import IllegalAction
-from paohuzi.observation import Observation
 
 Policy = Callable[[NDArray[np.float32], NDArray[np.int8]], int]
 """(observation planes, action mask) → action id, as the environments give them."""

@@ -15,11 +15,15 @@ import numpy as np
 from gymnasium import spaces
 from numpy.typing import NDArray
 
-from paohuzi.action_ids import NUM_ACTIONS, id_to_action
 from paohuzi.bots import Bot
 from paohuzi.bots.base import bot_choice
 from paohuzi.bots.loader import close_bot, load_bot, spec_kind
-from paohuzi.cards import NUM_KINDS
+from paohuzi.engine.action_ids import NUM_ACTIONS, id_to_action
+from paohuzi.engine.cards import NUM_KINDS
+from paohuzi.engine.game import CoreName, Game
+from paohuzi.engine.observation import observe
+from paohuzi.engine.position import Over
+from paohuzi.engine.rules import HUNAN, RuleSet
 from paohuzi.env.aec import describe
 from paohuzi.env.encoding import (
     HISTORY_WIDTH,
@@ -31,10 +35,6 @@ from paohuzi.env.encoding import (
 )
 from paohuzi.env.hand import deal, illegal_penalty, penalty_payments
 from paohuzi.env.policy import Policy, PolicyBot
-from paohuzi.game import CoreName, Game
-from paohuzi.observation import observe
-from paohuzi.position import Over
-from paohuzi.rules import HUNAN, RuleSet
 
 Opponent = str | Bot
 """A bot spec (``random``, ``expert@20``, ``module:factory``, ``cmd:…``) or a bot object."""

@@ -11,7 +11,7 @@ seat's reward.
 The observation is the array of :func:`paohuzi.env.encoding.encode` (the same array the AEC
 environment gives for the same position and seat, from what that seat sees only), batched:
 shape ``(N, planes, 20)`` float32; the legal-action masks are ``info["action_mask"]``, shape
-``(N, NUM_ACTIONS)`` int8 (``paohuzi.action_ids``). The core writes both straight into
+``(N, NUM_ACTIONS)`` int8 (``paohuzi.engine.action_ids``). The core writes both straight into
 preallocated NumPy arrays; with ``copy=False`` ``reset`` and ``step`` return those arrays
 themselves, which the next call overwrites.
 
@@ -22,9 +22,9 @@ in ``info["final_obs"]``), so every mask returned has a legal action; or with
 ``autoreset_mode="next_step"`` Gymnasium's default, where the step after the end deals the new
 hand and ignores that hand's action. Hands are dealt in the core from each hand's own seeded
 generator (``reset(seed=s)`` seeds hand i with s + i). An illegal action raises
-:class:`~paohuzi.game.IllegalAction` and applies nothing.
+:class:`~paohuzi.engine.game.IllegalAction` and applies nothing.
 
-The hands are played by the native core (``native/src/vector.rs``) where it serves the rule
+The hands are played by the native core (``native/src/python/vector.rs``) where it serves the rule
 set; ``core="python"`` (or ``"auto"``, the default, where the native core does not serve the
 rules or is not built) plays them with the Python engine and encoder behind the same face, the
 same arrays, far slower; ``core="native"`` insists, raising :class:`NativeCoreMissing`
@@ -45,14 +45,14 @@ from gymnasium.vector.utils import batch_space
 from numpy.typing import NDArray
 
 from paohuzi import native
-from paohuzi.action_ids import NUM_ACTIONS, id_to_action
 from paohuzi.bots.greedy import GreedyBot
-from paohuzi.cards import NUM_KINDS, full_deck
+from paohuzi.engine.action_ids import NUM_ACTIONS, id_to_action
+from paohuzi.engine.cards import NUM_KINDS, full_deck
+from paohuzi.engine.game import Game, IllegalAction
+from paohuzi.engine.observation import observe
+from paohuzi.engine.rules import HUNAN, RuleSet
 from paohuzi.env.encoding import action_mask, encode, planes
-from paohuzi.game import Game, IllegalAction
-from paohuzi.native_core import evaluator_for, kit
-from paohuzi.observation import observe
-from paohuzi.rules import HUNAN, RuleSet
+from paohuzi.native.core import evaluator_for, kit
 
 __all__ = ["CORES", "OPPONENTS", "NativeCoreMissing", "SelfPlayVectorEnv", "VectorEnv", "make"]
 
@@ -152,7 +152,7 @@ class _Arrays:
 
 
 class _Batch(_Arrays):
-    """The native batch of hands (``native/src/vector.rs``), writing into the arrays."""
+    """The native batch of hands (``native/src/python/vector.rs``), writing into the arrays."""
 
     core_name = "native"
 
@@ -216,7 +216,7 @@ class _Batch(_Arrays):
 
 
 class _PythonBatch(_Arrays):
-    """The same batch over the Python engine (:class:`~paohuzi.game.Game`, :func:`encode`):
+    """The same batch over the Python engine (:class:`~paohuzi.engine.game.Game`, :func:`encode`):
     any rule set, no native core, far slower. Each hand's generator is a ``random.Random``
     (so a seed deals other hands than the native batch's); the greedy opponents are
     ``GreedyBot()``."""

@@ -18,11 +18,11 @@ from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
-from paohuzi.actions import Action
 from paohuzi.bots import EXPERTS, ExpertV1Bot, GreedyBot, make_bot
 from paohuzi.bots.loader import close_bot, load_bot, spec_kind
-from paohuzi.observation import Observation
-from paohuzi.workers import start_worker
+from paohuzi.engine.actions import Action
+from paohuzi.engine.observation import Observation
+from paohuzi.tools.workers import start_worker
 
 log = logging.getLogger("paohuzi.server")
 
@@ -38,8 +38,8 @@ the kernel runs the event loop first, and a search gets the CPU time left over."
 
 def worker_pool(workers: int, nice: int = NICE) -> ProcessPoolExecutor:
     """Worker processes at a lower priority than the server's, that end when the server does
-    (:mod:`paohuzi.workers`, even after a kill -9). Spawned, not forked: the server process has
-    threads and an event loop."""
+    (:mod:`paohuzi.tools.workers`, even after a kill -9). Spawned, not forked: the server
+    process has threads and an event loop."""
     return ProcessPoolExecutor(
         workers,
         mp_context=multiprocessing.get_context("spawn"),

@@ -15,8 +15,8 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from paohuzi.bots.protocol import event_json, observation_json
-from paohuzi.observation import observe
-from paohuzi.record import Record, position_json, result_json
+from paohuzi.engine.observation import observe
+from paohuzi.engine.record import Record, position_json, result_json
 from paohuzi.server.botrunner import stop, worker_pool
 from paohuzi.server.rooms import reveal_of
 

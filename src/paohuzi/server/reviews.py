@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from paohuzi.bots.expert import ExpertBot
-from paohuzi.record import Record
-from paohuzi.review import Decision, decisions, judge, mistakes, offer_name, seeds
+from paohuzi.engine.record import Record
 from paohuzi.server.botrunner import worker_pool
+from paohuzi.tools.review import Decision, decisions, judge, mistakes, offer_name, seeds
 
 JSON = dict[str, Any]
 Key = tuple[str, int, int, int]

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from paohuzi.rules import PRESETS, RuleSet
+from paohuzi.engine.rules import PRESETS, RuleSet
 
 
 def room_rules(spec: Any) -> tuple[str, RuleSet]:

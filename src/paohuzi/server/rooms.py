@@ -22,7 +22,7 @@ Three promises shape this module (docs/security.md):
   seen to think, as at any table. A seat's 托管 (the server playing for it, D33) shows to the
   others only at its discards and at the end of the hand.
 * **Unpredictable deals.** Every deck comes from the operating system's CSPRNG, and each seat
-  is shown a commitment to it at the deal (:mod:`paohuzi.fairdeal`); the record reveals the
+  is shown a commitment to it at the deal (:mod:`paohuzi.engine.fairdeal`); the record reveals the
   salt. Seeded decks exist only behind ``Config.dev_seeded_deals``.
 """
 
@@ -40,18 +40,25 @@ from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
-from paohuzi.actions import PASS, Action, ActionType, parse_action
 from paohuzi.bots.greedy import GreedyBot
 from paohuzi.bots.protocol import event_json, observation_json
-from paohuzi.cards import KIND_NAMES, Kind, NotationError, format_cards, full_deck, parse_cards
-from paohuzi.fairdeal import SCHEME, SCHEME_TERMS, commitment, deal_terms
-from paohuzi.game import Game, IllegalAction
-from paohuzi.groups import Group
-from paohuzi.match import Match
-from paohuzi.observation import Observation, observe
-from paohuzi.position import ClaimWindow, Discarding
-from paohuzi.record import record_of, result_json
-from paohuzi.rules import RuleSet
+from paohuzi.engine.actions import PASS, Action, ActionType, parse_action
+from paohuzi.engine.cards import (
+    KIND_NAMES,
+    Kind,
+    NotationError,
+    format_cards,
+    full_deck,
+    parse_cards,
+)
+from paohuzi.engine.fairdeal import SCHEME, SCHEME_TERMS, commitment, deal_terms
+from paohuzi.engine.game import Game, IllegalAction
+from paohuzi.engine.groups import Group
+from paohuzi.engine.match import Match
+from paohuzi.engine.observation import Observation, observe
+from paohuzi.engine.position import ClaimWindow, Discarding
+from paohuzi.engine.record import record_of, result_json
+from paohuzi.engine.rules import RuleSet
 from paohuzi.server.botrunner import BotRunner, searches
 from paohuzi.server.config import Config
 from paohuzi.server.database import READ_DEADLINE, Database
@@ -231,14 +238,14 @@ class Listener:
         limit: int,
         *,
         new_events: bool = False,
-        waits: Histogram | None = None,
+        send_times: Histogram | None = None,
     ) -> None:
         self.seat = seat
         self.alive = True
         self._send = send
         self._close = close
         self._queue: asyncio.Queue[tuple[str, float]] = asyncio.Queue(limit)
-        self._waits = waits
+        self._send_times = send_times
         """Where the time from a message's push to the end of its send is counted."""
         self._writer: asyncio.Task[None] | None = None
         self._last: str | None = None
@@ -283,8 +290,8 @@ class Listener:
             except Exception:  # a dropped connection: forget it, the game goes on
                 self.alive = False
                 return
-            if self._waits is not None:
-                self._waits.add(time.perf_counter() - pushed)
+            if self._send_times is not None:
+                self._send_times.add(time.perf_counter() - pushed)
 
     def close(self) -> None:
         self.alive = False
@@ -346,7 +353,7 @@ class Room:
     """Number of the first hand of the match in play (hands before it belong to earlier
     matches of the room)."""
     match_no: int = 1
-    waits: bool = False
+    awaits_everyone: bool = False
     """Created to deal only when its people have come."""
     creator: str = ""
     """Who created the room (a client address), for the per-address limit; not stored."""
@@ -1395,7 +1402,7 @@ class Room:
             length=self.length,
             match_start=self.match_start,
             match_no=self.match_no,
-            waits=self.waits,
+            awaits_everyone=self.awaits_everyone,
         )
 
 
@@ -1463,7 +1470,7 @@ class Rooms:
                 timer,
                 seeded=seed is not None,
             )
-            room.length, room.waits = hands, wait
+            room.length, room.awaits_everyone = hands, wait
             hand = None if wait and any(s.bot is None for s in seats) else room.deal()
             if await self.db.write(
                 "create_room", room.id, room.stored(), hand, deadline=READ_DEADLINE
@@ -1619,14 +1626,14 @@ class Rooms:
             created=stored.created,
         )
         room.active = stored.active or time.time()
-        room.length, room.match_start, room.match_no, room.waits = (
+        room.length, room.match_start, room.match_no, room.awaits_everyone = (
             stored.length,
             stored.match_start,
             stored.match_no,
-            stored.waits,
+            stored.awaits_everyone,
         )
         hand = await self.db.read(self.store.last_hand, stored.id)
-        if hand is None and not room.waits:
+        if hand is None and not room.awaits_everyone:
             raise ValueError("the room has no hand")
         if hand is None:  # still waiting for its people
             self.rooms[room.id] = room

@@ -181,7 +181,7 @@ class StoredRoom:
     """Hands in a match; 0: no end."""
     match_start: int = 0
     match_no: int = 1
-    waits: bool = False
+    awaits_everyone: bool = False
     """Created to wait for its people before the first deal: without a hand it is waiting,
     not broken."""
 
@@ -394,7 +394,7 @@ class Store:
                         room.length,
                         room.match_start,
                         room.match_no,
-                        int(room.waits),
+                        int(room.awaits_everyone),
                     ),
                 )
                 self._lease_new(room.id)

@@ -12,8 +12,8 @@ from __future__ import annotations
 import json
 
 from paohuzi.bots.protocol import event_json
-from paohuzi.game import Game
-from paohuzi.observation import seen_event
+from paohuzi.engine.game import Game
+from paohuzi.engine.observation import seen_event
 
 
 class StateText(str):

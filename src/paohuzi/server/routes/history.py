@@ -13,11 +13,11 @@ from fastapi import APIRouter, HTTPException, Path, Query, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
-from paohuzi.analysis import answer, parse_query
-from paohuzi.cards import parse_kind
-from paohuzi.evaluator import best_win, current_huxi
-from paohuzi.record import Record, RecordError
-from paohuzi.rules import PRESETS
+from paohuzi.engine.analysis import answer, parse_query
+from paohuzi.engine.cards import parse_kind
+from paohuzi.engine.evaluator import best_win, current_huxi
+from paohuzi.engine.record import Record, RecordError
+from paohuzi.engine.rules import PRESETS
 from paohuzi.server.replays import frames_of
 from paohuzi.server.reviews import Busy
 from paohuzi.server.routes.common import address_of, server_of

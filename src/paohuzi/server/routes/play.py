@@ -99,7 +99,7 @@ async def play(websocket: WebSocket, room_id: str) -> None:
             close,
             config.send_queue,
             new_events=new_events,
-            waits=server.rooms(websocket).sends,
+            send_times=server.rooms(websocket).sends,
         )
         try:
             first = await room.enter(listener, token)

@@ -1,0 +1,999 @@
+//! The PyO3 binding of the hand state machine ([`crate::engine::game`]): `paohuzi._native.Game`, which
+//! `paohuzi.native_game.NativeGame` wraps with `paohuzi.engine.game.Game`'s API.
+//!
+//! Actions cross as the Python engine's own `Action` objects ([`Kit`] holds them, one object
+//! per distinct action); positions cross as plain tuples that `paohuzi.native.core` turns into
+//! `Position`, `SeatState` and the phases; a win as the evaluator's `HuResult`.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::intern;
+use pyo3::prelude::*;
+use pyo3::types::{PyByteArray, PyList, PyTuple};
+
+use crate::engine::cards::{Kind, NUM_KINDS};
+use crate::engine::game::{self as core, Act, Chi, GameError, GameRules, Phase, Seat, Source, Window};
+use crate::engine::groups::{GroupCode, GTYPES, SHAPES, THREES};
+use crate::python::evaluator::{counts_of, invalid, Evaluator};
+
+/// The Python objects of actions: `Action`, the `ActionType` members, the constant actions,
+/// and each 吃 made so far.
+#[pyclass(frozen, module = "paohuzi._native")]
+pub struct Kit {
+    action: Py<PyAny>,
+    /// DISCARD, CHI, PENG, HU, PASS.
+    types: Vec<Py<PyAny>>,
+    pass: Py<PyAny>,
+    peng: Py<PyAny>,
+    hu: Py<PyAny>,
+    discards: Vec<Py<PyAny>>,
+    chis: Mutex<HashMap<Chi, Py<PyAny>>>,
+    /// The stable action ids (`paohuzi.engine.action_ids`): how many, and each 吃's.
+    pub(crate) ids: Mutex<(usize, HashMap<Chi, usize>)>,
+    /// `refuse(game, rules, action, code)`: raises the `IllegalAction` of an action
+    /// [`Game::play`] refused (`paohuzi.native.core._refused`).
+    refuse: OnceLock<Py<PyAny>>,
+}
+
+#[pymethods]
+impl Kit {
+    #[new]
+    fn new(
+        action: Py<PyAny>,
+        types: Vec<Py<PyAny>>,
+        pass: Py<PyAny>,
+        peng: Py<PyAny>,
+        hu: Py<PyAny>,
+        discards: Vec<Py<PyAny>>,
+    ) -> PyResult<Self> {
+        if types.len() != 5 || discards.len() != NUM_KINDS {
+            return Err(PyValueError::new_err("five action types and twenty discards"));
+        }
+        Ok(Kit {
+            action,
+            types,
+            pass,
+            peng,
+            hu,
+            discards,
+            chis: Mutex::new(HashMap::new()),
+            ids: Mutex::new((0, HashMap::new())),
+            refuse: OnceLock::new(),
+        })
+    }
+
+    /// Takes the function that words a refusal (see the field); once.
+    fn set_refuse(&self, refuse: Py<PyAny>) -> PyResult<()> {
+        self.refuse.set(refuse).map_err(|_| PyValueError::new_err("the refusal is set already"))
+    }
+
+    /// Takes the table of action ids (`paohuzi.engine.action_ids.ACTIONS`): 20 discards, peng, hu,
+    /// pass, then the 吃.
+    fn set_ids(&self, actions: Vec<Bound<'_, PyAny>>) -> PyResult<()> {
+        let mut chis = HashMap::new();
+        for (i, a) in actions.iter().enumerate() {
+            let expected = match i {
+                0..20 => Some(Act::Discard(i as Kind)),
+                20 => Some(Act::Peng),
+                21 => Some(Act::Hu),
+                22 => Some(Act::Pass),
+                _ => None,
+            };
+            match (self.act(a)?, expected) {
+                (Some(found), Some(e)) if found == e => {}
+                (Some(Act::Chi(chi)), None) => {
+                    chis.insert(chi, i);
+                }
+                _ => return Err(PyValueError::new_err(format!("action id {i} is not where expected"))),
+            }
+        }
+        *self.ids.lock().unwrap_or_else(|e| e.into_inner()) = (actions.len(), chis);
+        Ok(())
+    }
+}
+
+impl Kit {
+    fn object(&self, py: Python<'_>, act: Act) -> PyResult<Py<PyAny>> {
+        Ok(match act {
+            Act::Discard(k) => self.discards[usize::from(k)].clone_ref(py),
+            Act::Peng => self.peng.clone_ref(py),
+            Act::Hu => self.hu.clone_ref(py),
+            Act::Pass => self.pass.clone_ref(py),
+            Act::Chi(chi) => {
+                if let Some(found) = self.chis.lock().unwrap_or_else(|e| e.into_inner()).get(&chi) {
+                    return Ok(found.clone_ref(py));
+                }
+                let groups = chi
+                    .shapes()
+                    .iter()
+                    .map(|&s| PyTuple::new(py, THREES[usize::from(s)]))
+                    .collect::<PyResult<Vec<_>>>()?;
+                let made = self
+                    .action
+                    .call1(py, (self.types[1].clone_ref(py), py.None(), PyTuple::new(py, groups)?))?;
+                self.chis.lock().unwrap_or_else(|e| e.into_inner()).insert(chi, made.clone_ref(py));
+                made
+            }
+        })
+    }
+
+    /// The action of a Python `Action`; None for one no game offers (a 吃 of no shape).
+    fn act(&self, action: &Bound<'_, PyAny>) -> PyResult<Option<Act>> {
+        let py = action.py();
+        let atype = action.getattr(intern!(py, "type"))?;
+        let Some(index) = self.types.iter().position(|t| atype.is(t)) else {
+            return Ok(None);
+        };
+        Ok(match index {
+            0 => {
+                let card: i64 = action.getattr(intern!(py, "card"))?.extract()?;
+                (0..NUM_KINDS as i64).contains(&card).then_some(Act::Discard(card as Kind))
+            }
+            1 => {
+                let mut chi = Chi { groups: [0; 3], n: 0 };
+                for group in action.getattr(intern!(py, "groups"))?.try_iter()? {
+                    let cards: Vec<i64> = group?.extract()?;
+                    if chi.n == 3
+                        || cards.len() != 3
+                        || cards.iter().any(|&k| !(0..NUM_KINDS as i64).contains(&k))
+                    {
+                        return Ok(None);
+                    }
+                    let Some(shape) =
+                        core::three_shape([cards[0] as Kind, cards[1] as Kind, cards[2] as Kind])
+                    else {
+                        return Ok(None);
+                    };
+                    chi.groups[usize::from(chi.n)] = shape;
+                    chi.n += 1;
+                }
+                (chi.n > 0).then_some(Act::Chi(chi))
+            }
+            2 => Some(Act::Peng),
+            3 => Some(Act::Hu),
+            _ => Some(Act::Pass),
+        })
+    }
+}
+
+/// A hand of Paohuzi played natively: [`crate::engine::game::Game`].
+#[pyclass(module = "paohuzi._native")]
+pub struct Game {
+    pub(crate) core: core::Game,
+    pub(crate) ev: Py<Evaluator>,
+    pub(crate) kit: Py<Kit>,
+    /// Actions applied through this object (or played to the end by it): what Python's caches
+    /// of the position are keyed by.
+    moves: u64,
+    /// The `Action` objects of the legal actions, in order, while `legal_at == moves`.
+    legal: Vec<Py<PyAny>>,
+    legal_at: u64,
+    /// The game's `RuleSet`, for the words of a refusal ([`Game::play`]).
+    rules: Option<Py<PyAny>>,
+}
+
+pub(crate) fn rules_of(
+    ev: &Bound<'_, Evaluator>,
+    players: u8,
+    hu_on_discard: bool,
+    take_needs_discard: bool,
+    break_kan_when_stuck: bool,
+) -> PyResult<Arc<GameRules>> {
+    if players != 3 && players != 4 {
+        return Err(PyValueError::new_err("a table has 3 or 4 seats"));
+    }
+    Ok(Arc::new(GameRules {
+        ev: ev.get().core.clone(),
+        players,
+        hu_on_discard,
+        take_needs_discard,
+        break_kan_when_stuck,
+    }))
+}
+
+/// [`rules_of`] for a deal, which also needs a seat to deal.
+fn dealing_rules(
+    ev: &Bound<'_, Evaluator>,
+    players: u8,
+    hu_on_discard: bool,
+    take_needs_discard: bool,
+    break_kan_when_stuck: bool,
+    dealer: u8,
+) -> PyResult<Arc<GameRules>> {
+    let rules = rules_of(ev, players, hu_on_discard, take_needs_discard, break_kan_when_stuck)?;
+    if dealer >= players {
+        return Err(PyValueError::new_err(format!("no seat {dealer} to deal")));
+    }
+    Ok(rules)
+}
+
+fn source_of(n: u8) -> PyResult<Source> {
+    match n {
+        0 => Ok(Source::Liang),
+        1 => Ok(Source::Drawn),
+        2 => Ok(Source::Discarded),
+        _ => Err(PyValueError::new_err("a source is 0 (liang), 1 (drawn) or 2 (discarded)")),
+    }
+}
+
+fn kind_of(k: i64) -> PyResult<Kind> {
+    if (0..NUM_KINDS as i64).contains(&k) {
+        Ok(k as Kind)
+    } else {
+        Err(PyValueError::new_err(format!("{k} is not a kind (0-19)")))
+    }
+}
+
+fn mask(kinds: &[i64]) -> PyResult<u32> {
+    kinds.iter().try_fold(0u32, |m, &k| Ok(m | 1 << kind_of(k)?))
+}
+
+fn kinds_of(mask: u32) -> Vec<Kind> {
+    (0..NUM_KINDS as Kind).filter(|&k| mask & (1 << k) != 0).collect()
+}
+
+/// Room for a hand's log and history from the start (a random hand of Hunan keeps ~28
+/// decisions and ~60 events): no regrowing them as the hand is played from Python.
+fn reserve_log(core: &mut core::Game) {
+    if core.keep_log {
+        core.history.reserve(48);
+        core.log.reserve(96);
+    }
+}
+
+fn error(e: GameError) -> PyResult<u8> {
+    match e {
+        GameError::Illegal => Ok(1),
+        GameError::NoWin(_) => Ok(2),
+        GameError::Position(message) => Err(PyValueError::new_err(message)),
+    }
+}
+
+/// A phase given as the tuple [`Game::at`] takes.
+fn phase_of(kitref: &Kit, phase: &Bound<'_, PyTuple>) -> PyResult<Phase> {
+    let acts = |items: &Bound<'_, PyAny>| -> PyResult<Vec<Act>> {
+        let mut found = Vec::new();
+        for item in items.try_iter()? {
+            found.push(kitref.act(&item?)?.ok_or_else(|| PyValueError::new_err("an action no game offers"))?);
+        }
+        Ok(found)
+    };
+    let tag: String = phase.get_item(0)?.extract()?;
+    Ok(match tag.as_str() {
+        "claim" => {
+            let mut claims = Vec::new();
+            for item in phase.get_item(6)?.try_iter()? {
+                let (seat, action): (u8, Bound<'_, PyAny>) = item?.extract()?;
+                claims.push((
+                    seat,
+                    kitref.act(&action)?.ok_or_else(|| PyValueError::new_err("an action no game offers"))?,
+                ));
+            }
+            let asking: Vec<u8> = phase.get_item(4)?.extract()?;
+            if asking.is_empty() {
+                return Err(PyValueError::new_err("a claim window asks somebody"));
+            }
+            Phase::Claim(Window {
+                card: kind_of(phase.get_item(1)?.extract()?)?,
+                owner: phase.get_item(2)?.extract()?,
+                source: source_of(phase.get_item(3)?.extract()?)?,
+                asking,
+                offered: acts(&phase.get_item(5)?)?,
+                claims,
+            })
+        }
+        "discard" => Phase::Discarding(phase.get_item(1)?.extract()?),
+        "self_hu" => Phase::SelfHu(phase.get_item(1)?.extract()?, kind_of(phase.get_item(2)?.extract()?)?),
+        _ => Phase::Over(None),
+    })
+}
+
+/// A hand given as 20 counts.
+fn hand_of(counts: &[i64]) -> PyResult<crate::engine::cards::Counts> {
+    if counts.len() != NUM_KINDS {
+        return Err(PyValueError::new_err("a count array holds 20 counts"));
+    }
+    let mut found = [0; NUM_KINDS];
+    for (k, &n) in counts.iter().enumerate() {
+        if !(0..=4).contains(&n) {
+            return Err(PyValueError::new_err(format!("{n} copies of kind {k}")));
+        }
+        found[k] = n as u8;
+    }
+    Ok(found)
+}
+
+type SeatTuple<'py> = (Vec<i64>, Vec<(usize, Vec<i64>)>, Vec<i64>, Vec<i64>, Vec<i64>, Vec<(i64, i64)>);
+
+impl Game {
+    pub(crate) fn wrap(core: core::Game, ev: Py<Evaluator>, kit: Py<Kit>) -> Game {
+        Game { core, ev, kit, moves: 0, legal: Vec::new(), legal_at: u64::MAX, rules: None }
+    }
+
+    /// The legal actions' objects, made once per position.
+    fn legal_objects(&mut self, py: Python<'_>) -> PyResult<&[Py<PyAny>]> {
+        if self.legal_at != self.moves {
+            let kit = self.kit.get();
+            self.legal.clear();
+            for &a in self.core.legal() {
+                self.legal.push(kit.object(py, a)?);
+            }
+            self.legal_at = self.moves;
+        }
+        Ok(&self.legal)
+    }
+
+    fn group_code(gtype: usize, cards: &[i64]) -> PyResult<GroupCode> {
+        let gtype = *GTYPES.get(gtype).ok_or_else(|| PyValueError::new_err("a group type index 0-9"))?;
+        let kinds = cards.iter().map(|&k| kind_of(k)).collect::<PyResult<Vec<Kind>>>()?;
+        let shape = if cards.len() == 3 && !gtype.is_same_kind() {
+            core::three_shape([kinds[0], kinds[1], kinds[2]])
+                .ok_or_else(|| PyValueError::new_err("a table group that is no sequence or 绞"))?
+        } else {
+            *kinds.first().ok_or_else(|| PyValueError::new_err("a table group of no cards"))?
+        };
+        Ok(GroupCode::new(gtype, shape))
+    }
+
+    fn actions(&self, py: Python<'_>, acts: &[Act]) -> PyResult<Vec<Py<PyAny>>> {
+        let kit = self.kit.get();
+        acts.iter().map(|&a| kit.object(py, a)).collect()
+    }
+
+    fn group_object(&self, py: Python<'_>, code: GroupCode) -> Py<PyAny> {
+        self.ev.get().groups[usize::from(code.code())].as_ref().expect("a Group for every code").clone_ref(py)
+    }
+
+    fn groups(&self, py: Python<'_>, codes: &[GroupCode]) -> Vec<Py<PyAny>> {
+        codes.iter().map(|&c| self.group_object(py, c)).collect()
+    }
+}
+
+#[pymethods]
+impl Game {
+    /// A hand dealt from `deck` (R2).
+    #[staticmethod]
+    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (ev, kit, players, hu_on_discard, take_needs_discard, break_kan_when_stuck, dealer, deck, keep_log = true, pauses = false))]
+    fn deal(
+        ev: &Bound<'_, Evaluator>,
+        kit: Py<Kit>,
+        players: u8,
+        hu_on_discard: bool,
+        take_needs_discard: bool,
+        break_kan_when_stuck: bool,
+        dealer: u8,
+        deck: Vec<i64>,
+        keep_log: bool,
+        pauses: bool,
+    ) -> PyResult<Game> {
+        let rules =
+            dealing_rules(ev, players, hu_on_discard, take_needs_discard, break_kan_when_stuck, dealer)?;
+        let deck = core::check_deck(&deck).map_err(PyValueError::new_err)?;
+        let mut core = core::Game::dealt(rules, dealer, &deck, keep_log, pauses).map_err(invalid)?;
+        reserve_log(&mut core);
+        Ok(Game::wrap(core, ev.clone().unbind(), kit))
+    }
+
+    /// A game at a position whose shape Python has checked: `seats` as
+    /// `(hand counts, [(group type index, cards)], row, discarded, chou, [(kind, hu-xi)])`, the
+    /// phase as `("claim", card, owner, source, asking, offered, claims)`, `("discard", seat)`,
+    /// `("self_hu", seat, card)` or `("over",)`.
+    #[staticmethod]
+    #[allow(clippy::too_many_arguments)]
+    fn at(
+        ev: &Bound<'_, Evaluator>,
+        kit: Py<Kit>,
+        players: u8,
+        hu_on_discard: bool,
+        take_needs_discard: bool,
+        break_kan_when_stuck: bool,
+        dealer: u8,
+        liang: i64,
+        wall: Vec<i64>,
+        seats: Vec<Bound<'_, PyAny>>,
+        phase: &Bound<'_, PyTuple>,
+        check: bool,
+    ) -> PyResult<Game> {
+        let rules = rules_of(ev, players, hu_on_discard, take_needs_discard, break_kan_when_stuck)?;
+        let mut states = Vec::new();
+        for seat in seats {
+            let (hand, table, row, discarded, chou, chou_hu): SeatTuple<'_> = seat.extract()?;
+            let hand = hand_of(&hand)?;
+            let table =
+                table.iter().map(|(t, cards)| Game::group_code(*t, cards)).collect::<PyResult<Vec<_>>>()?;
+            states.push(Seat {
+                hand,
+                table,
+                row: row.iter().map(|&k| kind_of(k)).collect::<PyResult<Vec<_>>>()?,
+                discarded: mask(&discarded)?,
+                chou: mask(&chou)?,
+                chou_hu: chou_hu.iter().map(|&(k, h)| Ok((kind_of(k)?, h))).collect::<PyResult<Vec<_>>>()?,
+            });
+        }
+        let phase = phase_of(kit.get(), phase)?;
+        let core = core::Game::from_position(
+            rules,
+            dealer,
+            kind_of(liang)?,
+            wall.iter().map(|&k| kind_of(k)).collect::<PyResult<_>>()?,
+            states,
+            phase,
+            check,
+        )
+        .map_err(|e| match e {
+            GameError::Position(m) => PyValueError::new_err(m),
+            other => PyValueError::new_err(format!("{other:?}")),
+        })?;
+        Ok(Game::wrap(core, ev.clone().unbind(), kit))
+    }
+
+    fn clone(&self, py: Python<'_>) -> Game {
+        // The same count of moves: Python's caches of a copy's position stay keyed rightly.
+        let mut copy = Game::wrap(self.core.clone(), self.ev.clone_ref(py), self.kit.clone_ref(py));
+        copy.moves = self.moves;
+        copy
+    }
+
+    fn to_act(&self) -> Option<u8> {
+        self.core.to_act()
+    }
+
+    /// Whether the hand is over (an attribute: `paohuzi.native.core.NativeCore.is_over` reads
+    /// it without a Python frame).
+    #[getter]
+    fn is_over(&self) -> bool {
+        self.core.is_over()
+    }
+
+    fn wall_left(&self) -> usize {
+        self.core.wall_left()
+    }
+
+    fn liang(&self) -> Kind {
+        self.core.liang
+    }
+
+    fn deck(&self) -> Option<Vec<Kind>> {
+        self.core.deck.clone()
+    }
+
+    /// The choices of the seat to act, sorted by their F3 text: a new list of the `Action`
+    /// objects (made once per position).
+    fn legal<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let objects = self.legal_objects(py)?;
+        PyList::new(py, objects.iter().map(|o| o.bind(py)))
+    }
+
+    /// Carries out an action (`Game.apply`), or raises the `IllegalAction` the Kit's `refuse`
+    /// words, given the rules of [`Game::set_rules`].
+    fn play(slf: &Bound<'_, Self>, action: &Bound<'_, PyAny>) -> PyResult<()> {
+        let code = slf.borrow_mut().apply(action)?;
+        if code == 0 {
+            return Ok(());
+        }
+        let py = slf.py();
+        let (kit, rules) = {
+            let game = slf.borrow();
+            (game.kit.clone_ref(py), game.rules.as_ref().map(|r| r.clone_ref(py)))
+        };
+        let (Some(refuse), Some(rules)) = (kit.get().refuse.get(), rules) else {
+            return Err(PyRuntimeError::new_err("an action refused, with no rules to say why"));
+        };
+        refuse.call1(py, (slf, rules, action, code))?;
+        Err(PyRuntimeError::new_err("an action refused, and refuse did not raise"))
+    }
+
+    /// The game's `RuleSet` (for [`Game::play`]'s refusals).
+    fn set_rules(&mut self, rules: Py<PyAny>) {
+        self.rules = Some(rules);
+    }
+
+    /// The dealer.
+    fn dealer(&self) -> u8 {
+        self.core.dealer
+    }
+
+    /// Carries out an action: 0 done, 1 illegal, 2 a 胡 with no winning hand. An action that is
+    /// one of the objects [`Game::legal`] gave for this position is known without reading it.
+    fn apply(&mut self, action: &Bound<'_, PyAny>) -> PyResult<u8> {
+        let known = if self.legal_at == self.moves {
+            self.legal.iter().position(|o| o.is(action)).map(|i| self.core.legal()[i])
+        } else {
+            None
+        };
+        let act = match known {
+            Some(act) => act,
+            None => match self.kit.get().act(action)? {
+                Some(act) => act,
+                None => return Ok(1),
+            },
+        };
+        match self.core.apply(act) {
+            Ok(()) => {
+                self.moves += 1;
+                Ok(0)
+            }
+            Err(e) => error(e),
+        }
+    }
+
+    /// Whether the game is stopped at a card on offer, nobody asked yet (D101).
+    #[getter]
+    fn paused(&self) -> bool {
+        self.core.paused()
+    }
+
+    /// Go on from a card on offer (D101); False (nothing changed) when not stopped at one.
+    fn resume(&mut self) -> bool {
+        if self.core.resume().is_err() {
+            return false;
+        }
+        self.moves += 1;
+        true
+    }
+
+    /// How many actions this object applied (or whether it played to the end): it changes
+    /// whenever the position does.
+    fn moves(&self) -> u64 {
+        self.moves
+    }
+
+    /// The seat's current total hu-xi (R10.6).
+    fn huxi(&mut self, seat: u8) -> PyResult<i64> {
+        if usize::from(seat) >= self.core.seats.len() {
+            return Err(PyValueError::new_err("no such seat"));
+        }
+        Ok(self.core.huxi(seat))
+    }
+
+    /// The wall still to draw.
+    fn wall(&self) -> Vec<Kind> {
+        self.core.wall_cards().to_vec()
+    }
+
+    /// Every seat as `(hand counts, table group codes, row, discarded, chou, chou_hu)`.
+    #[allow(clippy::type_complexity)]
+    fn seats(&self) -> Vec<(Vec<u8>, Vec<u16>, Vec<Kind>, Vec<Kind>, Vec<Kind>, Vec<(Kind, i64)>)> {
+        self.core
+            .seats
+            .iter()
+            .map(|s| {
+                (
+                    s.hand.to_vec(),
+                    s.table.iter().map(|g| g.code()).collect(),
+                    s.row.clone(),
+                    kinds_of(s.discarded),
+                    kinds_of(s.chou),
+                    s.chou_hu.clone(),
+                )
+            })
+            .collect()
+    }
+
+    /// The phase as the tuple [`Game::at`] takes.
+    fn phase<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        match &self.core.phase {
+            Phase::Claim(w) => {
+                let offered = self.actions(py, &w.offered)?;
+                let claims = w
+                    .claims
+                    .iter()
+                    .map(|&(s, a)| Ok((s, self.kit.get().object(py, a)?)))
+                    .collect::<PyResult<Vec<_>>>()?;
+                ("claim", w.card, w.owner, w.source as u8, w.asking.clone(), offered, claims)
+                    .into_pyobject(py)
+            }
+            Phase::Discarding(s) => ("discard", *s).into_pyobject(py),
+            Phase::SelfHu(s, c) => ("self_hu", *s, *c).into_pyobject(py),
+            Phase::Over(_) => ("over",).into_pyobject(py),
+        }
+    }
+
+    /// How the hand ended: `(winner, win, HuResult, payments, [(seat, hu-xi)])`, None while it
+    /// goes on (or for a game set up over, whose result Python keeps).
+    #[allow(clippy::type_complexity)]
+    fn outcome(
+        &self,
+        py: Python<'_>,
+    ) -> PyResult<Option<(Option<u8>, Option<Kind>, Py<PyAny>, Vec<i64>, Vec<(u8, i64)>)>> {
+        let Some(o) = self.core.outcome() else { return Ok(None) };
+        let (win, hu) = match &o.hu {
+            None => (None, py.None()),
+            Some(w) => {
+                let table = self.groups(py, &w.table);
+                (w.win, self.ev.get().hu_result(py, w.win, w.context_win, &w.arrangement, &table, w.how)?)
+            }
+        };
+        Ok(Some((o.winner, win, hu, o.payments.clone(), o.other_huxi.clone())))
+    }
+
+    /// The payments (R10.5), None while the hand goes on.
+    fn payments(&self) -> Option<Vec<i64>> {
+        self.core.outcome().map(|o| o.payments.clone())
+    }
+
+    /// Every decision so far, as `(seat, Action)`.
+    fn history(&self, py: Python<'_>) -> PyResult<Vec<(u8, Py<PyAny>)>> {
+        let kit = self.kit.get();
+        self.core.history.iter().map(|&(s, a)| Ok((s, kit.object(py, a)?))).collect()
+    }
+
+    /// The log from entry `start`, as `(event type index, seat, card, group codes)`.
+    fn log(&self, start: usize) -> Vec<(u8, u8, Option<Kind>, Vec<u16>)> {
+        self.core
+            .log
+            .iter()
+            .skip(start)
+            .map(|e| (e.etype as u8, e.seat, e.card, e.groups.iter().map(|g| g.code()).collect()))
+            .collect()
+    }
+
+    fn log_len(&self) -> usize {
+        self.core.log.len()
+    }
+
+    /// One seat's observation array (`paohuzi.env.encoding.encode`), as the bytes of its
+    /// float32 values row by row, in a bytearray (NumPy reads it without a copy).
+    fn encode<'py>(&mut self, py: Python<'py>, seat: u8) -> PyResult<Bound<'py, PyByteArray>> {
+        if !self.core.playing.contains(&seat) {
+            return Err(PyValueError::new_err("a seat that plays the hand"));
+        }
+        let values = self.core.encode(seat);
+        let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_ne_bytes()).collect();
+        Ok(PyByteArray::new(py, &bytes))
+    }
+
+    /// The action mask of a seat (`paohuzi.env.encoding.action_mask`): one byte per action id,
+    /// 1 for each legal action of the seat (none unless it is to act).
+    fn mask<'py>(&mut self, py: Python<'py>, seat: u8) -> PyResult<Bound<'py, PyByteArray>> {
+        let kit = self.kit.get();
+        let ids = kit.ids.lock().unwrap_or_else(|e| e.into_inner());
+        if ids.0 == 0 {
+            return Err(PyValueError::new_err("the action ids are not set (Kit.set_ids)"));
+        }
+        let mut mask = vec![0u8; ids.0];
+        if self.core.to_act() == Some(seat) {
+            for a in self.core.legal_actions() {
+                let id = match a {
+                    Act::Discard(k) => usize::from(k),
+                    Act::Peng => 20,
+                    Act::Hu => 21,
+                    Act::Pass => 22,
+                    Act::Chi(chi) => {
+                        *ids.1.get(&chi).ok_or_else(|| PyValueError::new_err("a 吃 with no action id"))?
+                    }
+                };
+                mask[id] = 1;
+            }
+        }
+        Ok(PyByteArray::new(py, &mask))
+    }
+
+    /// The greedy bot's choice for the seat to act (`GreedyBot(waits=waits)`), None once over.
+    fn greedy(&mut self, py: Python<'_>, waits: bool) -> PyResult<Option<Py<PyAny>>> {
+        self.core.greedy(waits).map(|a| self.kit.get().object(py, a)).transpose()
+    }
+
+    /// Plays the hand to its end with the greedy bot at every seat; the payments.
+    fn play_greedy(&mut self, waits: bool) -> Vec<i64> {
+        self.moves += 1;
+        self.core.play_greedy(waits)
+    }
+
+    /// `rollout_payments(game, candidates, seat)`: ValueError for a candidate that is not legal.
+    fn rollout(&self, candidates: Vec<Bound<'_, PyAny>>, seat: u8) -> PyResult<Vec<i64>> {
+        let kit = self.kit.get();
+        let mut acts = Vec::new();
+        for c in &candidates {
+            acts.push(kit.act(c)?.ok_or_else(|| PyValueError::new_err("a candidate no game offers"))?);
+        }
+        if usize::from(seat) >= self.core.seats.len() {
+            return Err(PyValueError::new_err("no such seat"));
+        }
+        self.core
+            .rollout(&acts, seat)
+            .into_iter()
+            .map(|p| p.ok_or_else(|| PyValueError::new_err("a candidate that is not legal now")))
+            .collect()
+    }
+
+    /// Random hands played natively, for the benchmark: `hands` deals (dealer `i % players`)
+    /// from decks shuffled by a seeded generator, uniformly random choices to the end, no log.
+    /// Seconds taken, and the hands won.
+    #[staticmethod]
+    #[allow(clippy::too_many_arguments)]
+    fn bench_random(
+        ev: &Bound<'_, Evaluator>,
+        players: u8,
+        hu_on_discard: bool,
+        take_needs_discard: bool,
+        break_kan_when_stuck: bool,
+        hands: usize,
+        seed: u64,
+    ) -> PyResult<(f64, usize)> {
+        let rules = rules_of(ev, players, hu_on_discard, take_needs_discard, break_kan_when_stuck)?;
+        let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+        let mut deck: Vec<Kind> = (0..80).map(|i| (i / 4) as Kind).collect();
+        let mut wins = 0;
+        let start = std::time::Instant::now();
+        for i in 0..hands {
+            for j in (1..deck.len()).rev() {
+                deck.swap(j, rng.below(j + 1));
+            }
+            let mut game = core::Game::new(rules.clone(), (i % usize::from(players)) as u8, &deck, false)
+                .map_err(invalid)?;
+            while !game.is_over() {
+                let legal = game.legal_actions();
+                game.apply(legal[rng.below(legal.len())]).expect("a legal action");
+            }
+            wins += usize::from(game.outcome().is_some_and(|o| o.winner.is_some()));
+        }
+        Ok((start.elapsed().as_secs_f64(), wins))
+    }
+
+    /// A hand dealt inside the core from `seed` (D90): the deck is
+    /// `seeded_deck(seed)`, the core's own stream, not Python's `random.shuffle`.
+    #[staticmethod]
+    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (ev, kit, players, hu_on_discard, take_needs_discard, break_kan_when_stuck, dealer, seed, keep_log = true))]
+    fn deal_seeded(
+        ev: &Bound<'_, Evaluator>,
+        kit: Py<Kit>,
+        players: u8,
+        hu_on_discard: bool,
+        take_needs_discard: bool,
+        break_kan_when_stuck: bool,
+        dealer: u8,
+        seed: u64,
+        keep_log: bool,
+    ) -> PyResult<Game> {
+        let rules =
+            dealing_rules(ev, players, hu_on_discard, take_needs_discard, break_kan_when_stuck, dealer)?;
+        let core = core::Game::deal_seeded(rules, dealer, seed, keep_log).map_err(invalid)?;
+        Ok(Game::wrap(core, ev.clone().unbind(), kit))
+    }
+
+    /// A hand dealt inside the core from the deck Python's `random.Random(seed).shuffle` makes of
+    /// `full_deck()` (D92's `PyRandom`): `seed` is the int seed's absolute value, as CPython
+    /// seeds from it. The very deal of `paohuzi.engine.game.Game(seed=…)` (D93).
+    #[staticmethod]
+    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (ev, kit, players, hu_on_discard, take_needs_discard, break_kan_when_stuck, dealer, seed, keep_log = true, pauses = false))]
+    fn deal_python_seeded(
+        ev: &Bound<'_, Evaluator>,
+        kit: Py<Kit>,
+        players: u8,
+        hu_on_discard: bool,
+        take_needs_discard: bool,
+        break_kan_when_stuck: bool,
+        dealer: u8,
+        seed: u128,
+        keep_log: bool,
+        pauses: bool,
+    ) -> PyResult<Game> {
+        let rules =
+            dealing_rules(ev, players, hu_on_discard, take_needs_discard, break_kan_when_stuck, dealer)?;
+        let deck = core::python_shuffled_deck(seed);
+        let mut core = core::Game::dealt(rules, dealer, &deck, keep_log, pauses).map_err(invalid)?;
+        reserve_log(&mut core);
+        Ok(Game::wrap(core, ev.clone().unbind(), kit))
+    }
+
+    /// The deck `deal_seeded(…, seed)` deals (D90), as kinds.
+    #[staticmethod]
+    fn seeded_deck(seed: u64) -> Vec<i64> {
+        core::seeded_deck(seed).iter().map(|&k| i64::from(k)).collect()
+    }
+
+    /// Plays `hands` hands inside the core (`game::play_hands`), no log: hand `i` dealt by seat
+    /// `i % players` from `seeded_deck` of its hand seed, every seat choosing by `policy`
+    /// (`"random"`, `"greedy"` or `"greedy_waits"`). Seconds taken, actions applied, wins per
+    /// seat, payments summed per seat.
+    #[staticmethod]
+    #[allow(clippy::too_many_arguments)]
+    fn play_hands(
+        py: Python<'_>,
+        ev: &Bound<'_, Evaluator>,
+        players: u8,
+        hu_on_discard: bool,
+        take_needs_discard: bool,
+        break_kan_when_stuck: bool,
+        hands: usize,
+        seed: u64,
+        policy: &str,
+    ) -> PyResult<(f64, u64, Vec<usize>, Vec<i64>)> {
+        let rules = rules_of(ev, players, hu_on_discard, take_needs_discard, break_kan_when_stuck)?;
+        let policy = match policy {
+            "random" => core::Policy::Random,
+            "greedy" => core::Policy::Greedy { waits: false },
+            "greedy_waits" => core::Policy::Greedy { waits: true },
+            other => return Err(PyValueError::new_err(format!("no policy {other:?}"))),
+        };
+        let start = std::time::Instant::now();
+        let played = py.detach(|| core::play_hands(&rules, hands, seed, policy)).map_err(invalid)?;
+        Ok((start.elapsed().as_secs_f64(), played.decisions, played.wins, played.totals))
+    }
+
+    /// Hands `start..start + count` of `paohuzi.tools.simulation.simulate(…, seed, …)` played
+    /// inside the core with Python's own generator (`game::simulate_hands`, D92): the same
+    /// hands and results as from Python. Actions applied, wins per seat, payments summed per
+    /// seat.
+    #[staticmethod]
+    #[allow(clippy::too_many_arguments)]
+    fn simulate_hands(
+        py: Python<'_>,
+        ev: &Bound<'_, Evaluator>,
+        players: u8,
+        hu_on_discard: bool,
+        take_needs_discard: bool,
+        break_kan_when_stuck: bool,
+        seed: i64,
+        start: u64,
+        count: u64,
+    ) -> PyResult<(u64, Vec<usize>, Vec<i64>)> {
+        let rules = rules_of(ev, players, hu_on_discard, take_needs_discard, break_kan_when_stuck)?;
+        let played = py.detach(|| core::simulate_hands(&rules, seed, start, count)).map_err(invalid)?;
+        Ok((played.decisions, played.wins, played.totals))
+    }
+}
+
+/// A small seeded generator (xorshift64*) for the benchmark's deals and choices.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        ((self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 32) as usize) % n
+    }
+}
+
+/// The greedy bot's choice from one seat's observation (`GreedyBot.act`): its hand (counts),
+/// its own table groups (as group codes), the copies it has not seen per kind, its legal actions, the card on
+/// offer, the kinds its 下家 discarded; `waits` as `GreedyBot(waits=…)`.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+pub fn greedy_choice(
+    py: Python<'_>,
+    ev: &Bound<'_, Evaluator>,
+    kit: &Bound<'_, Kit>,
+    hand: &Bound<'_, PyAny>,
+    table: Vec<u16>,
+    unseen: [i64; NUM_KINDS],
+    legal: Vec<Bound<'_, PyAny>>,
+    offer: Option<i64>,
+    next_discarded: Vec<i64>,
+    waits: bool,
+) -> PyResult<Py<PyAny>> {
+    let kit = kit.get();
+    let mut acts = Vec::with_capacity(legal.len());
+    for a in &legal {
+        acts.push(kit.act(a)?.ok_or_else(|| PyValueError::new_err("an action no game offers"))?);
+    }
+    if acts.is_empty() {
+        return Err(PyValueError::new_err("no legal action to choose from"));
+    }
+    let mut codes = Vec::with_capacity(table.len());
+    for code in table {
+        let gtype =
+            *GTYPES.get(usize::from(code) / SHAPES).ok_or_else(|| PyValueError::new_err("a group code"))?;
+        codes.push(GroupCode::new(gtype, (usize::from(code) % SHAPES) as u8));
+    }
+    let view = crate::policy::greedy::View {
+        hand: counts_of(hand)?,
+        table: codes,
+        unseen,
+        legal: &acts,
+        offer: offer.map(kind_of).transpose()?,
+        next_discarded: mask(&next_discarded)?,
+    };
+    kit.object(py, crate::policy::greedy::choose(&ev.get().core, &view, waits))
+}
+
+/// The sampler of one observation (`paohuzi.bots.sampler.sample` served natively): made once
+/// from the observation and the constraints Python works out, then any number of samples.
+#[pyclass(frozen, module = "paohuzi._native")]
+pub struct Sampler {
+    core: crate::policy::sampler::Sampler,
+    ev: Py<Evaluator>,
+    kit: Py<Kit>,
+}
+
+#[pymethods]
+impl Sampler {
+    /// `seats`: every seat as the observer sees it, as [`Game::at`] takes them, a face-down
+    /// 偎 as `(type index, [])`; `not_wei` per seat; `hidden`: `(seat, size, caps)` of each
+    /// other playing seat in play order; `phase` as [`Game::at`] takes it.
+    #[new]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        ev: &Bound<'_, Evaluator>,
+        kit: Py<Kit>,
+        players: u8,
+        hu_on_discard: bool,
+        take_needs_discard: bool,
+        break_kan_when_stuck: bool,
+        dealer: u8,
+        liang: i64,
+        wall: usize,
+        seats: Vec<Bound<'_, PyAny>>,
+        not_wei: Vec<Vec<i64>>,
+        unseen: [i64; NUM_KINDS],
+        hidden: Vec<(u8, usize, [i64; NUM_KINDS])>,
+        kept: bool,
+        phase: &Bound<'_, PyTuple>,
+    ) -> PyResult<Self> {
+        let rules = rules_of(ev, players, hu_on_discard, take_needs_discard, break_kan_when_stuck)?;
+        let mut states = Vec::new();
+        let mut weis = Vec::new();
+        for (s, seat) in seats.into_iter().enumerate() {
+            let (hand, table, row, discarded, chou, chou_hu): SeatTuple<'_> = seat.extract()?;
+            let hand = hand_of(&hand)?;
+            let mut codes = Vec::new();
+            for (i, (t, cards)) in table.iter().enumerate() {
+                if cards.is_empty() {
+                    weis.push((s as u8, i));
+                    codes.push(GroupCode::new(crate::engine::groups::GType::Wei, 0));
+                } else {
+                    codes.push(Game::group_code(*t, cards)?);
+                }
+            }
+            states.push(Seat {
+                hand,
+                table: codes,
+                row: row.iter().map(|&k| kind_of(k)).collect::<PyResult<Vec<_>>>()?,
+                discarded: mask(&discarded)?,
+                chou: mask(&chou)?,
+                chou_hu: chou_hu.iter().map(|&(k, h)| Ok((kind_of(k)?, h))).collect::<PyResult<Vec<_>>>()?,
+            });
+        }
+        let hidden = hidden
+            .into_iter()
+            .map(|(seat, size, caps)| crate::policy::sampler::Hidden {
+                seat,
+                size,
+                caps: caps.map(|c| c.clamp(0, 4) as u8),
+            })
+            .collect();
+        let phase = phase_of(kit.get(), phase)?;
+        Ok(Sampler {
+            core: crate::policy::sampler::Sampler {
+                rules,
+                dealer,
+                liang: kind_of(liang)?,
+                wall,
+                seats: states,
+                weis,
+                not_wei: not_wei.iter().map(|m| mask(m)).collect::<PyResult<Vec<_>>>()?,
+                unseen,
+                hidden,
+                kept,
+                phase,
+            },
+            ev: ev.clone().unbind(),
+            kit,
+        })
+    }
+
+    /// A game consistent with the observation, from a seed: `(0, Game)`, or `(1, message)`
+    /// when no completion satisfies the constraints, `(2, message)` for a position refused.
+    fn sample(&self, py: Python<'_>, seed: u64) -> PyResult<(u8, Py<PyAny>)> {
+        let mut rng = core::Rng::new(seed);
+        match self.core.sample(&mut rng) {
+            Ok(game) => {
+                let game = Game::wrap(game, self.ev.clone_ref(py), self.kit.clone_ref(py));
+                Ok((0, Py::new(py, game)?.into_any()))
+            }
+            Err(crate::policy::sampler::SampleError::Sampling(m)) => {
+                Ok((1, m.into_pyobject(py)?.into_any().unbind()))
+            }
+            Err(crate::policy::sampler::SampleError::Position(m)) => {
+                Ok((2, m.into_pyobject(py)?.into_any().unbind()))
+            }
+        }
+    }
+}

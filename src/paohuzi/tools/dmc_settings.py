@@ -1,0 +1,30 @@
+"""The settings of a training run of the learned bot (:mod:`paohuzi.tools.dmc`), apart from the
+trainer so that the command line knows them without NumPy."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Settings:
+    """A training run's settings (the defaults made the shipped checkpoint)."""
+
+    hands: int = 50_000
+    """Hands to play in all."""
+    round_hands: int = 500
+    """Hands played between two fits."""
+    warmup: int = 2
+    """Rounds played by greedy bots only (the network learns their values first)."""
+    steps: int = 150
+    """Adam steps a round."""
+    batch: int = 512
+    lr: float = 1e-3
+    epsilon: float = 0.05
+    """How often a network seat takes a random legal action while training."""
+    learner_share: float = 0.5
+    """How likely each seat is played by the network (otherwise by the greedy bot)."""
+    buffer: int = 300_000
+    """Most recent rows kept to fit on."""
+    hidden: tuple[int, ...] = (64, 64)
+    seed: int = 0
