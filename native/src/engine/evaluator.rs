@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use crate::engine::cards::{colours, Counts, Kind, NEIGHBOURS, NUM_KINDS};
 use crate::engine::groups::{GType, GroupCode};
-use crate::engine::rules::{Facts, Rules};
+use crate::engine::rules::{Facts, Rules, SPECIAL};
 use crate::engine::suit::{jiao, key_of, SuitTable, NONE};
 
 /// A complete hand has exactly seven groups (R6.1).
@@ -79,13 +79,41 @@ impl Evaluator {
 
     /// The hu-xi of the same-kind group `gtype` of `kind` (R3).
     #[inline]
-    fn same_kind(&self, gtype: GType, kind: Kind) -> i32 {
+    pub fn same_kind(&self, gtype: GType, kind: Kind) -> i32 {
         self.rules.huxi.same_kind[gtype as usize][kind as usize]
     }
 
     /// Best hu-xi of free cards as sequences, 绞 and (iff `need_pair`) one pair, or None.
     pub fn free_best(&self, free: &Counts, need_pair: bool) -> Option<i32> {
         self.free_search(free, need_pair, None)
+    }
+
+    /// An upper bound of [`Evaluator::free_best`] (any `need_pair`): only the 1-2-3 and 2-7-10
+    /// sequences score among free cards (R3), so each at most as often as its cards allow.
+    /// Counts beyond the free cards' (a kind of three or four) bound nothing the search makes.
+    #[inline]
+    pub fn free_bound(&self, free: &Counts) -> i32 {
+        let special = &self.rules.huxi.special;
+        SPECIAL
+            .iter()
+            .zip(special)
+            .map(|(cards, &w)| {
+                let times = cards.iter().map(|&k| free[usize::from(k)]).min().unwrap_or(0);
+                w.max(0) * i32::from(times)
+            })
+            .sum()
+    }
+
+    /// The most one more card of `kind` adds to [`Evaluator::free_bound`]: one more of each
+    /// scoring sequence it is in.
+    #[inline]
+    pub fn sequence_gain(&self, kind: Kind) -> i32 {
+        SPECIAL
+            .iter()
+            .zip(&self.rules.huxi.special)
+            .filter(|(cards, _)| cards.contains(&kind))
+            .map(|(_, &w)| w.max(0))
+            .sum()
     }
 
     /// [`Evaluator::free_best`]'s groups, for the best value `target` it returned.
@@ -631,6 +659,9 @@ impl Prepared {
             let n_table = self.table.len() as i32 + i32::from(option.added.is_some());
             if n_table + option.kans.count_ones() as i32 + rest / 3 + i32::from(k > 0) != GROUPS_TO_WIN {
                 continue;
+            }
+            if i64::from(option.huxi + self.ev.free_bound(&option.free)) < rules.min_huxi {
+                continue; // short of the hu-xi a win needs whatever the free cards make (R9.1)
             }
             let Some(found) = self.ev.free_best(&option.free, k > 0) else { continue };
             let huxi = i64::from(found + option.huxi);

@@ -7,7 +7,7 @@
 
 use std::sync::Arc;
 
-use crate::engine::cards::{Counts, Kind, NUM_KINDS};
+use crate::engine::cards::{Counts, Kind, NEIGHBOURS, NUM_KINDS};
 use crate::engine::evaluator::{Arrangement, Evaluator, Invalid, OutGroup, Prepared, TableInput};
 use crate::engine::groups::{GType, GroupCode, THREES};
 
@@ -103,57 +103,30 @@ impl Act {
         }
     }
 
-    /// [`Act::text`]'s bytes, zero-padded, for sorting without allocating.
-    fn text_key(self) -> [u8; 40] {
-        let mut buf = [0u8; 40];
-        let mut n = 0;
-        let mut put = |bytes: &[u8]| {
-            buf[n..n + bytes.len()].copy_from_slice(bytes);
-            n += bytes.len();
-        };
-        match self {
-            Act::Chi(chi) => {
-                put(b"chi");
-                for &shape in chi.shapes() {
-                    put(b" ");
-                    for &k in &THREES[usize::from(shape)] {
-                        put(if k < 10 { b"x" } else { b"d" });
-                        let rank = k % 10 + 1;
-                        if rank == 10 {
-                            put(b"10");
-                        } else {
-                            put(&[b'0' + rank]);
-                        }
-                    }
-                }
-            }
-            Act::Discard(k) => {
-                put(b"discard ");
-                put(kind_name(k).as_bytes());
-            }
-            Act::Peng => put(b"peng"),
-            Act::Hu => put(b"hu"),
-            Act::Pass => put(b"pass"),
-        }
-        buf
-    }
-
     /// The order of the actions' F3 texts ([`Act::text`]) without making them: `chi …` <
     /// `discard …` < `hu` < `pass` < `peng`, 吃 and discards among themselves by their text.
     pub fn text_order(self, other: Act) -> std::cmp::Ordering {
-        let class = |a: Act| match a {
-            Act::Chi(_) => 0,
-            Act::Discard(_) => 1,
-            Act::Hu => 2,
-            Act::Pass => 3,
-            Act::Peng => 4,
-        };
-        match (self, other) {
-            (Act::Chi(_), Act::Chi(_)) | (Act::Discard(_), Act::Discard(_)) => {
-                // Zero-padded text: the same order as the text itself.
-                self.text_key().cmp(&other.text_key())
+        let ranks = &*ORDER_RANKS;
+        self.order_key(ranks).cmp(&other.order_key(ranks))
+    }
+
+    /// A number that sorts as the F3 text does ([`Act::text_order`]): the class in the top
+    /// byte; a 吃 its groups' ranks among the shapes' texts, one byte each (none: 0, so a 吃
+    /// sorts before one that goes on from it, as its shorter text does); a discard its kind's
+    /// rank among the kinds' names.
+    fn order_key(self, ranks: &OrderRanks) -> u32 {
+        match self {
+            Act::Chi(chi) => {
+                let ranks = &ranks.shapes;
+                (0..3).fold(0, |key, i| {
+                    let rank = chi.shapes().get(i).map_or(0, |&s| u32::from(ranks[usize::from(s)]) + 1);
+                    key << 8 | rank
+                })
             }
-            _ => class(self).cmp(&class(other)),
+            Act::Discard(k) => 1 << 24 | u32::from(ranks.kinds[usize::from(k)]),
+            Act::Hu => 2 << 24,
+            Act::Pass => 3 << 24,
+            Act::Peng => 4 << 24,
         }
     }
 
@@ -354,6 +327,13 @@ pub struct Game {
     /// `fresh`); a stale one is refilled in place when no clone of the game shares it.
     prepared: Vec<Option<Arc<Prepared>>>,
     fresh: u32,
+    /// Each seat's part of [`Game::may_reach`]'s bound that the card does not change (the fixed
+    /// hu-xi and the bound of the free cards), while the seat is unchanged (bit `seat` of
+    /// `reach_fresh`).
+    /// Also the seat's one free card with no partner, if any ([`NO_LONE`]: none; [`NO_WIN`]:
+    /// two or more).
+    reach: Vec<(i32, u8)>,
+    reach_fresh: u32,
     /// A buffer for the table groups handed to the evaluator.
     inputs: Vec<TableInput>,
     /// The legal actions, while `legal_ok` (a buffer kept between decisions).
@@ -399,6 +379,8 @@ impl Game {
             log: Vec::new(),
             prepared: vec![None; seats],
             fresh: 0,
+            reach: vec![(0, NO_LONE); seats],
+            reach_fresh: 0,
             inputs: Vec::new(),
             legal: Vec::new(),
             legal_ok: false,
@@ -664,23 +646,18 @@ impl Game {
                 if w.asking.is_empty() {
                     return;
                 }
-                found.extend(w.offered.iter().copied().chain([Act::Pass]));
-                let chis = found.iter().filter(|a| matches!(a, Act::Chi(_))).count();
-                if chis > 1 && found.len() <= 32 {
-                    // Each 吃's text made once (not once per comparison).
-                    let mut keyed = [([0u8; 40], Act::Pass); 32];
-                    for (slot, &a) in keyed.iter_mut().zip(found.iter()) {
-                        *slot = (if matches!(a, Act::Chi(_)) { a.text_key() } else { [0; 40] }, a);
-                    }
-                    keyed[..found.len()].sort_unstable_by(|(ka, a), (kb, b)| match (a, b) {
-                        (Act::Chi(_), Act::Chi(_)) => ka.cmp(kb),
-                        _ => a.text_order(*b),
-                    });
-                    for (slot, (_, a)) in found.iter_mut().zip(keyed.iter()) {
-                        *slot = *a;
-                    }
-                } else {
-                    found.sort_unstable_by(|a, b| a.text_order(*b));
+                // F3 order: every 吃 (by its text), then hu, pass, peng; a window offers nothing
+                // else (R8).
+                found.extend(w.offered.iter().copied().filter(|a| matches!(a, Act::Chi(_))));
+                if found.len() > 1 {
+                    sort_by_text(found);
+                }
+                if w.offered.contains(&Act::Hu) {
+                    found.push(Act::Hu);
+                }
+                found.push(Act::Pass);
+                if w.offered.contains(&Act::Peng) {
+                    found.push(Act::Peng);
                 }
             }
             Phase::SelfHu(..) => found.extend([Act::Hu, Act::Pass]),
@@ -749,6 +726,7 @@ impl Game {
 
     fn changed(&mut self, seat: u8) {
         self.fresh &= !(1 << seat);
+        self.reach_fresh &= !(1 << seat);
     }
 
     // ------------------------------------------------------------------------- flow
@@ -991,6 +969,62 @@ impl Game {
         }
     }
 
+    /// Whether a win of the seat's on `card` could have the hu-xi a win needs (R9.1): an upper
+    /// bound of any winning arrangement's hu-xi, made of the table's groups, the 坎 and fours in
+    /// hand, every scoring sequence the other cards and the card could make, and the most the
+    /// card adds to a group of its kind. False: there is no win, the evaluator is not asked.
+    fn may_reach(&mut self, seat: u8, card: Kind) -> bool {
+        let s = usize::from(seat);
+        let ev = &self.rules.ev;
+        if self.reach_fresh & (1 << s) == 0 {
+            let state = &self.seats[s];
+            let mut fixed: i32 = state.table.iter().map(|&g| ev.rules.huxi.code(g)).sum();
+            let mut free = state.hand;
+            for (k, count) in free.iter_mut().enumerate() {
+                let gtype = match *count {
+                    3 => GType::Kan,
+                    4 => GType::Ti,
+                    _ => continue,
+                };
+                fixed += ev.same_kind(gtype, k as Kind);
+                *count = 0;
+            }
+            // A single free card with no partner in hand can only be the winning card's pair:
+            // one such card fixes the card that may win, two rule out every win (as
+            // `Prepared::placements` finds).
+            let mask = free.iter().enumerate().filter(|&(_, &n)| n > 0).fold(0u32, |m, (k, _)| m | 1 << k);
+            let mut lone = NO_LONE;
+            for (k, &n) in free.iter().enumerate() {
+                if n == 1 && mask & NEIGHBOURS[k] & !(1 << k) == 0 {
+                    lone = if lone == NO_LONE { k as u8 } else { NO_WIN };
+                }
+            }
+            self.reach[s] = (fixed + ev.free_bound(&free), lone);
+            self.reach_fresh |= 1 << s;
+        }
+        let (bound, lone) = self.reach[s];
+        if lone != NO_LONE && lone != card {
+            return false;
+        }
+        let state = &self.seats[s];
+        // What the card adds to a group of its kind: a pair made a 碰 or 偎, a 坎 or a table 碰
+        // or 偎 made a four (R9.1's placements); or, among the free cards, to the scoring
+        // sequences it is in (each made once more at the most).
+        let four = ev.same_kind(GType::Pao, card).max(ev.same_kind(GType::Ti, card));
+        let mut gain = ev.sequence_gain(card);
+        match state.hand[usize::from(card)] {
+            2 => gain = gain.max(ev.same_kind(GType::Peng, card).max(ev.same_kind(GType::Wei, card))),
+            3 => gain = gain.max(four - ev.same_kind(GType::Kan, card)),
+            _ => {}
+        }
+        for &g in &state.table {
+            if g.shape == card && matches!(g.gtype, GType::Peng | GType::Wei | GType::Chouwei) {
+                gain = gain.max(four - ev.rules.huxi.code(g));
+            }
+        }
+        i64::from(bound + gain) >= ev.rules.min_huxi
+    }
+
     /// The seat's options on the card, into `options` (emptied first).
     fn claim_options(&mut self, seat: u8, card: Kind, owner: u8, source: Source, options: &mut Vec<Act>) {
         let s = usize::from(seat);
@@ -1001,7 +1035,10 @@ impl Game {
         if source == Source::Liang {
             let how = How { self_drawn: seat == owner, from_discard: false, tianhu: true, haidi: false };
             found = self.win_on(seat, card, how);
-        } else if (source == Source::Drawn || self.rules.hu_on_discard) && held == limit {
+        } else if (source == Source::Drawn || self.rules.hu_on_discard)
+            && held == limit
+            && self.may_reach(seat, card)
+        {
             let how = How {
                 self_drawn: source == Source::Drawn && seat == owner,
                 from_discard: source == Source::Discarded,
@@ -1242,6 +1279,49 @@ fn holds_claim(hand: &Counts, card: Kind, claim: Act) -> bool {
 }
 
 /// Kinds in the order of their discard's F3 text, the order of legal actions.
+/// No lone free card in a seat's hand ([`Game::may_reach`]).
+const NO_LONE: u8 = u8::MAX;
+/// Two lone free cards or more: no card wins.
+const NO_WIN: u8 = u8::MAX - 1;
+
+/// Sorts actions by their F3 text, each key made once (without allocating, for up to 32).
+fn sort_by_text(acts: &mut [Act]) {
+    let ranks = &*ORDER_RANKS;
+    if acts.len() > 32 {
+        acts.sort_by_key(|a| a.order_key(ranks));
+        return;
+    }
+    let mut keyed = [(0u32, Act::Pass); 32];
+    for (slot, &a) in keyed.iter_mut().zip(acts.iter()) {
+        *slot = (a.order_key(ranks), a);
+    }
+    keyed[..acts.len()].sort_unstable_by_key(|&(key, _)| key);
+    for (slot, &(_, a)) in acts.iter_mut().zip(keyed.iter()) {
+        *slot = a;
+    }
+}
+
+/// The ranks [`Act::order_key`] reads: each three-card shape's among the shapes' texts, each
+/// kind's among the kinds' names.
+struct OrderRanks {
+    shapes: [u8; THREES.len()],
+    kinds: [u8; NUM_KINDS],
+}
+
+static ORDER_RANKS: std::sync::LazyLock<OrderRanks> = std::sync::LazyLock::new(|| {
+    let text = |s: usize| THREES[s].iter().map(|&k| kind_name(k)).collect::<String>();
+    let mut shapes: Vec<usize> = (0..THREES.len()).collect();
+    shapes.sort_by_key(|&s| text(s));
+    let mut ranks = OrderRanks { shapes: [0; THREES.len()], kinds: [0; NUM_KINDS] };
+    for (rank, &s) in shapes.iter().enumerate() {
+        ranks.shapes[s] = rank as u8;
+    }
+    for (rank, &k) in DISCARD_ORDER.iter().enumerate() {
+        ranks.kinds[usize::from(k)] = rank as u8;
+    }
+    ranks
+});
+
 static DISCARD_ORDER: std::sync::LazyLock<Vec<Kind>> = std::sync::LazyLock::new(|| {
     let mut kinds: Vec<Kind> = (0..NUM_KINDS as Kind).collect();
     kinds.sort_by_key(|&k| kind_name(k));
@@ -1466,6 +1546,39 @@ mod tests {
             let outcome = game.outcome().unwrap();
             assert_eq!(outcome.payments.iter().sum::<i64>(), 0);
         }
+    }
+
+    #[test]
+    fn f3_order_keys_sort_as_the_texts_do() {
+        // 吃 compare group by group: right only if no shape's text begins another's.
+        let texts: Vec<String> =
+            (0..THREES.len()).map(|s| THREES[s].iter().map(|&k| kind_name(k)).collect()).collect();
+        for a in &texts {
+            assert!(texts.iter().all(|b| a == b || !b.starts_with(a.as_str())));
+        }
+        let mut acts: Vec<Act> = (0..NUM_KINDS as Kind).map(Act::Discard).collect();
+        acts.extend([Act::Peng, Act::Hu, Act::Pass]);
+        let mut hands = Vec::new();
+        for seed in 0..300 {
+            let d = deck(seed);
+            let mut hand = [0u8; NUM_KINDS];
+            for &k in &d[..20] {
+                hand[usize::from(k)] += 1;
+            }
+            hands.push((hand, d[20]));
+        }
+        for (hand, card) in hands {
+            chi_options(&hand, card, false, &mut acts);
+        }
+        assert!(acts.iter().filter(|a| matches!(a, Act::Chi(c) if c.n > 1)).count() > 10);
+        let mut by_key = acts.clone();
+        by_key.sort_by_key(|a| a.order_key(&ORDER_RANKS));
+        let mut by_text = acts;
+        by_text.sort_by_key(|a| a.text());
+        assert_eq!(
+            by_key.iter().map(|a| a.text()).collect::<Vec<_>>(),
+            by_text.iter().map(|a| a.text()).collect::<Vec<_>>()
+        );
     }
 
     #[test]

@@ -18,7 +18,9 @@ use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 
 use crate::engine::cards::{Counts, Kind, NUM_KINDS};
-use crate::engine::evaluator::{self as core, add_card, Arrangement, Invalid, OutGroup, Prepared, TableInput};
+use crate::engine::evaluator::{
+    self as core, add_card, Arrangement, Invalid, OutGroup, Prepared, TableInput,
+};
 use crate::engine::game::How;
 use crate::engine::groups::{GTYPES, SHAPES};
 use crate::engine::rules::{Facts, FanCombine, Huxi, Mingtang, Rules};

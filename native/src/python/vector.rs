@@ -259,8 +259,8 @@ impl VecGames {
             acts[id] = Act::Chi(chi);
         }
         // The layout of `paohuzi.env.encoding.layout`: planes × 20, read off the encoder.
-        let mut blank =
-            core::Game::new(rules.clone(), 0, &sorted_deck(), false).map_err(crate::python::evaluator::invalid)?;
+        let mut blank = core::Game::new(rules.clone(), 0, &sorted_deck(), false)
+            .map_err(crate::python::evaluator::invalid)?;
         let obs_len = blank.encode(0).len();
         let rewards = if learner.is_some() { 1 } else { usize::from(players) };
         let buffers = Buffers {
