@@ -103,14 +103,8 @@ impl Act {
         }
     }
 
-    /// The order of the actions' F3 texts ([`Act::text`]) without making them: `chi …` <
-    /// `discard …` < `hu` < `pass` < `peng`, 吃 and discards among themselves by their text.
-    pub fn text_order(self, other: Act) -> std::cmp::Ordering {
-        let ranks = &*ORDER_RANKS;
-        self.order_key(ranks).cmp(&other.order_key(ranks))
-    }
-
-    /// A number that sorts as the F3 text does ([`Act::text_order`]): the class in the top
+    /// A number that sorts as the F3 text ([`Act::text`]) does, without making it: `chi …` <
+    /// `discard …` < `hu` < `pass` < `peng`, the class in the top
     /// byte; a 吃 its groups' ranks among the shapes' texts, one byte each (none: 0, so a 吃
     /// sorts before one that goes on from it, as its shorter text does); a discard its kind's
     /// rank among the kinds' names.
