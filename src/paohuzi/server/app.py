@@ -206,6 +206,7 @@ def create_app(config: Config | str = "paohuzi.db", **settings: Any) -> FastAPI:
         for task in tasks:
             task.cancel()
         app.state.reviews.close()
+        await rooms.stop_retries()
         rooms.close()
         store.close()
         server.replays.close()

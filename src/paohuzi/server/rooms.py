@@ -373,6 +373,9 @@ class Room:
     """The hand is over but its record is not stored yet (a write failed): retried."""
     _driver: asyncio.Task[None] | None = None
     _timer_task: asyncio.Task[None] | None = None
+    _retries: set[asyncio.TimerHandle | asyncio.Task[None]] = field(default_factory=set)
+    """Retries waiting or under way (:meth:`_retry`). A closed room keeps them (a finished
+    hand is still stored); the process's end cancels them (:meth:`Rooms.stop_retries`)."""
     _rng: random.Random = field(default_factory=lambda: random.Random(secrets.randbits(64)))
     _window: Window | None = None
     _delayed: int = 0
@@ -626,7 +629,7 @@ class Room:
             self.game = None
             self.stage.to(RoomState.WAITING)
             self.frames.captured.clear()
-            asyncio.get_running_loop().call_later(RETRY, self._retry_first_deal)
+            self._retry(self._retry_first_deal, RETRY)
             return
         await self.shown_deal()
         if any(s.bot is not None and self._searches(s.bot) for s in self.seats):
@@ -635,13 +638,26 @@ class Room:
     def _searches(self, name: str) -> bool:
         return _searches(self.config, name)
 
-    def _retry_first_deal(self) -> None:
-        async def again() -> None:
-            async with self.lock:
-                if self.state is RoomState.WAITING and all(s.joined or s.bot for s in self.seats):
-                    await self._first_deal()
+    def _retry(self, work: Callable[[], Awaitable[None]], delay: float = 0.0) -> None:
+        """Run ``work`` under the room's lock after ``delay`` seconds; kept until done, so
+        that the process's end cancels it (no task is left to a closed event loop)."""
 
-        asyncio.get_running_loop().create_task(again())
+        async def locked() -> None:
+            async with self.lock:
+                await work()
+
+        def start() -> None:
+            self._retries.discard(handle)
+            task = asyncio.get_running_loop().create_task(locked())
+            self._retries.add(task)
+            task.add_done_callback(self._retries.discard)
+
+        handle = asyncio.get_running_loop().call_later(delay, start)
+        self._retries.add(handle)
+
+    async def _retry_first_deal(self) -> None:
+        if self.state is RoomState.WAITING and all(s.joined or s.bot for s in self.seats):
+            await self._first_deal()
 
     def say(self, listener: Listener, what: Any) -> str | None:
         """A quick phrase or a reaction from a seat, shown to everyone in the room."""
@@ -855,18 +871,14 @@ class Room:
             await self._commit(seat, action)
         except StoreError as error:
             log.warning("room %s: could not store an answer: %s", self.id, error)
-            asyncio.get_running_loop().call_later(RETRY, self._retry_settle)
+            self._retry(self._retry_settle, RETRY)
             return False
         window.answers.pop(seat, None)
         return True
 
-    def _retry_settle(self) -> None:
-        async def again() -> None:
-            async with self.lock:
-                if self.state in (RoomState.PLAYING, RoomState.SETTLING):
-                    await self._settle()
-
-        asyncio.get_running_loop().create_task(again())
+    async def _retry_settle(self) -> None:
+        if self.state in (RoomState.PLAYING, RoomState.SETTLING):
+            await self._settle()
 
     def _computer(self, seat: int) -> bool:
         """Whether the server decides for the seat: a bot, or a person on 托管."""
@@ -1150,19 +1162,15 @@ class Room:
             log.warning("room %s: could not store a finished hand: %s", self.id, error)
             self.finishing = True
             if not isinstance(error, LeaseLost):  # another process holds the room: it finishes
-                asyncio.get_running_loop().call_later(RETRY, self._retry_finish)
+                self._retry(self._retry_finish, RETRY)
             return
         match.totals, match.hands, match.dealer, match.huangzhuang_streak = after
         self.finishing = False
 
-    def _retry_finish(self) -> None:
-        async def again() -> None:
-            async with self.lock:
-                # Also once the room closed meanwhile (idle): nobody else would store it.
-                if self.finishing and self.game is not None and self.game.is_over:
-                    await self._finish()
-
-        asyncio.get_running_loop().create_task(again())
+    async def _retry_finish(self) -> None:
+        # Also once the room closed meanwhile (idle): nobody else would store it.
+        if self.finishing and self.game is not None and self.game.is_over:
+            await self._finish()
 
     def record(self) -> JSON:
         """The hand's F4 record, with the opened deal commitment once it is over."""
@@ -1638,7 +1646,7 @@ class Rooms:
         if hand is None:  # still waiting for its people
             self.rooms[room.id] = room
             if all(s.joined or s.bot is not None for s in room.seats):
-                room._retry_first_deal()  # killed between the last arrival and the deal
+                room._retry(room._retry_first_deal)  # killed between the last arrival and the deal
             return room
         # The stored actions replayed, through the offers met on the way, which nobody is
         # shown (D101).
@@ -1692,6 +1700,18 @@ class Rooms:
                 self.rooms.pop(room.id, None)
                 with contextlib.suppress(StoreError):
                     await self.db.release(room.id)
+
+    async def stop_retries(self) -> None:
+        """Cancel the rooms' retries and wait for those under way to end (the process ends: a
+        restore finishes what they would have, from the stored log)."""
+        running = []
+        for room in self.rooms.values():
+            for retry in room._retries:
+                retry.cancel()
+                if isinstance(retry, asyncio.Task):
+                    running.append(retry)
+            room._retries.clear()
+        await asyncio.gather(*running, return_exceptions=True)
 
     def close(self) -> None:
         for room in self.rooms.values():
