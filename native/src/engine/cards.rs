@@ -8,6 +8,70 @@ pub type Counts = [u8; NUM_KINDS];
 
 pub const NUM_KINDS: usize = 20;
 
+/// The kinds of a count array with one, two, three and four copies, each a bit mask of kinds
+/// (counts above four are read modulo eight, as no holding has them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CountMasks {
+    pub ones: u32,
+    pub twos: u32,
+    pub threes: u32,
+    pub fours: u32,
+}
+
+impl CountMasks {
+    /// Eight bytes at a time: each count's three low bits, then one bit per byte gathered by a
+    /// multiplication (byte `i`'s low bit lands at bit 56 + `i`, no two terms meet).
+    #[inline]
+    pub fn of(counts: &Counts) -> CountMasks {
+        const LOW: u64 = 0x0101_0101_0101_0101;
+        const GATHER: u64 = 0x0102_0408_1020_4080;
+        let gather = |bytes: u64| (bytes.wrapping_mul(GATHER) >> 56) as u32;
+        let mut masks = CountMasks { ones: 0, twos: 0, threes: 0, fours: 0 };
+        let mut word = [0u8; 8];
+        for (i, chunk) in counts.chunks(8).enumerate() {
+            word[..chunk.len()].copy_from_slice(chunk);
+            word[chunk.len()..].fill(0);
+            let w = u64::from_le_bytes(word);
+            let (b0, b1, b2) = (w & LOW, (w >> 1) & LOW, (w >> 2) & LOW);
+            let shift = 8 * i;
+            masks.ones |= gather(b0 & !b1 & !b2 & LOW) << shift;
+            masks.twos |= gather(!b0 & b1 & !b2 & LOW) << shift;
+            masks.threes |= gather(b0 & b1 & !b2) << shift;
+            masks.fours |= gather(!b0 & !b1 & b2 & LOW) << shift;
+        }
+        masks
+    }
+}
+
+/// The counts of a holding without its 坎 (every count of three made zero), eight bytes at a
+/// time.
+#[inline]
+pub fn without_kans(counts: &Counts) -> Counts {
+    const LOW: u64 = 0x0101_0101_0101_0101;
+    let mut out = *counts;
+    let mut word = [0u8; 8];
+    for chunk in out.chunks_mut(8) {
+        word[..chunk.len()].copy_from_slice(chunk);
+        let w = u64::from_le_bytes(word);
+        let threes = w & (w >> 1) & !(w >> 2) & LOW;
+        let kept = (w & !(threes * 0xff)).to_le_bytes();
+        chunk.copy_from_slice(&kept[..chunk.len()]);
+    }
+    out
+}
+
+/// The number of cards in a count array (each count at most 4, so no byte of a partial sum
+/// overflows): the bytes summed eight at a time.
+#[inline]
+pub fn total(counts: &Counts) -> i32 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let word = |i: usize| u64::from_le_bytes(counts[i..i + 8].try_into().expect("eight bytes"));
+    let tail = u64::from(u32::from_le_bytes(counts[16..20].try_into().expect("four bytes")));
+    ((word(0).wrapping_mul(ONES) >> 56)
+        + (word(8).wrapping_mul(ONES) >> 56)
+        + (tail.wrapping_mul(ONES) >> 56)) as i32
+}
+
 /// 红字 (R1): ranks 2, 7, 10 of both sizes, as a bit mask of kinds.
 pub const RED_MASK: u32 = (1 << 1) | (1 << 6) | (1 << 9) | (1 << 11) | (1 << 16) | (1 << 19);
 
@@ -78,5 +142,41 @@ mod tests {
         );
         // d10: d8 d9 d10, x10, and d2 d7.
         assert_eq!(NEIGHBOURS[19], (1 << 17) | (1 << 18) | (1 << 19) | (1 << 9) | (1 << 11) | (1 << 16));
+    }
+
+    #[test]
+    fn total_counts_every_card() {
+        let mut counts = [0u8; NUM_KINDS];
+        assert_eq!(total(&counts), 0);
+        for k in 0..NUM_KINDS {
+            counts[k] = 4;
+            assert_eq!(total(&counts), 4 * (k as i32 + 1));
+        }
+        counts = [0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 4, 3, 2, 1, 0, 4, 3, 2, 1, 0];
+        assert_eq!(total(&counts), counts.iter().map(|&n| i32::from(n)).sum::<i32>());
+    }
+
+    #[test]
+    fn without_kans_drops_the_threes_only() {
+        let counts = [0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 4, 3, 2, 1, 0, 4, 3, 2, 3, 3];
+        let expected = counts.map(|n| if n == 3 { 0 } else { n });
+        assert_eq!(without_kans(&counts), expected);
+    }
+
+    #[test]
+    fn count_masks_name_the_kinds_of_each_count() {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..2_000 {
+            let mut counts = [0u8; NUM_KINDS];
+            for c in counts.iter_mut() {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                *c = (state % 5) as u8;
+            }
+            let of = |n: u8| (0..NUM_KINDS).filter(|&k| counts[k] == n).fold(0u32, |m, k| m | 1 << k);
+            let masks = CountMasks::of(&counts);
+            assert_eq!((masks.ones, masks.twos, masks.threes, masks.fours), (of(1), of(2), of(3), of(4)));
+        }
     }
 }

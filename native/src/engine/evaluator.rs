@@ -8,9 +8,9 @@
 
 use std::sync::Arc;
 
-use crate::engine::cards::{colours, Counts, Kind, NEIGHBOURS, NUM_KINDS};
+use crate::engine::cards::{colours, total, CountMasks, Counts, Kind, NEIGHBOURS, NUM_KINDS};
 use crate::engine::groups::{GType, GroupCode};
-use crate::engine::rules::{Facts, Rules, SPECIAL};
+use crate::engine::rules::{Facts, Rules};
 use crate::engine::suit::{jiao, key_of, SuitTable, NONE};
 
 /// A complete hand has exactly seven groups (R6.1).
@@ -89,31 +89,22 @@ impl Evaluator {
     }
 
     /// An upper bound of [`Evaluator::free_best`] (any `need_pair`): only the 1-2-3 and 2-7-10
-    /// sequences score among free cards (R3), so each at most as often as its cards allow.
+    /// sequences score among free cards (R3); [`Evaluator::size_bound`] of each size.
     /// Counts beyond the free cards' (a kind of three or four) bound nothing the search makes.
     #[inline]
     pub fn free_bound(&self, free: &Counts) -> i32 {
-        let special = &self.rules.huxi.special;
-        SPECIAL
-            .iter()
-            .zip(special)
-            .map(|(cards, &w)| {
-                let times = cards.iter().map(|&k| free[usize::from(k)]).min().unwrap_or(0);
-                w.max(0) * i32::from(times)
-            })
-            .sum()
+        self.size_bound(free, 0) + self.size_bound(free, 1)
     }
 
-    /// The most one more card of `kind` adds to [`Evaluator::free_bound`]: one more of each
-    /// scoring sequence it is in.
+    /// The most hu-xi the two scoring sequences of one size (0: small, 1: big) make together
+    /// out of `free`: they share the 2, so `t` of 1-2-3 leave at most `c2 - t` of 2-7-10.
     #[inline]
-    pub fn sequence_gain(&self, kind: Kind) -> i32 {
-        SPECIAL
-            .iter()
-            .zip(&self.rules.huxi.special)
-            .filter(|(cards, _)| cards.contains(&kind))
-            .map(|(_, &w)| w.max(0))
-            .sum()
+    pub fn size_bound(&self, free: &Counts, size: usize) -> i32 {
+        let special = &self.rules.huxi.special;
+        let (w123, w2710) = (special[2 * size].max(0), special[2 * size + 1].max(0));
+        let c = |rank: usize| i32::from(free[10 * size + rank]);
+        let (c2, pairs) = (c(1), c(6).min(c(9)));
+        (0..=c(0).min(c2).min(c(2))).map(|t| w123 * t + w2710 * pairs.min(c2 - t)).max().unwrap_or(0)
     }
 
     /// [`Evaluator::free_best`]'s groups, for the best value `target` it returned.
@@ -465,42 +456,39 @@ impl Prepared {
                 input: Some(i),
             });
         }
+        let masks = CountMasks::of(&counts);
         // A four of a kind in hand is the 提 it must become (R5.1).
-        for (k, count) in counts.iter_mut().enumerate() {
-            if *count == 4 {
-                *count = 0;
-                let kind = k as Kind;
-                groups.push(TableGroup {
-                    gtype: GType::Ti,
-                    kind,
-                    huxi: ev.same_kind(GType::Ti, kind),
-                    input: None,
-                });
-            }
+        let mut fours_in_hand = masks.fours;
+        while fours_in_hand != 0 {
+            let kind = fours_in_hand.trailing_zeros() as Kind;
+            fours_in_hand &= fours_in_hand - 1;
+            counts[usize::from(kind)] = 0;
+            groups.push(TableGroup {
+                gtype: GType::Ti,
+                kind,
+                huxi: ev.same_kind(GType::Ti, kind),
+                input: None,
+            });
         }
         let mut huxi = 0;
-        let mut kans = 0u32;
+        let kans = masks.threes;
         let mut free = counts;
-        let mut mask = 0u32;
-        let mut n_free = 0;
-        for k in 0..NUM_KINDS {
-            match counts[k] {
-                0 => {}
-                3 => {
-                    kans |= 1 << k;
-                    huxi += ev.same_kind(GType::Kan, k as Kind);
-                    free[k] = 0;
-                }
-                c => {
-                    mask |= 1 << k;
-                    n_free += i32::from(c);
-                }
-            }
+        let mut left = kans;
+        while left != 0 {
+            let k = left.trailing_zeros() as usize;
+            left &= left - 1;
+            huxi += ev.same_kind(GType::Kan, k as Kind);
+            free[k] = 0;
         }
+        let mask = masks.ones | masks.twos;
+        let n_free = total(&free);
         let mut isolated = [0; 2];
         let mut n_isolated = 0;
-        for k in 0..NUM_KINDS {
-            if free[k] == 1 && mask & NEIGHBOURS[k] & !(1 << k) == 0 {
+        let mut singles = masks.ones;
+        while singles != 0 {
+            let k = singles.trailing_zeros() as usize;
+            singles &= singles - 1;
+            if mask & NEIGHBOURS[k] & !(1 << k) == 0 {
                 if n_isolated < 2 {
                     isolated[n_isolated] = k as Kind;
                 }

@@ -7,7 +7,7 @@
 
 use std::sync::Arc;
 
-use crate::engine::cards::{Counts, Kind, NEIGHBOURS, NUM_KINDS};
+use crate::engine::cards::{total, without_kans, CountMasks, Counts, Kind, NEIGHBOURS, NUM_KINDS};
 use crate::engine::evaluator::{Arrangement, Evaluator, Invalid, OutGroup, Prepared, TableInput};
 use crate::engine::groups::{GType, GroupCode, THREES};
 
@@ -194,8 +194,7 @@ impl Seat {
     }
 
     fn held(&self) -> i32 {
-        self.hand.iter().map(|&n| i32::from(n)).sum::<i32>()
-            + self.table.iter().map(|g| group_len(g.gtype) as i32).sum::<i32>()
+        total(&self.hand) + self.table.iter().map(|g| group_len(g.gtype) as i32).sum::<i32>()
     }
 
     fn limit(&self) -> i32 {
@@ -313,6 +312,8 @@ pub struct Game {
     pub phase: Phase,
     options: Vec<Vec<Act>>,
     hu: Vec<Option<Win>>,
+    /// The seats whose `options` and `hu` the last window filled, as a bit mask.
+    optioned: u32,
     pao: Option<u8>,
     pending: Option<Win>,
     pub history: Vec<(u8, Act)>,
@@ -321,13 +322,15 @@ pub struct Game {
     /// `fresh`); a stale one is refilled in place when no clone of the game shares it.
     prepared: Vec<Option<Arc<Prepared>>>,
     fresh: u32,
-    /// Each seat's part of [`Game::may_reach`]'s bound that the card does not change (the fixed
-    /// hu-xi and the bound of the free cards), while the seat is unchanged (bit `seat` of
-    /// `reach_fresh`).
-    /// Also the seat's one free card with no partner, if any ([`NO_LONE`]: none; [`NO_WIN`]:
-    /// two or more).
-    reach: Vec<(i32, u8)>,
+    /// Each seat's part of [`Game::may_reach`]'s bound that the card does not change, while
+    /// the seat is unchanged (bit `seat` of `reach_fresh`).
+    reach: Vec<Reach>,
     reach_fresh: u32,
+    /// Bit `seat`: the bound of the seat's `reach` is worked out too.
+    bound_fresh: u32,
+    /// Each seat's [`Outline`], while the seat is unchanged (bit `seat` of `outline_fresh`).
+    outlines: Vec<Outline>,
+    outline_fresh: u32,
     /// A buffer for the table groups handed to the evaluator.
     inputs: Vec<TableInput>,
     /// The legal actions, while `legal_ok` (a buffer kept between decisions).
@@ -343,6 +346,19 @@ pub struct Game {
     held: Option<Held>,
 }
 
+/// The seats that play a hand, in deal order from the dealer (R2); at four seats the dealer's
+/// opposite sits it out (R12).
+fn seat_order(players: u8, dealer: u8, out: &mut Vec<u8>) {
+    let seats = usize::from(players);
+    let sitting_out = (seats > 3).then(|| (usize::from(dealer) + seats / 2) % seats);
+    out.clear();
+    out.extend(
+        (0..seats)
+            .map(|i| ((usize::from(dealer) + i) % seats) as u8)
+            .filter(|&s| Some(usize::from(s)) != sitting_out),
+    );
+}
+
 fn bit(k: Kind) -> u32 {
     1 << k
 }
@@ -350,11 +366,8 @@ fn bit(k: Kind) -> u32 {
 impl Game {
     fn blank(rules: Arc<GameRules>, dealer: u8) -> Game {
         let seats = usize::from(rules.players);
-        let sitting_out = (seats > 3).then(|| (dealer as usize + seats / 2) % seats);
-        let playing = (0..seats)
-            .map(|i| ((dealer as usize + i) % seats) as u8)
-            .filter(|&s| Some(s as usize) != sitting_out)
-            .collect();
+        let mut playing = Vec::with_capacity(seats);
+        seat_order(rules.players, dealer, &mut playing);
         Game {
             rules,
             dealer,
@@ -367,14 +380,18 @@ impl Game {
             phase: Phase::Over(None),
             options: vec![Vec::new(); seats],
             hu: vec![None; seats],
+            optioned: 0,
             pao: None,
             pending: None,
             history: Vec::new(),
             log: Vec::new(),
             prepared: vec![None; seats],
             fresh: 0,
-            reach: vec![(0, NO_LONE); seats],
+            reach: vec![Reach::default(); seats],
             reach_fresh: 0,
+            bound_fresh: 0,
+            outlines: vec![Outline::default(); seats],
+            outline_fresh: 0,
             inputs: Vec::new(),
             legal: Vec::new(),
             legal_ok: false,
@@ -402,18 +419,71 @@ impl Game {
         let mut game = Game::blank(rules, dealer);
         game.keep_log = keep_log;
         game.pauses = pauses;
-        for (i, &seat) in game.playing.clone().iter().enumerate() {
+        game.deal(deck)?;
+        Ok(game)
+    }
+
+    /// A new hand in this game's place: as [`Game::dealt`] with the same rules, log and pauses,
+    /// keeping the buffers (the seats' tables and rows, the wall, the log, the prepared hands)
+    /// so that a loop of hands allocates nothing per hand.
+    pub fn redeal(&mut self, dealer: u8, deck: &[Kind]) -> Result<(), Invalid> {
+        self.dealer = dealer;
+        seat_order(self.rules.players, dealer, &mut self.playing);
+        for seat in &mut self.seats {
+            seat.hand = [0; NUM_KINDS];
+            seat.table.clear();
+            seat.row.clear();
+            seat.discarded = 0;
+            seat.chou = 0;
+            seat.chou_hu.clear();
+        }
+        let phase = std::mem::replace(&mut self.phase, Phase::Over(None));
+        if let Phase::Claim(w) = phase {
+            self.keep_spare(w);
+        }
+        self.drawn = 0;
+        self.clear_options();
+        self.pending = None;
+        self.history.clear();
+        self.log.clear();
+        self.fresh = 0;
+        self.reach_fresh = 0;
+        self.outline_fresh = 0;
+        self.legal_ok = false;
+        self.held = None;
+        self.deal(deck)
+    }
+
+    /// A finished window's buffers, kept for the next.
+    fn keep_spare(&mut self, w: Window) {
+        let Window { mut asking, mut offered, mut claims, .. } = w;
+        asking.clear();
+        offered.clear();
+        claims.clear();
+        self.spare = Spare { asking, offered, claims };
+    }
+
+    /// The cards of `deck` into the seats' hands, the 亮张 and the wall, and the start (R2).
+    fn deal(&mut self, deck: &[Kind]) -> Result<(), Invalid> {
+        for i in 0..self.playing.len() {
+            let seat = usize::from(self.playing[i]);
             for &k in &deck[HAND_SIZE * i..HAND_SIZE * (i + 1)] {
-                game.seats[usize::from(seat)].hand[usize::from(k)] += 1;
+                self.seats[seat].hand[usize::from(k)] += 1;
             }
         }
-        game.liang = deck[LIANG_INDEX];
-        game.wall = deck[LIANG_INDEX + 1..].to_vec();
-        game.deck = Some(deck.to_vec());
-        game.event(EventType::Deal, dealer, None, &[]);
-        game.event(EventType::Liang, dealer, Some(game.liang), &[]);
-        game.start()?;
-        Ok(game)
+        self.liang = deck[LIANG_INDEX];
+        self.wall.clear();
+        self.wall.extend_from_slice(&deck[LIANG_INDEX + 1..]);
+        match &mut self.deck {
+            Some(kept) => {
+                kept.clear();
+                kept.extend_from_slice(deck);
+            }
+            None => self.deck = Some(deck.to_vec()),
+        }
+        self.event(EventType::Deal, self.dealer, None, &[]);
+        self.event(EventType::Liang, self.dealer, Some(self.liang), &[]);
+        self.start()
     }
 
     /// A game at a position (`Game.from_position`, after the checks of the position's shape,
@@ -657,14 +727,11 @@ impl Game {
             Phase::SelfHu(..) => found.extend([Act::Hu, Act::Pass]),
             Phase::Discarding(seat) => {
                 let hand = &self.seats[usize::from(*seat)].hand;
-                let order = &*DISCARD_ORDER;
-                let breaks = !order.iter().any(|&k| hand[usize::from(k)] > 0 && hand[usize::from(k)] < 3);
-                found.extend(
-                    order
-                        .iter()
-                        .filter(|&&k| hand[usize::from(k)] > 0 && (breaks || hand[usize::from(k)] < 3))
-                        .map(|&k| Act::Discard(k)),
-                );
+                // Any card but a 坎's, or a 坎's when there is no other (R6).
+                let masks = CountMasks::of(hand);
+                let loose = masks.ones | masks.twos;
+                let any = loose | masks.threes | masks.fours;
+                discards_in_order(if loose == 0 { any } else { loose }, found);
             }
             Phase::Over(_) => {}
         }
@@ -718,16 +785,64 @@ impl Game {
         }
     }
 
+    /// The seat's [`Outline`], kept while the seat is unchanged.
+    #[inline]
+    fn outline(&mut self, seat: u8) -> Outline {
+        let s = usize::from(seat);
+        if self.outline_fresh & (1 << s) == 0 {
+            self.draw_outline(s);
+        }
+        self.outlines[s]
+    }
+
+    /// The seat's cards held and its limit ([`Seat::held`], [`Seat::limit`]).
+    #[inline]
+    fn sizes(&mut self, seat: u8) -> (i32, i32) {
+        let o = self.outline(seat);
+        (o.held, o.limit)
+    }
+
+    #[cold]
+    fn draw_outline(&mut self, s: usize) {
+        let state = &self.seats[s];
+        // Seat::held and Seat::limit in one pass over the table.
+        let (mut held, mut fours) = (total(&state.hand), 0);
+        for g in &state.table {
+            let four = g.gtype.is_four();
+            held += 3 + i32::from(four) - i32::from(g.gtype == GType::Pair);
+            fours += i32::from(four);
+        }
+        let o = Outline { held, limit: HAND_SIZE as i32 + (fours - 1).max(0) };
+        debug_assert_eq!((o.held, o.limit), (state.held(), state.limit()));
+        self.outlines[s] = o;
+        self.outline_fresh |= 1 << s;
+    }
+
+    /// No seat's options on a card (between windows).
+    fn clear_options(&mut self) {
+        while self.optioned != 0 {
+            let s = self.optioned.trailing_zeros() as usize;
+            self.optioned &= self.optioned - 1;
+            self.options[s].clear();
+            if self.hu[s].is_some() {
+                self.hu[s] = None;
+            }
+        }
+        self.pao = None;
+    }
+
     fn changed(&mut self, seat: u8) {
         self.fresh &= !(1 << seat);
         self.reach_fresh &= !(1 << seat);
+        self.outline_fresh &= !(1 << seat);
     }
 
     // ------------------------------------------------------------------------- flow
 
     /// R2: 必需天胡, then the 亮张 offers, then the automatic 提, then the dealer.
     fn start(&mut self) -> Result<(), Invalid> {
-        for seat in self.playing.clone() {
+        for i in 0..self.playing.len() {
+            let seat = self.playing[i];
             let mut cards = self.seats[usize::from(seat)].hand;
             if seat == self.dealer {
                 cards[usize::from(self.liang)] += 1;
@@ -752,30 +867,31 @@ impl Game {
 
     fn after_liang(&mut self) {
         self.take_liang();
-        for seat in self.playing.clone() {
-            let fours: Vec<Kind> = (0..NUM_KINDS as Kind)
-                .filter(|&k| self.seats[usize::from(seat)].hand[usize::from(k)] == 4)
-                .collect();
-            if fours.is_empty() {
-                continue;
-            }
-            for k in fours {
+        for i in 0..self.playing.len() {
+            let seat = self.playing[i];
+            let mut any = false;
+            for k in 0..NUM_KINDS as Kind {
                 let state = &mut self.seats[usize::from(seat)];
+                if state.hand[usize::from(k)] != 4 {
+                    continue;
+                }
                 state.hand[usize::from(k)] = 0;
                 state.table.push(GroupCode::new(GType::Ti, k));
                 self.event(EventType::Ti, seat, Some(k), &[]);
+                any = true;
             }
-            self.changed(seat);
+            if any {
+                self.changed(seat);
+            }
         }
         self.after_take(self.dealer, false);
     }
 
     /// After a take: discard if R6 says so, else the next player draws.
     fn after_take(&mut self, seat: u8, last: bool) {
-        let state = &self.seats[usize::from(seat)];
         if last {
             self.huangzhuang();
-        } else if state.held() > state.limit() && self.can_discard(seat) {
+        } else if self.sizes(seat).0 > self.sizes(seat).1 && self.can_discard(seat) {
             self.phase = Phase::Discarding(seat);
         } else {
             let next = self.next(seat);
@@ -834,9 +950,9 @@ impl Game {
             return;
         }
         // R4.1 step 3: he may win now if his hand is complete.
-        let state = &self.seats[s];
         let mut result = None;
-        if state.held() == state.limit() + 1 {
+        let (held, limit) = self.sizes(seat);
+        if held == limit + 1 {
             result = self.complete(seat, card, last);
         }
         if result.is_some() && !self.hu_blocked(seat, card) {
@@ -907,14 +1023,10 @@ impl Game {
         asking: &[u8],
         queue: &mut Vec<u8>,
     ) -> Result<(), Invalid> {
+        self.clear_options();
         self.pao = if source == Source::Liang { None } else { self.pao_seat(card, owner, source) };
-        for o in self.options.iter_mut() {
-            o.clear();
-        }
-        for h in self.hu.iter_mut() {
-            *h = None;
-        }
         for &seat in asking {
+            self.optioned |= 1 << seat;
             let mut found = std::mem::take(&mut self.options[usize::from(seat)]);
             self.claim_options(seat, card, owner, source, &mut found);
             let any = !found.is_empty();
@@ -946,7 +1058,7 @@ impl Game {
                 GType::Peng => source == Source::Drawn,
                 _ => false,
             };
-            if state.table.iter().any(|g| g.shape == card && runs(g) && g.gtype != GType::Chi) {
+            if state.table.iter().any(|g| g.shape == card && runs(g)) {
                 return Some(seat);
             }
         }
@@ -963,70 +1075,119 @@ impl Game {
         }
     }
 
+    /// The first part of a seat's [`Reach`]: its free cards and the lone one.
+    #[cold]
+    fn reach_lone(&mut self, s: usize) {
+        let hand = self.seats[s].hand;
+        // The kinds of the free cards, of a single free card, and of a 坎 or four in hand.
+        let masks = CountMasks::of(&hand);
+        let (loose, mut singles, mut whole) =
+            (masks.ones | masks.twos, masks.ones, masks.threes | masks.fours);
+        // A single free card with no partner in hand can only be the winning card's pair:
+        // one such card fixes the card that may win, two rule out every win (as
+        // `Prepared::placements` finds).
+        let mut lone = NO_LONE;
+        while singles != 0 {
+            let k = singles.trailing_zeros() as usize;
+            singles &= singles - 1;
+            if loose & NEIGHBOURS[k] & !(1 << k) == 0 {
+                lone = if lone == NO_LONE { k as u8 } else { NO_WIN };
+            }
+        }
+        let reach = &mut self.reach[s];
+        reach.lone = lone;
+        reach.whole = whole;
+        reach.free = hand;
+        while whole != 0 {
+            reach.free[whole.trailing_zeros() as usize] = 0;
+            whole &= whole - 1;
+        }
+        self.reach_fresh |= 1 << s;
+        self.bound_fresh &= !(1 << s);
+    }
+
+    /// The rest of a seat's [`Reach`] (after [`Game::reach_lone`]): the bound without the card.
+    #[cold]
+    fn reach_bound(&mut self, s: usize) {
+        let ev = &self.rules.ev;
+        let state = &self.seats[s];
+        let reach = &mut self.reach[s];
+        let (mut fixed, mut joinable) = (0, 0);
+        for &g in &state.table {
+            fixed += ev.rules.huxi.code(g);
+            if matches!(g.gtype, GType::Peng | GType::Wei | GType::Chouwei) {
+                joinable |= bit(g.shape);
+            }
+        }
+        let mut whole = reach.whole;
+        while whole != 0 {
+            let k = whole.trailing_zeros() as usize;
+            whole &= whole - 1;
+            let gtype = if state.hand[k] == 3 { GType::Kan } else { GType::Ti };
+            fixed += ev.same_kind(gtype, k as Kind);
+        }
+        reach.sizes = [ev.size_bound(&reach.free, 0), ev.size_bound(&reach.free, 1)];
+        reach.bound = fixed + reach.sizes[0] + reach.sizes[1];
+        reach.joinable = joinable;
+        self.bound_fresh |= 1 << s;
+    }
+
     /// Whether a win of the seat's on `card` could have the hu-xi a win needs (R9.1): an upper
     /// bound of any winning arrangement's hu-xi, made of the table's groups, the 坎 and fours in
     /// hand, every scoring sequence the other cards and the card could make, and the most the
     /// card adds to a group of its kind. False: there is no win, the evaluator is not asked.
     fn may_reach(&mut self, seat: u8, card: Kind) -> bool {
         let s = usize::from(seat);
-        let ev = &self.rules.ev;
         if self.reach_fresh & (1 << s) == 0 {
-            let state = &self.seats[s];
-            let mut fixed: i32 = state.table.iter().map(|&g| ev.rules.huxi.code(g)).sum();
-            let mut free = state.hand;
-            for (k, count) in free.iter_mut().enumerate() {
-                let gtype = match *count {
-                    3 => GType::Kan,
-                    4 => GType::Ti,
-                    _ => continue,
-                };
-                fixed += ev.same_kind(gtype, k as Kind);
-                *count = 0;
-            }
-            // A single free card with no partner in hand can only be the winning card's pair:
-            // one such card fixes the card that may win, two rule out every win (as
-            // `Prepared::placements` finds).
-            let mask = free.iter().enumerate().filter(|&(_, &n)| n > 0).fold(0u32, |m, (k, _)| m | 1 << k);
-            let mut lone = NO_LONE;
-            for (k, &n) in free.iter().enumerate() {
-                if n == 1 && mask & NEIGHBOURS[k] & !(1 << k) == 0 {
-                    lone = if lone == NO_LONE { k as u8 } else { NO_WIN };
-                }
-            }
-            self.reach[s] = (fixed + ev.free_bound(&free), lone);
-            self.reach_fresh |= 1 << s;
+            self.reach_lone(s);
         }
-        let (bound, lone) = self.reach[s];
+        let lone = self.reach[s].lone;
         if lone != NO_LONE && lone != card {
             return false;
         }
+        if self.bound_fresh & (1 << s) == 0 {
+            self.reach_bound(s);
+        }
+        let ev = &self.rules.ev;
+        let reach = &self.reach[s];
         let state = &self.seats[s];
         // What the card adds to a group of its kind: a pair made a 碰 or 偎, a 坎 or a table 碰
         // or 偎 made a four (R9.1's placements); or, among the free cards, to the scoring
-        // sequences it is in (each made once more at the most).
+        // sequences of its size.
+        let mut gain = 0;
+        let (size, rank) = (usize::from(card) / 10, usize::from(card) % 10);
+        if matches!(rank, 0 | 1 | 2 | 6 | 9) {
+            let mut with = reach.free;
+            with[usize::from(card)] += 1;
+            gain = ev.size_bound(&with, size) - reach.sizes[size];
+        }
         let four = ev.same_kind(GType::Pao, card).max(ev.same_kind(GType::Ti, card));
-        let mut gain = ev.sequence_gain(card);
         match state.hand[usize::from(card)] {
             2 => gain = gain.max(ev.same_kind(GType::Peng, card).max(ev.same_kind(GType::Wei, card))),
             3 => gain = gain.max(four - ev.same_kind(GType::Kan, card)),
             _ => {}
         }
-        for &g in &state.table {
-            if g.shape == card && matches!(g.gtype, GType::Peng | GType::Wei | GType::Chouwei) {
-                gain = gain.max(four - ev.rules.huxi.code(g));
+        if reach.joinable & bit(card) != 0 {
+            for &g in &state.table {
+                if g.shape == card && matches!(g.gtype, GType::Peng | GType::Wei | GType::Chouwei) {
+                    gain = gain.max(four - ev.rules.huxi.code(g));
+                }
             }
         }
-        i64::from(bound + gain) >= ev.rules.min_huxi
+        i64::from(reach.bound + gain) >= ev.rules.min_huxi
     }
 
     /// The seat's options on the card, into `options` (emptied first).
     fn claim_options(&mut self, seat: u8, card: Kind, owner: u8, source: Source, options: &mut Vec<Act>) {
         let s = usize::from(seat);
-        let (held, limit) = (self.seats[s].held(), self.seats[s].limit());
+        let (held, limit) = self.sizes(seat);
         let last = source == Source::Drawn && self.wall_left() == 0;
         options.clear();
         let mut found = None;
         if source == Source::Liang {
+            if !self.may_reach(seat, card) {
+                return; // nothing but a 胡 is asked about the 亮张 (R9.5)
+            }
             let how = How { self_drawn: seat == owner, from_discard: false, tianhu: true, haidi: false };
             found = self.win_on(seat, card, how);
         } else if (source == Source::Drawn || self.rules.hu_on_discard)
@@ -1243,13 +1404,7 @@ impl Game {
 
     fn end(&mut self, outcome: Outcome) {
         self.phase = Phase::Over(Some(Box::new(outcome)));
-        for o in self.options.iter_mut() {
-            o.clear();
-        }
-        for h in self.hu.iter_mut() {
-            *h = None;
-        }
-        self.pao = None;
+        self.clear_options();
         self.legal_ok = false;
     }
 }
@@ -1273,6 +1428,30 @@ fn holds_claim(hand: &Counts, card: Kind, claim: Act) -> bool {
 }
 
 /// Kinds in the order of their discard's F3 text, the order of legal actions.
+/// What the claim window asks of a seat again and again: its cards held and its limit (R6).
+#[derive(Clone, Copy, Debug, Default)]
+struct Outline {
+    held: i32,
+    limit: i32,
+}
+
+/// A seat's part of [`Game::may_reach`]'s bound that the card does not change.
+#[derive(Clone, Debug, Default)]
+struct Reach {
+    /// The fixed hu-xi (the table, the 坎 and fours in hand) and the free cards' bound.
+    bound: i32,
+    /// The free cards (the hand without its 坎 and fours).
+    free: Counts,
+    /// The free cards' [`Evaluator::size_bound`] of each size.
+    sizes: [i32; 2],
+    /// The one free card with no partner, if any ([`NO_LONE`]: none; [`NO_WIN`]: two or more).
+    lone: u8,
+    /// The kinds of the 坎 and fours in hand, as a bit mask.
+    whole: u32,
+    /// The kinds of the table's 碰 and 偎, as a bit mask.
+    joinable: u32,
+}
+
 /// No lone free card in a seat's hand ([`Game::may_reach`]).
 const NO_LONE: u8 = u8::MAX;
 /// Two lone free cards or more: no card wins.
@@ -1280,7 +1459,7 @@ const NO_WIN: u8 = u8::MAX - 1;
 
 /// Sorts actions by their F3 text, each key made once (without allocating, for up to 32).
 fn sort_by_text(acts: &mut [Act]) {
-    let ranks = &*ORDER_RANKS;
+    let ranks = &ORDER_RANKS;
     if acts.len() > 32 {
         acts.sort_by_key(|a| a.order_key(ranks));
         return;
@@ -1302,38 +1481,171 @@ struct OrderRanks {
     kinds: [u8; NUM_KINDS],
 }
 
-static ORDER_RANKS: std::sync::LazyLock<OrderRanks> = std::sync::LazyLock::new(|| {
-    let text = |s: usize| THREES[s].iter().map(|&k| kind_name(k)).collect::<String>();
-    let mut shapes: Vec<usize> = (0..THREES.len()).collect();
-    shapes.sort_by_key(|&s| text(s));
-    let mut ranks = OrderRanks { shapes: [0; THREES.len()], kinds: [0; NUM_KINDS] };
-    for (rank, &s) in shapes.iter().enumerate() {
-        ranks.shapes[s] = rank as u8;
+const ORDER_RANKS: OrderRanks = order_ranks();
+
+/// Up to nine bytes of F1 text: a kind's name (`x1`…`d10`) or a shape's three names.
+#[derive(Clone, Copy)]
+struct Text {
+    bytes: [u8; 9],
+    len: usize,
+}
+
+impl Text {
+    const fn push_name(mut self, k: Kind) -> Text {
+        self.bytes[self.len] = if k < 10 { b'x' } else { b'd' };
+        let n = k % 10 + 1;
+        if n == 10 {
+            self.bytes[self.len + 1] = b'1';
+            self.bytes[self.len + 2] = b'0';
+            self.len += 3;
+        } else {
+            self.bytes[self.len + 1] = b'0' + n;
+            self.len += 2;
+        }
+        self
     }
-    for (rank, &k) in DISCARD_ORDER.iter().enumerate() {
-        ranks.kinds[usize::from(k)] = rank as u8;
+
+    const fn of_kind(k: Kind) -> Text {
+        Text { bytes: [0; 9], len: 0 }.push_name(k)
+    }
+
+    const fn of_shape(s: usize) -> Text {
+        let t = Text { bytes: [0; 9], len: 0 };
+        t.push_name(THREES[s][0]).push_name(THREES[s][1]).push_name(THREES[s][2])
+    }
+
+    /// Whether `self` sorts before `other` (bytewise, a prefix first), as Python's `str`.
+    const fn before(&self, other: &Text) -> bool {
+        let mut i = 0;
+        while i < self.len && i < other.len {
+            if self.bytes[i] != other.bytes[i] {
+                return self.bytes[i] < other.bytes[i];
+            }
+            i += 1;
+        }
+        self.len < other.len
+    }
+}
+
+/// [`ORDER_RANKS`], worked out when the crate is built: a text's rank is how many texts sort
+/// before it.
+const fn order_ranks() -> OrderRanks {
+    let mut ranks = OrderRanks { shapes: [0; THREES.len()], kinds: [0; NUM_KINDS] };
+    let mut s = 0;
+    while s < THREES.len() {
+        let mut t = 0;
+        while t < THREES.len() {
+            if Text::of_shape(t).before(&Text::of_shape(s)) {
+                ranks.shapes[s] += 1;
+            }
+            t += 1;
+        }
+        s += 1;
+    }
+    let mut k = 0;
+    while k < NUM_KINDS {
+        let mut j = 0;
+        while j < NUM_KINDS {
+            if Text::of_kind(j as Kind).before(&Text::of_kind(k as Kind)) {
+                ranks.kinds[k] += 1;
+            }
+            j += 1;
+        }
+        k += 1;
     }
     ranks
-});
+}
 
-static DISCARD_ORDER: std::sync::LazyLock<Vec<Kind>> = std::sync::LazyLock::new(|| {
-    let mut kinds: Vec<Kind> = (0..NUM_KINDS as Kind).collect();
-    kinds.sort_by_key(|&k| kind_name(k));
-    kinds
-});
+/// A discard of each kind in `kinds` (a bit mask), appended in the order of the kinds' names
+/// (F3): d1, d10, d2 … d9, then x1, x10, x2 … x9.
+fn discards_in_order(kinds: u32, out: &mut Vec<Act>) {
+    let mut discards = [Act::Pass; NUM_KINDS];
+    let mut n = 0;
+    for base in [10, 0] {
+        let size = (kinds >> base) & 0x3ff;
+        // Bit 0: rank 1, bit 1: rank 10, bits 2–9: ranks 2–9.
+        let mut ranks = (size & 1) | (size >> 9 & 1) << 1 | (size & 0x1fe) << 1;
+        while ranks != 0 {
+            let r = ranks.trailing_zeros();
+            ranks &= ranks - 1;
+            let rank = match r {
+                0 => 0,
+                1 => 9,
+                r => r - 1,
+            };
+            discards[n] = Act::Discard((base + rank) as Kind);
+            n += 1;
+        }
+    }
+    out.extend_from_slice(&discards[..n]);
+}
 
 /// Per kind, the shapes of the sequences and 绞 that contain it, in the order of their sorted
 /// cards (`paohuzi.engine.chi.TRIPLES_WITH`).
-static TRIPLES_WITH: std::sync::LazyLock<Vec<Vec<u8>>> = std::sync::LazyLock::new(|| {
-    (0..NUM_KINDS as Kind)
-        .map(|k| {
-            let mut shapes: Vec<u8> =
-                (0..THREES.len() as u8).filter(|&s| THREES[usize::from(s)].contains(&k)).collect();
-            shapes.sort_by_key(|&s| THREES[usize::from(s)]);
-            shapes
-        })
-        .collect()
-});
+const TRIPLES_WITH: [Withs; NUM_KINDS] = triples_with();
+
+/// A three-card shape that holds a kind: the shape, its other two cards, and how many copies
+/// of the kind it holds.
+#[derive(Clone, Copy)]
+struct With {
+    shape: u8,
+    a: u8,
+    b: u8,
+    copies: i8,
+}
+
+/// The shapes that hold a kind (at most six: three sequences, 2-7-10, two 绞), sorted by
+/// their cards.
+#[derive(Clone, Copy)]
+struct Withs {
+    list: [With; 6],
+    n: usize,
+}
+
+impl Withs {
+    fn all(&self) -> &[With] {
+        &self.list[..self.n]
+    }
+}
+
+const fn cards_before(x: [Kind; 3], y: [Kind; 3]) -> bool {
+    x[0] < y[0] || (x[0] == y[0] && (x[1] < y[1] || (x[1] == y[1] && x[2] < y[2])))
+}
+
+const fn triples_with() -> [Withs; NUM_KINDS] {
+    let none = With { shape: 0, a: 0, b: 0, copies: 0 };
+    let mut out = [Withs { list: [none; 6], n: 0 }; NUM_KINDS];
+    let mut s = 0;
+    while s < THREES.len() {
+        let t = THREES[s];
+        let mut k = 0;
+        while k < NUM_KINDS {
+            let kind = k as Kind;
+            let copies = (t[0] == kind) as i8 + (t[1] == kind) as i8 + (t[2] == kind) as i8;
+            if copies > 0 {
+                let (a, b) = if t[0] == kind {
+                    (t[1], t[2])
+                } else if t[1] == kind {
+                    (t[0], t[2])
+                } else {
+                    (t[0], t[1])
+                };
+                // Insert in order of the shapes' cards.
+                let withs = &mut out[k];
+                let mut i = withs.n;
+                while i > 0 && cards_before(t, THREES[withs.list[i - 1].shape as usize]) {
+                    withs.list[i] = withs.list[i - 1];
+                    i -= 1;
+                }
+                withs.list[i] = With { shape: s as u8, a, b, copies };
+                withs.n += 1;
+            }
+            k += 1;
+        }
+        s += 1;
+    }
+    out
+}
 
 /// Every multiset of 比 groups from `rest` that lays down all its copies of `kind`, sorted.
 fn bi_sets(rest: &mut [i8; NUM_KINDS], kind: Kind) -> Vec<Vec<u8>> {
@@ -1341,7 +1653,8 @@ fn bi_sets(rest: &mut [i8; NUM_KINDS], kind: Kind) -> Vec<Vec<u8>> {
         return vec![Vec::new()];
     }
     let mut found: Vec<Vec<u8>> = Vec::new();
-    for &shape in &TRIPLES_WITH[usize::from(kind)] {
+    for with in TRIPLES_WITH[usize::from(kind)].all() {
+        let shape = with.shape;
         let [a, b, c] = THREES[usize::from(shape)].map(usize::from);
         rest[a] -= 1;
         rest[b] -= 1;
@@ -1400,8 +1713,7 @@ fn small_bi_sets(rest: &[i8; NUM_KINDS], kind: Kind, out: &mut [BiSet; 32], n: &
     if need > 2 {
         return false;
     }
-    let withs = &TRIPLES_WITH[usize::from(kind)];
-    let copies = |shape: u8| THREES[usize::from(shape)].iter().filter(|&&k| k == kind).count() as i8;
+    let withs = TRIPLES_WITH[usize::from(kind)].all();
     let fits = |shapes: &[u8]| {
         let mut left = *rest;
         for &shape in shapes {
@@ -1411,16 +1723,16 @@ fn small_bi_sets(rest: &[i8; NUM_KINDS], kind: Kind, out: &mut [BiSet; 32], n: &
         }
         left.iter().all(|&c| c >= 0)
     };
-    for (i, &a) in withs.iter().enumerate() {
-        if copies(a) == need && fits(&[a]) {
-            out[*n] = BiSet { shapes: [a, 0], n: 1 };
+    for (i, a) in withs.iter().enumerate() {
+        if a.copies == need && fits(&[a.shape]) {
+            out[*n] = BiSet { shapes: [a.shape, 0], n: 1 };
             *n += 1;
         }
-        if need == 2 && copies(a) == 1 {
-            for &b in &withs[i..] {
-                if copies(b) == 1 && fits(&[a, b]) {
+        if need == 2 && a.copies == 1 {
+            for b in &withs[i..] {
+                if b.copies == 1 && fits(&[a.shape, b.shape]) {
                     // TRIPLES_WITH is sorted by cards, so a's come first.
-                    out[*n] = BiSet { shapes: [a, b], n: 2 };
+                    out[*n] = BiSet { shapes: [a.shape, b.shape], n: 2 };
                     *n += 1;
                 }
             }
@@ -1432,46 +1744,35 @@ fn small_bi_sets(rest: &[i8; NUM_KINDS], kind: Kind, out: &mut [BiSet; 32], n: &
 
 /// Every legal 吃 of `kind` (R7), in `paohuzi.engine.chi.chi_options`'s order, appended to `out`.
 pub fn chi_options(hand: &Counts, kind: Kind, must_discard: bool, out: &mut Vec<Act>) {
-    let mut free = [0i8; NUM_KINDS];
-    for k in 0..NUM_KINDS {
-        free[k] = if hand[k] == 3 { 0 } else { hand[k] as i8 };
-    }
-    let withs = &TRIPLES_WITH[usize::from(kind)];
-    let partner =
-        withs.iter().any(|&s| THREES[usize::from(s)].iter().any(|&k| k != kind && free[usize::from(k)] > 0));
-    if !partner && free[usize::from(kind)] < 2 {
-        return;
-    }
+    // The free cards are the hand's without its 坎 (R7).
+    let free_counts = without_kans(hand);
+    let cards = total(&free_counts);
+    let mut free = free_counts.map(|n| n as i8);
     let mut sets = [BiSet { shapes: [0; 2], n: 0 }; 32];
     let mut n_sets = 0;
-    for &shape in withs {
-        let triple = THREES[usize::from(shape)].map(usize::from);
-        let i = triple.iter().position(|&k| k == usize::from(kind)).expect("contains kind");
-        let (a, b) = match i {
-            0 => (triple[1], triple[2]),
-            1 => (triple[0], triple[2]),
-            _ => (triple[0], triple[1]),
-        };
+    for with in TRIPLES_WITH[usize::from(kind)].all() {
+        let (a, b) = (usize::from(with.a), usize::from(with.b));
         free[a] -= 1;
         free[b] -= 1;
         if free[a] >= 0 && free[b] >= 0 {
-            let mut push = |bi: &[u8], free: &[i8; NUM_KINDS]| {
-                let left: i32 = free.iter().map(|&n| i32::from(n)).sum::<i32>() - 3 * bi.len() as i32;
+            let mut push = |bi: &[u8]| {
+                // The free cards left once the 吃 and its 比 are down.
+                let left = cards - 2 - 3 * bi.len() as i32;
                 if must_discard && left == 0 {
                     return; // R6.2: nothing left that may be discarded
                 }
                 let mut groups = [0u8; 3];
-                groups[0] = shape;
+                groups[0] = with.shape;
                 groups[1..=bi.len()].copy_from_slice(bi);
                 out.push(Act::Chi(Chi { groups, n: 1 + bi.len() as u8 }));
             };
             if small_bi_sets(&free, kind, &mut sets, &mut n_sets) {
                 for set in &sets[..n_sets] {
-                    push(set.shapes(), &free);
+                    push(set.shapes());
                 }
             } else {
                 for bi in bi_sets(&mut free, kind) {
-                    push(&bi, &free);
+                    push(&bi);
                 }
             }
         }
@@ -1539,6 +1840,25 @@ mod tests {
             }
             let outcome = game.outcome().unwrap();
             assert_eq!(outcome.payments.iter().sum::<i64>(), 0);
+        }
+    }
+
+    #[test]
+    fn discards_come_in_the_order_of_their_names() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..2_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let kinds = (state as u32) & 0xf_ffff;
+            let mut found = Vec::new();
+            discards_in_order(kinds, &mut found);
+            let mut by_name: Vec<Kind> = (0..NUM_KINDS as Kind).filter(|&k| kinds & bit(k) != 0).collect();
+            by_name.sort_by_key(|&k| kind_name(k));
+            assert_eq!(found, by_name.into_iter().map(Act::Discard).collect::<Vec<_>>());
+            let mut texts: Vec<String> = found.iter().map(|a| a.text()).collect();
+            texts.sort();
+            assert_eq!(texts, found.iter().map(|a| a.text()).collect::<Vec<_>>());
         }
     }
 
@@ -1744,6 +2064,24 @@ impl Played {
 /// [`seeded_deck`]`(`[`hand_seed`]`(seed, i))`, each seat choosing by `policy`. Not inlined:
 /// `benchmarks/instructions.py` counts the instructions inside it.
 #[inline(never)]
+/// The loop's next hand, dealt in the place of its last (no log): [`Game::redeal`].
+fn next_hand<'a>(
+    game: &'a mut Option<Game>,
+    rules: &Arc<GameRules>,
+    dealer: u8,
+    deck: &[Kind],
+) -> Result<&'a mut Game, Invalid> {
+    match game {
+        Some(game) => {
+            game.redeal(dealer, deck)?;
+            Ok(game)
+        }
+        None => Ok(game.insert(Game::new(rules.clone(), dealer, deck, false)?)),
+    }
+}
+
+// Never inlined: `benchmarks/instructions.py` counts the instructions inside this function.
+#[inline(never)]
 pub fn play_hands(
     rules: &Arc<GameRules>,
     hands: usize,
@@ -1752,10 +2090,11 @@ pub fn play_hands(
 ) -> Result<Played, Invalid> {
     let seats = usize::from(rules.players);
     let mut played = Played { hands, decisions: 0, wins: vec![0; seats], totals: vec![0; seats] };
+    let mut game: Option<Game> = None;
     for i in 0..hands {
         let mut rng = Rng::new(hand_seed(seed, i as u64));
         let deck = shuffled_deck(&mut rng);
-        let mut game = Game::new(rules.clone(), (i % seats) as u8, &deck, false)?;
+        let game = next_hand(&mut game, rules, (i % seats) as u8, &deck)?;
         loop {
             let act = match policy {
                 Policy::Random => {
@@ -1773,7 +2112,7 @@ pub fn play_hands(
             game.apply(act).expect("a legal action");
             played.decisions += 1;
         }
-        played.settle(&game);
+        played.settle(game);
     }
     Ok(played)
 }
@@ -1898,11 +2237,12 @@ pub fn simulate_hands(rules: &Arc<GameRules>, seed: i64, start: u64, count: u64)
     let seats = usize::from(rules.players);
     let mut played =
         Played { hands: count as usize, decisions: 0, wins: vec![0; seats], totals: vec![0; seats] };
+    let mut game: Option<Game> = None;
     for index in start..start + count {
         let i = i128::from(index);
         let deck = python_shuffled_deck((i128::from(seed) * 1_000_003 + i).unsigned_abs());
         let mut choices = PyRandom::new((i128::from(seed) * 7_919 + i + 1).unsigned_abs());
-        let mut game = Game::new(rules.clone(), (index % seats as u64) as u8, &deck, false)?;
+        let game = next_hand(&mut game, rules, (index % seats as u64) as u8, &deck)?;
         loop {
             let legal = game.legal();
             if legal.is_empty() {
@@ -1912,7 +2252,7 @@ pub fn simulate_hands(rules: &Arc<GameRules>, seed: i64, start: u64, count: u64)
             game.apply(act).expect("a legal action");
             played.decisions += 1;
         }
-        played.settle(&game);
+        played.settle(game);
     }
     Ok(played)
 }

@@ -130,8 +130,7 @@ impl VecGames {
             let dealer = rng.below(players) as u8;
             deck.sort_unstable();
             rng.shuffle(&mut deck);
-            let game = core::Game::new(self.rules.clone(), dealer, &deck, false).expect("a full deck");
-            self.games[i] = game;
+            self.games[i].redeal(dealer, &deck).expect("a full deck");
             match self.learner {
                 None => {
                     if !self.games[i].is_over() {

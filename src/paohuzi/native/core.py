@@ -197,6 +197,14 @@ class NativeCore:
     rules: RuleSet
     dealer: int
     seating: Seating
+    # What was read from the core, and the log given to from_position; class-level defaults
+    # so that a deal sets none of them (a game is made per hand, D93).
+    _seen_result: GameResult | None = None
+    _given_log: tuple[Event, ...] = ()
+    _seen_log: list[Event] | None = None
+    _seen_at = -1
+    _seen_phase: Phase | None = None
+    _seen_seats: tuple[SeatState, ...] | None = None
 
     def __init__(
         self,
@@ -226,12 +234,6 @@ class NativeCore:
         self._adopt(made, rules)
         self.dealer = dealer
         self.seating = rules.seating(dealer)
-        self._seen_result: GameResult | None = None
-        self._given_log: tuple[Event, ...] = ()
-        self._seen_log: list[Event] = []
-        self._seen_at = -1
-        self._seen_phase: Phase | None = None
-        self._seen_seats: tuple[SeatState, ...] | None = None
 
     @classmethod
     def from_position(
@@ -424,6 +426,8 @@ class NativeCore:
     def _read_log(self) -> list[Event]:
         """The events so far, read from the core once each (the same objects every time)."""
         read = self._seen_log
+        if read is None:
+            read = self._seen_log = list(self._given_log)
         for etype, seat, card, groups in self._native.log(len(read) - len(self._given_log)):
             cards = tuple(_GROUPS[c] for c in groups)
             read.append(Event(_EVENT_TYPES[etype], seat, card, cards))
@@ -456,7 +460,7 @@ class NativeCore:
         other = NativeCore.__new__(NativeCore)
         other.__dict__.update(self.__dict__)
         other._adopt(self._native.clone(), self.rules)
-        other._seen_log = list(self._seen_log)
+        other._seen_log = None if self._seen_log is None else list(self._seen_log)
         return other
 
     # ----------------------------------------------------------------------------- actions
