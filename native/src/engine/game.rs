@@ -310,8 +310,8 @@ pub struct Game {
     drawn: usize,
     pub seats: Vec<Seat>,
     pub phase: Phase,
-    options: Vec<Vec<Act>>,
-    hu: Vec<Option<Win>>,
+    options: [Vec<Act>; MAX_SEATS],
+    hu: [Option<Win>; MAX_SEATS],
     /// The seats whose `options` and `hu` the last window filled, as a bit mask.
     optioned: u32,
     pao: Option<u8>,
@@ -320,16 +320,16 @@ pub struct Game {
     pub log: Vec<Event>,
     /// Each seat's hand prepared for evaluation, while it is unchanged (bit `seat` of
     /// `fresh`); a stale one is refilled in place when no clone of the game shares it.
-    prepared: Vec<Option<Arc<Prepared>>>,
+    prepared: [Option<Arc<Prepared>>; MAX_SEATS],
     fresh: u32,
     /// Each seat's part of [`Game::may_reach`]'s bound that the card does not change, while
     /// the seat is unchanged (bit `seat` of `reach_fresh`).
-    reach: Vec<Reach>,
+    reach: [Reach; MAX_SEATS],
     reach_fresh: u32,
     /// Bit `seat`: the bound of the seat's `reach` is worked out too.
     bound_fresh: u32,
     /// Each seat's [`Outline`], while the seat is unchanged (bit `seat` of `outline_fresh`).
-    outlines: Vec<Outline>,
+    outlines: [Outline; MAX_SEATS],
     outline_fresh: u32,
     /// A buffer for the table groups handed to the evaluator.
     inputs: Vec<TableInput>,
@@ -359,6 +359,9 @@ fn seat_order(players: u8, dealer: u8, out: &mut Vec<u8>) {
     );
 }
 
+/// The most seats at a table (R12): the per-seat buffers of a game are arrays of this size.
+const MAX_SEATS: usize = 4;
+
 fn bit(k: Kind) -> u32 {
     1 << k
 }
@@ -378,19 +381,19 @@ impl Game {
             drawn: 0,
             seats: vec![Seat::empty(); seats],
             phase: Phase::Over(None),
-            options: vec![Vec::new(); seats],
-            hu: vec![None; seats],
+            options: Default::default(),
+            hu: Default::default(),
             optioned: 0,
             pao: None,
             pending: None,
             history: Vec::new(),
             log: Vec::new(),
-            prepared: vec![None; seats],
+            prepared: Default::default(),
             fresh: 0,
-            reach: vec![Reach::default(); seats],
+            reach: Default::default(),
             reach_fresh: 0,
             bound_fresh: 0,
-            outlines: vec![Outline::default(); seats],
+            outlines: Default::default(),
             outline_fresh: 0,
             inputs: Vec::new(),
             legal: Vec::new(),

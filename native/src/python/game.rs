@@ -6,6 +6,7 @@
 //! `Position`, `SeatState` and the phases; a win as the evaluator's `HuResult`.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
@@ -18,6 +19,37 @@ use crate::engine::game::{self as core, Act, Chi, GameError, GameRules, Phase, S
 use crate::engine::groups::{GroupCode, GTYPES, SHAPES, THREES};
 use crate::python::evaluator::{counts_of, invalid, Evaluator};
 
+/// A map keyed by 吃: a few hundred keys the engine makes (no input chooses them), so a
+/// multiply-and-rotate hash, not SipHash, which cost more than the rest of a lookup.
+pub(crate) type ChiMap<V> = HashMap<Chi, V, BuildHasherDefault<ChiHasher>>;
+
+#[derive(Default)]
+pub(crate) struct ChiHasher(u64);
+
+impl Hasher for ChiHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    fn write_u64(&mut self, i: u64) {
+        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+
+    fn write_u8(&mut self, i: u8) {
+        self.write_u64(u64::from(i));
+    }
+
+    fn write_usize(&mut self, i: usize) {
+        self.write_u64(i as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
 /// The Python objects of actions: `Action`, the `ActionType` members, the constant actions,
 /// and each 吃 made so far.
 #[pyclass(frozen, module = "paohuzi._native")]
@@ -29,9 +61,9 @@ pub struct Kit {
     peng: Py<PyAny>,
     hu: Py<PyAny>,
     discards: Vec<Py<PyAny>>,
-    chis: Mutex<HashMap<Chi, Py<PyAny>>>,
+    chis: Mutex<ChiMap<Py<PyAny>>>,
     /// The stable action ids (`paohuzi.engine.action_ids`): how many, and each 吃's.
-    pub(crate) ids: Mutex<(usize, HashMap<Chi, usize>)>,
+    pub(crate) ids: Mutex<(usize, ChiMap<usize>)>,
     /// `refuse(game, rules, action, code)`: raises the `IllegalAction` of an action
     /// [`Game::play`] refused (`paohuzi.native.core._refused`).
     refuse: OnceLock<Py<PyAny>>,
@@ -58,8 +90,8 @@ impl Kit {
             peng,
             hu,
             discards,
-            chis: Mutex::new(HashMap::new()),
-            ids: Mutex::new((0, HashMap::new())),
+            chis: Mutex::new(ChiMap::default()),
+            ids: Mutex::new((0, ChiMap::default())),
             refuse: OnceLock::new(),
         })
     }
@@ -72,7 +104,7 @@ impl Kit {
     /// Takes the table of action ids (`paohuzi.engine.action_ids.ACTIONS`): 20 discards, peng, hu,
     /// pass, then the 吃.
     fn set_ids(&self, actions: Vec<Bound<'_, PyAny>>) -> PyResult<()> {
-        let mut chis = HashMap::new();
+        let mut chis = ChiMap::default();
         for (i, a) in actions.iter().enumerate() {
             let expected = match i {
                 0..20 => Some(Act::Discard(i as Kind)),

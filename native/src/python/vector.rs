@@ -14,7 +14,6 @@
 //! call ("same step": the finished hand's last observation goes to a buffer of its own) or at
 //! the next call, which then ignores that hand's action ("next step", Gymnasium's default).
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use pyo3::buffer::{Element, PyBuffer};
@@ -22,9 +21,9 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use crate::engine::cards::{Kind, NUM_KINDS};
-use crate::engine::game::{self as core, Act, Chi, GameRules, Rng, DECK_SIZE};
+use crate::engine::game::{self as core, Act, GameRules, Rng, DECK_SIZE};
 use crate::python::evaluator::Evaluator;
-use crate::python::game::{rules_of, Kit};
+use crate::python::game::{rules_of, ChiMap, Kit};
 
 /// Who plays the seats that do not learn (single-seat form).
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -92,7 +91,7 @@ pub struct VecGames {
     last_seat: Vec<u8>,
     /// The action of each id (`paohuzi.engine.action_ids`), and the id of each 吃.
     acts: Vec<Act>,
-    chi_ids: HashMap<Chi, usize>,
+    chi_ids: ChiMap<usize>,
     /// The ids of each game's legal actions as last written to the mask (none once over).
     legal: Vec<Vec<u16>>,
     obs_len: usize,
