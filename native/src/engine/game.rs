@@ -744,10 +744,17 @@ impl Game {
 
     /// Carries out the decision of the seat to act.
     pub fn apply(&mut self, action: Act) -> Result<(), GameError> {
-        let seat = self.to_act().ok_or(GameError::Illegal)?;
         if !self.legal().contains(&action) {
             return Err(GameError::Illegal);
         }
+        self.apply_legal(action)
+    }
+
+    /// [`Game::apply`] of an action known to be among [`Game::legal`]'s (the binding finds it
+    /// there by identity): the same, without looking for it again.
+    pub fn apply_legal(&mut self, action: Act) -> Result<(), GameError> {
+        debug_assert!(self.legal().contains(&action));
+        let seat = self.to_act().ok_or(GameError::Illegal)?;
         if action == Act::Hu {
             let missing = match &self.phase {
                 Phase::SelfHu(..) => self.pending.is_none(),

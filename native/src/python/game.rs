@@ -536,14 +536,14 @@ impl Game {
         } else {
             None
         };
-        let act = match known {
-            Some(act) => act,
+        let applied = match known {
+            Some(act) => self.core.apply_legal(act),
             None => match self.kit.get().act(action)? {
-                Some(act) => act,
+                Some(act) => self.core.apply(act),
                 None => return Ok(1),
             },
         };
-        match self.core.apply(act) {
+        match applied {
             Ok(()) => {
                 self.moves += 1;
                 Ok(0)

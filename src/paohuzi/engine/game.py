@@ -126,12 +126,17 @@ class Game:
         pause_at_offers: bool = False,
     ) -> None:
         """``pause_at_offers``: stop at each card put on offer (:attr:`paused`, D101)."""
-        self.core = _pick(core, rules)  # either core checks the deck
-        if self.core == "native":
-            # The core shuffles as random.Random(seed) does (D93).
-            native = _native_core()[1]
-            self._play(native(rules, dealer=dealer, deck=deck, seed=seed, pauses=pause_at_offers))
-            return
+        # Either core checks the deck. _pick's choice, first without its calls (a game is made
+        # per hand, D93); _pick words a bad name and a native core that does not serve.
+        if core == "auto" or core == "native":
+            serves, native = _NATIVE_CORE or _native_core()
+            if serves(rules):
+                # The core shuffles as random.Random(seed) does (D93).
+                self.core = "native"
+                made = native(rules, dealer=dealer, deck=deck, seed=seed, pauses=pause_at_offers)
+                self._play(made)
+                return
+        self.core = _pick(core, rules)
         if deck is None:
             deck = full_deck()
             random.Random(seed).shuffle(deck)

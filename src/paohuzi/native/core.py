@@ -13,9 +13,10 @@ state machine (the greedy choice, rollouts, the observation encoding, the sample
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from functools import partial
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from paohuzi import native
 from paohuzi.engine.action_ids import ACTIONS
@@ -67,13 +68,22 @@ _SEEDS = 1 << 128
 """Int seeds of an absolute value below this are shuffled inside the core (D93)."""
 
 
-_TERMS: tuple[RuleSet, tuple[Any, ...] | None] | None = None
+class _Dealer(NamedTuple):
+    """The extension's deals under one rule set, their first arguments (the evaluator, the
+    kit, the flags) bound, and the rule set's seatings by dealer: what a deal needs, made once
+    per rule set (a game is made per hand, D93)."""
+
+    deal: Callable[..., Any]
+    deal_python_seeded: Callable[..., Any]
+    seatings: tuple[Seating, ...]
+
+
+_TERMS: tuple[RuleSet, _Dealer | None] | None = None
 """The rule set last dealt and :func:`_deal_terms` of it."""
 
 
-def _deal_terms(rules: RuleSet) -> tuple[Any, ...] | None:
-    """The extension's game class and the first arguments of its deals under ``rules`` (the
-    evaluator, the kit, the flags), or None when only Python serves the rule set."""
+def _deal_terms(rules: RuleSet) -> _Dealer | None:
+    """The deals under ``rules``, or None when only Python serves the rule set."""
     global _TERMS
     last = _TERMS  # read once: another thread may replace it
     if last is not None and last[0] is rules:
@@ -81,8 +91,14 @@ def _deal_terms(rules: RuleSet) -> tuple[Any, ...] | None:
     ev = _evaluator(rules)
     found = None
     if ev is not None:
+        games = native.extension().Game
         flags = (rules.players, rules.hu_on_discard, rules.take_needs_discard)
-        found = (native.extension().Game, ev, _kit(), *flags, rules.break_kan_when_stuck)
+        args = (ev, _kit(), *flags, rules.break_kan_when_stuck)
+        found = _Dealer(
+            partial(games.deal, *args),
+            partial(games.deal_python_seeded, *args),
+            tuple(rules.seating(d) for d in range(rules.players)),
+        )
     _TERMS = (rules, found)
     return found
 
@@ -222,18 +238,17 @@ class NativeCore:
         terms = _deal_terms(rules)
         if terms is None:
             raise ValueError("the native core does not serve this rule set: use core='python'")
-        games, *args = terms
         if deck is None and type(seed) is int and -_SEEDS < seed < _SEEDS:
-            made = games.deal_python_seeded(*args, dealer, abs(seed), keep_log, pauses)
+            made = terms.deal_python_seeded(dealer, abs(seed), keep_log, pauses)
         else:
             if deck is None:
                 deck = full_deck()
                 random.Random(seed).shuffle(deck)
             check_deck(deck)
-            made = games.deal(*args, dealer, list(deck), keep_log, pauses)
+            made = terms.deal(dealer, list(deck), keep_log, pauses)
         self._adopt(made, rules)
         self.dealer = dealer
-        self.seating = rules.seating(dealer)
+        self.seating = terms.seatings[dealer] if type(dealer) is int else rules.seating(dealer)
 
     @classmethod
     def from_position(
