@@ -426,6 +426,31 @@ impl Game {
         Ok(game)
     }
 
+    /// [`Game::dealt`], in the place of `spare` (a finished game) when it has as many seats:
+    /// its buffers kept ([`Game::redeal`]), its prepared hands too when the evaluator is the same.
+    pub fn dealt_in(
+        spare: Option<Game>,
+        rules: Arc<GameRules>,
+        dealer: u8,
+        deck: &[Kind],
+        keep_log: bool,
+        pauses: bool,
+    ) -> Result<Game, Invalid> {
+        match spare {
+            Some(mut game) if game.rules.players == rules.players => {
+                if !Arc::ptr_eq(&game.rules.ev, &rules.ev) {
+                    game.prepared = Default::default();
+                }
+                game.rules = rules;
+                game.keep_log = keep_log;
+                game.pauses = pauses;
+                game.redeal(dealer, deck)?;
+                Ok(game)
+            }
+            _ => Game::dealt(rules, dealer, deck, keep_log, pauses),
+        }
+    }
+
     /// A new hand in this game's place: as [`Game::dealt`] with the same rules, log and pauses,
     /// keeping the buffers (the seats' tables and rows, the wall, the log, the prepared hands)
     /// so that a loop of hands allocates nothing per hand.

@@ -5,8 +5,10 @@
 //! per distinct action); positions cross as plain tuples that `paohuzi.native.core` turns into
 //! `Position`, `SeatState` and the phases; a win as the evaluator's `HuResult`.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
+use std::mem::ManuallyDrop;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
@@ -193,7 +195,8 @@ impl Kit {
 /// A hand of Paohuzi played natively: [`crate::engine::game::Game`].
 #[pyclass(module = "paohuzi._native")]
 pub struct Game {
-    pub(crate) core: core::Game,
+    /// Dropped, it goes to this thread's [`SPARES`] for the next deal (see [`Drop`]).
+    pub(crate) core: ManuallyDrop<core::Game>,
     pub(crate) ev: Py<Evaluator>,
     pub(crate) kit: Py<Kit>,
     /// Actions applied through this object (or played to the end by it): what Python's caches
@@ -223,6 +226,35 @@ pub(crate) fn rules_of(
         take_needs_discard,
         break_kan_when_stuck,
     }))
+}
+
+thread_local! {
+    /// Games dropped on this thread, whose buffers the next deals take (a hand is a game made
+    /// and dropped: a random-play loop makes one per hand, D105).
+    static SPARES: RefCell<Vec<core::Game>> = const { RefCell::new(Vec::new()) };
+}
+
+/// How many dropped games a thread keeps.
+const SPARES_KEPT: usize = 4;
+
+fn spare() -> Option<core::Game> {
+    SPARES.with(|spares| spares.borrow_mut().pop())
+}
+
+impl Drop for Game {
+    fn drop(&mut self) {
+        // SAFETY: `self.core` is taken once, here, and never read again: the object is going.
+        let core = unsafe { ManuallyDrop::take(&mut self.core) };
+        // Kept for the next deal while the pool has room; on a thread that is ending (no pool
+        // any more) it is dropped as usual.
+        let _ = SPARES.try_with(move |spares| {
+            if let Ok(mut spares) = spares.try_borrow_mut() {
+                if spares.len() < SPARES_KEPT {
+                    spares.push(core);
+                }
+            }
+        });
+    }
 }
 
 /// [`rules_of`] for a deal, which also needs a seat to deal.
@@ -341,7 +373,15 @@ type SeatTuple<'py> = (Vec<i64>, Vec<(usize, Vec<i64>)>, Vec<i64>, Vec<i64>, Vec
 
 impl Game {
     pub(crate) fn wrap(core: core::Game, ev: Py<Evaluator>, kit: Py<Kit>) -> Game {
-        Game { core, ev, kit, moves: 0, legal: Vec::new(), legal_at: u64::MAX, rules: None }
+        Game {
+            core: ManuallyDrop::new(core),
+            ev,
+            kit,
+            moves: 0,
+            legal: Vec::new(),
+            legal_at: u64::MAX,
+            rules: None,
+        }
     }
 
     /// The legal actions' objects, made once per position.
@@ -404,7 +444,8 @@ impl Game {
         let rules =
             dealing_rules(ev, players, hu_on_discard, take_needs_discard, break_kan_when_stuck, dealer)?;
         let deck = core::check_deck(&deck).map_err(PyValueError::new_err)?;
-        let mut core = core::Game::dealt(rules, dealer, &deck, keep_log, pauses).map_err(invalid)?;
+        let mut core =
+            core::Game::dealt_in(spare(), rules, dealer, &deck, keep_log, pauses).map_err(invalid)?;
         reserve_log(&mut core);
         Ok(Game::wrap(core, ev.clone().unbind(), kit))
     }
@@ -464,7 +505,7 @@ impl Game {
 
     fn clone(&self, py: Python<'_>) -> Game {
         // The same count of moves: Python's caches of a copy's position stay keyed rightly.
-        let mut copy = Game::wrap(self.core.clone(), self.ev.clone_ref(py), self.kit.clone_ref(py));
+        let mut copy = Game::wrap((*self.core).clone(), self.ev.clone_ref(py), self.kit.clone_ref(py));
         copy.moves = self.moves;
         copy
     }
@@ -809,7 +850,8 @@ impl Game {
         let rules =
             dealing_rules(ev, players, hu_on_discard, take_needs_discard, break_kan_when_stuck, dealer)?;
         let deck = core::python_shuffled_deck(seed);
-        let mut core = core::Game::dealt(rules, dealer, &deck, keep_log, pauses).map_err(invalid)?;
+        let mut core =
+            core::Game::dealt_in(spare(), rules, dealer, &deck, keep_log, pauses).map_err(invalid)?;
         reserve_log(&mut core);
         Ok(Game::wrap(core, ev.clone().unbind(), kit))
     }
