@@ -740,15 +740,23 @@ impl Game {
                 }
                 // F3 order: every 吃 (by its text), then hu, pass, peng; a window offers nothing
                 // else (R8).
-                found.extend(w.offered.iter().copied().filter(|a| matches!(a, Act::Chi(_))));
+                let (mut hu, mut peng) = (false, false);
+                for &a in &w.offered {
+                    match a {
+                        Act::Chi(_) => found.push(a),
+                        Act::Hu => hu = true,
+                        Act::Peng => peng = true,
+                        _ => {}
+                    }
+                }
                 if found.len() > 1 {
                     sort_by_text(found);
                 }
-                if w.offered.contains(&Act::Hu) {
+                if hu {
                     found.push(Act::Hu);
                 }
                 found.push(Act::Pass);
-                if w.offered.contains(&Act::Peng) {
+                if peng {
                     found.push(Act::Peng);
                 }
             }
@@ -1215,28 +1223,32 @@ impl Game {
     /// The seat's options on the card, into `options` (emptied first).
     fn claim_options(&mut self, seat: u8, card: Kind, owner: u8, source: Source, options: &mut Vec<Act>) {
         let s = usize::from(seat);
-        let (held, limit) = self.sizes(seat);
         let last = source == Source::Drawn && self.wall_left() == 0;
         options.clear();
-        let mut found = None;
-        if source == Source::Liang {
-            if !self.may_reach(seat, card) {
-                return; // nothing but a 胡 is asked about the 亮张 (R9.5)
+        let found = match source {
+            Source::Liang => {
+                if !self.may_reach(seat, card) {
+                    return; // nothing but a 胡 is asked about the 亮张 (R9.5)
+                }
+                let how = How { self_drawn: seat == owner, from_discard: false, tianhu: true, haidi: false };
+                self.win_on(seat, card, how)
             }
-            let how = How { self_drawn: seat == owner, from_discard: false, tianhu: true, haidi: false };
-            found = self.win_on(seat, card, how);
-        } else if (source == Source::Drawn || self.rules.hu_on_discard)
-            && held == limit
-            && self.may_reach(seat, card)
-        {
-            let how = How {
-                self_drawn: source == Source::Drawn && seat == owner,
-                from_discard: source == Source::Discarded,
-                tianhu: false,
-                haidi: last,
-            };
-            found = self.win_on(seat, card, how);
-        }
+            _ if source == Source::Drawn || self.rules.hu_on_discard => {
+                let (held, limit) = self.sizes(seat);
+                if held == limit && self.may_reach(seat, card) {
+                    let how = How {
+                        self_drawn: source == Source::Drawn && seat == owner,
+                        from_discard: source == Source::Discarded,
+                        tianhu: false,
+                        haidi: last,
+                    };
+                    self.win_on(seat, card, how)
+                } else {
+                    None
+                }
+            }
+            _ => None,
+        };
         if found.is_some() && !self.hu_blocked(seat, card) {
             self.hu[s] = found;
             options.push(Act::Hu);
@@ -1248,15 +1260,21 @@ impl Game {
         if (state.chou | state.discarded) & bit(card) != 0 {
             return; // R7.1
         }
-        let hand = state.hand;
+        let peng = seat != owner && state.hand[usize::from(card)] == 2;
+        let chi = seat == self.next(owner) || (source == Source::Drawn && seat == owner);
+        if !peng && !chi {
+            return;
+        }
+        let (held, limit) = self.sizes(seat);
+        let hand = self.seats[s].hand;
         let must_discard = self.rules.take_needs_discard && held + 1 > limit;
-        if seat != owner && hand[usize::from(card)] == 2 {
+        if peng {
             let rest: i32 = hand.iter().filter(|&&n| n != 3).map(|&n| i32::from(n)).sum::<i32>() - 2;
             if !(must_discard && rest == 0) {
                 options.push(Act::Peng); // R6.2
             }
         }
-        if seat == self.next(owner) || (source == Source::Drawn && seat == owner) {
+        if chi {
             chi_options(&hand, card, must_discard, options);
         }
     }
@@ -2144,7 +2162,7 @@ pub fn play_hands(
                     None => break,
                 },
             };
-            game.apply(act).expect("a legal action");
+            game.apply_legal(act).expect("a legal action");
             played.decisions += 1;
         }
         played.settle(game);
@@ -2284,7 +2302,7 @@ pub fn simulate_hands(rules: &Arc<GameRules>, seed: i64, start: u64, count: u64)
                 break;
             }
             let act = legal[choices.below(legal.len())];
-            game.apply(act).expect("a legal action");
+            game.apply_legal(act).expect("a legal action");
             played.decisions += 1;
         }
         played.settle(game);
