@@ -8,6 +8,7 @@ the second, so the bounds allow for the seconds a slow machine takes), and the r
 from __future__ import annotations
 
 import json
+import selectors
 import socket
 import time
 from pathlib import Path
@@ -158,7 +159,7 @@ def test_a_reconnecting_flood_is_refused_before_the_application(tmp_path: Path) 
     A client that goes away before its refusal is sent logs no traceback. Behind the trusted proxy (127.0.0.1, uvicorn's default)
     each forwarded address has a budget of its own. Counting, not timing: the budget of 5 a
     minute refills one token in 12 s, far more than the loop below takes."""
-    server = LoggedServer(tmp_path / "db", "--connections-per-minute", "5")
+    server = LoggedServer(tmp_path / "db", "--connections-per-minute", "5", "--refusal-delay", "0")
     server.start()
     try:
         statuses = []
@@ -174,6 +175,66 @@ def test_a_reconnecting_flood_is_refused_before_the_application(tmp_path: Path) 
         assert 5 <= accepted <= 6, statuses  # 6: one token refilled on a very slow machine
         assert statuses.count(429) == len(statuses) - accepted, statuses
         assert forwarded.status == 101
+    finally:
+        server.stop()
+    assert "Traceback" not in server.errors(), server.errors()[-3000:]
+
+
+def _upgrade(port: int) -> socket.socket:
+    """A socket that has sent a WebSocket upgrade and reads nothing yet."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+    sock.sendall(
+        f"GET /ws/nosuchroom0 HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+        "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+        "Sec-WebSocket-Version: 13\r\n\r\n".encode()
+    )
+    return sock
+
+
+def _status(sock: socket.socket) -> int:
+    head = b""
+    while b"\r\n" not in head:
+        chunk = sock.recv(4096)
+        assert chunk, "closed before a status line"
+        head += chunk
+    return int(head.split(b" ", 2)[1])
+
+
+def test_a_refused_upgrade_waits_for_its_429_unread(tmp_path: Path) -> None:
+    """Past its address's budget, an upgrade's 429 comes ``--refusal-delay`` seconds late, the
+    connection unread meanwhile (guard.GuardedHTTP: a client that reconnects as soon as it is
+    refused, issue 22's ping flood, tries about once a second instead of hundreds of times).
+    At most eight refusals of one address wait at once; the ninth is answered at once, so it
+    comes first. Lower bounds and order only: a loaded machine makes answers later, never
+    earlier."""
+    delay = 3.0
+    server = LoggedServer(
+        tmp_path / "db", "--connections-per-minute", "1", "--refusal-delay", str(delay)
+    )
+    server.start()
+    try:
+        first = RawWebSocket(server.port, "/ws/nosuchroom0")  # the one token of the budget
+        assert first.status != 429
+        first.close()
+        sent = time.monotonic()
+        socks = [_upgrade(server.port) for _ in range(9)]  # the last one over the eight held
+        readable: dict[int, float] = {}  # socket index: seconds after sending, when answered
+        with selectors.DefaultSelector() as selector:
+            for i, sock in enumerate(socks):
+                selector.register(sock, selectors.EVENT_READ, i)
+            deadline = clock.deadline()
+            while len(readable) < len(socks) and not clock.expired(deadline):
+                for key, _ in selector.select(timeout=1):
+                    readable[key.data] = time.monotonic() - sent
+                    selector.unregister(key.fileobj)
+        assert [_status(sock) for sock in socks] == [429] * 9
+        held = [readable[i] for i in range(8)]
+        # The eight waited the delay (measured from before any was sent: a lower bound
+        # whatever the machine's load); the ninth was answered before any of them.
+        assert min(held) >= delay - 0.05, readable
+        assert readable[8] < min(held), readable
+        for sock in socks:
+            sock.close()
     finally:
         server.stop()
     assert "Traceback" not in server.errors(), server.errors()[-3000:]

@@ -136,6 +136,13 @@ def add_parser(commands: Any) -> None:
         help="time a client has to send a whole HTTP request; a half-sent one is closed (5)",
     )
     parser.add_argument(
+        "--refusal-delay",
+        type=float,
+        default=1.0,
+        metavar="SECONDS",
+        help="time a request over its budget waits, unread, for its 429 (1)",
+    )
+    parser.add_argument(
         "--no-ws-compression",
         action="store_true",
         help="send WebSocket messages uncompressed: compressing every state (permessage-deflate)"
@@ -211,6 +218,9 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    if not 0 <= args.refusal_delay <= 60:  # NaN too
+        print("paohuzi serve: error: --refusal-delay is 0 to 60 seconds", file=sys.stderr)
+        return 2
     problem = _unavailable(args.host, args.port)
     if problem is not None:
         print(f"paohuzi serve: error: {problem}", file=sys.stderr)
@@ -246,6 +256,7 @@ def run(args: argparse.Namespace) -> int:
         connections_per_minute=args.connections_per_minute,
         reads_per_minute=args.reads_per_minute,
         request_timeout=args.request_timeout,
+        refusal_delay=args.refusal_delay,
     )
     app = create_app(config)
     http, ws = protocols(config)

@@ -9,10 +9,13 @@
   a time, so a read of thousands of pings stops at the slice where the budget ran out.
 * **WebSocket upgrades.** A client past its address's budget of connections a minute is
   answered 429 by the HTTP protocol itself, before a WebSocket protocol, a task or the
-  application is made for it: a flooder that reconnects as soon as it is closed (issue 22's
-  ping flood, about 400 attempts a second) costs the parsing of its request and no more. Its
-  address is the one the application sees (behind a trusted proxy, the forwarded one). The
-  application keeps its own count for servers run without these classes.
+  application is made for it, and ``refusal_delay`` seconds late, the connection unread
+  meanwhile (a tarpit, as the application's own 429s): a flooder that reconnects as soon as it
+  is refused (issue 22's ping flood, about 400 attempts a second) then tries about once a
+  second a socket, and each try costs the parsing of its request and no more. At most
+  ``held_per_address`` refusals of one address wait at once; past that they are sent at once.
+  The address is the one the application sees (behind a trusted proxy, the forwarded one).
+  The application keeps its own count for servers run without these classes.
 * **Half-sent requests.** uvicorn's keep-alive timeout runs only between requests: a client
   that sends part of a request head (or body) and stalls holds its connection for ever. Here
   every request must be complete (head and body) within ``request_timeout`` seconds of the
@@ -26,7 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from typing import Any
+from typing import Any, ClassVar
 
 import h11
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
@@ -40,6 +43,7 @@ from paohuzi.server.config import Config
 from paohuzi.server.limits import Bucket, RateLimiter
 from paohuzi.server.routes.common import client_key
 
+TOO_MANY_UPGRADES = b"too many connections from your address"
 SLICE = 1024
 """Bytes of a WebSocket read parsed at once, between two looks at the budget."""
 TOO_MANY = 1008
@@ -163,13 +167,52 @@ class GuardedHTTP(H11Protocol):
 
     upgrades: RateLimiter | None = None
     """WebSocket upgrades a client address may ask for (None: no budget here)."""
+    refusal_delay = 0.0
+    """Seconds a refused upgrade waits, unread, for its 429."""
+    held_per_address = 8
+    """Refusals of one address that may wait at once (past it: sent at once)."""
+    held: ClassVar[dict[str, int]] = {}  # each protocols() class has its own
+    """Refusals waiting now, by address."""
+    _refusal: asyncio.TimerHandle | None = None
+    _held_by: str | None = None
 
     def handle_websocket_upgrade(self, event: h11.Request) -> None:
         self._disarm()
-        if self.upgrades is not None and not self.upgrades.allow(self._address(event)):
-            self._refuse(429, b"too many connections from your address")
-            return
+        if self.upgrades is not None:
+            address = self._address(event)
+            if not self.upgrades.allow(address):
+                self._refuse_later(address)
+                return
         super().handle_websocket_upgrade(event)
+
+    def _refuse_later(self, address: str) -> None:
+        """The 429 of an upgrade over the budget, ``refusal_delay`` seconds from now."""
+        waiting = self.held.get(address, 0)
+        if self.refusal_delay <= 0 or waiting >= self.held_per_address:
+            self._refuse(429, TOO_MANY_UPGRADES)
+            return
+        self.held[address] = waiting + 1
+        self._held_by = address
+        self.transport.pause_reading()
+        self._refusal = self.loop.call_later(self.refusal_delay, self._refuse_held)
+
+    def _release(self) -> None:
+        if self._refusal is not None:
+            self._refusal.cancel()
+            self._refusal = None
+        address, self._held_by = self._held_by, None
+        if address is not None:
+            left = self.held.get(address, 1) - 1
+            if left > 0:
+                self.held[address] = left
+            else:
+                self.held.pop(address, None)
+
+    def _refuse_held(self) -> None:
+        self._refusal = None
+        self._release()
+        if not self.transport.is_closing():
+            self._refuse(429, TOO_MANY_UPGRADES)
 
     def _address(self, event: h11.Request) -> str:
         """The client's address as the application's limits count it: the peer's, or behind
@@ -203,6 +246,7 @@ class GuardedHTTP(H11Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
+        self._release()
         super().connection_lost(exc)
 
 
@@ -222,6 +266,8 @@ def protocols(config: Config) -> tuple[type[GuardedHTTP], type[GuardedWebSockets
         {
             "request_timeout": config.request_timeout,
             "upgrades": RateLimiter(config.connections_per_minute),
+            "refusal_delay": config.refusal_delay,
+            "held": {},
         },
     )
     ws = type(
