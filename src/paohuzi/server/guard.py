@@ -13,7 +13,8 @@
   meanwhile (a tarpit, as the application's own 429s): a flooder that reconnects as soon as it
   is refused (issue 22's ping flood, about 400 attempts a second) then tries about once a
   second a socket, and each try costs the parsing of its request and no more. At most
-  ``held_per_address`` refusals of one address wait at once; past that they are sent at once.
+  ``held_per_address`` refusals of one address, and ``held_at_most`` in all, wait at once;
+  past that they are sent at once.
   The address is the one the application sees (behind a trusted proxy, the forwarded one).
   The application keeps its own count for servers run without these classes.
 * **Half-sent requests.** uvicorn's keep-alive timeout runs only between requests: a client
@@ -29,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 import h11
@@ -130,6 +132,14 @@ class GuardedWebSockets(WebSocketsSansIOProtocol):
         self.close_timer = self.loop.call_later(self.linger, self.transport.close)
 
 
+@dataclass
+class Held:
+    """The refused upgrades waiting for their 429 (:class:`GuardedHTTP`)."""
+
+    by_address: dict[str, int] = field(default_factory=dict)
+    total: int = 0
+
+
 class GuardedHTTP(H11Protocol):
     """uvicorn's HTTP/1.1 protocol, closing a connection whose request is not complete within
     ``request_timeout`` seconds (of the connection opening, or of the previous response)."""
@@ -171,8 +181,10 @@ class GuardedHTTP(H11Protocol):
     """Seconds a refused upgrade waits, unread, for its 429."""
     held_per_address = 8
     """Refusals of one address that may wait at once (past it: sent at once)."""
-    held: ClassVar[dict[str, int]] = {}  # each protocols() class has its own
-    """Refusals waiting now, by address."""
+    held_at_most = 256
+    """Refusals that may wait at once, every address's (past it: sent at once)."""
+    held: ClassVar[Held] = Held()
+    """Refusals waiting now (each protocols() class has its own)."""
     _refusal: asyncio.TimerHandle | None = None
     _held_by: str | None = None
 
@@ -187,11 +199,14 @@ class GuardedHTTP(H11Protocol):
 
     def _refuse_later(self, address: str) -> None:
         """The 429 of an upgrade over the budget, ``refusal_delay`` seconds from now."""
-        waiting = self.held.get(address, 0)
-        if self.refusal_delay <= 0 or waiting >= self.held_per_address:
+        held = self.held
+        waiting = held.by_address.get(address, 0)
+        full = waiting >= self.held_per_address or held.total >= self.held_at_most
+        if self.refusal_delay <= 0 or full:
             self._refuse(429, TOO_MANY_UPGRADES)
             return
-        self.held[address] = waiting + 1
+        held.by_address[address] = waiting + 1
+        held.total += 1
         self._held_by = address
         self.transport.pause_reading()
         self._refusal = self.loop.call_later(self.refusal_delay, self._refuse_held)
@@ -202,11 +217,13 @@ class GuardedHTTP(H11Protocol):
             self._refusal = None
         address, self._held_by = self._held_by, None
         if address is not None:
-            left = self.held.get(address, 1) - 1
+            held = self.held
+            held.total -= 1
+            left = held.by_address.get(address, 1) - 1
             if left > 0:
-                self.held[address] = left
+                held.by_address[address] = left
             else:
-                self.held.pop(address, None)
+                held.by_address.pop(address, None)
 
     def _refuse_held(self) -> None:
         self._refusal = None
@@ -267,7 +284,7 @@ def protocols(config: Config) -> tuple[type[GuardedHTTP], type[GuardedWebSockets
             "request_timeout": config.request_timeout,
             "upgrades": RateLimiter(config.connections_per_minute),
             "refusal_delay": config.refusal_delay,
-            "held": {},
+            "held": Held(),
         },
     )
     ws = type(
