@@ -228,8 +228,20 @@ class GuardedHTTP(H11Protocol):
     def _refuse_held(self) -> None:
         self._refusal = None
         self._release()
-        if not self.transport.is_closing():
-            self._refuse(429, TOO_MANY_UPGRADES)
+        try:
+            if not self.transport.is_closing():
+                self._refuse(429, TOO_MANY_UPGRADES)
+        finally:
+            self.transport.close()  # whatever the refusal did: no paused socket is left
+
+    def shutdown(self) -> None:
+        """uvicorn's graceful shutdown: a refusal still waiting is not sent (h11 is in the
+        middle of a response it never began), the connection is closed."""
+        if self._held_by is not None:
+            self._release()
+            self.transport.close()
+            return
+        super().shutdown()
 
     def _address(self, event: h11.Request) -> str:
         """The client's address as the application's limits count it: the peer's, or behind
@@ -258,7 +270,7 @@ class GuardedHTTP(H11Protocol):
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
-        if not self.transport.is_closing():
+        if not self.transport.is_closing() and self._held_by is None:
             self._arm()  # the next request on this connection has as long
 
     def connection_lost(self, exc: Exception | None) -> None:
