@@ -193,6 +193,9 @@ impl Seat {
         }
     }
 
+    // The definitions of the cards held and the limit (R6). The game asks for both at once
+    // through `Game::outline`, which works them out in one pass and is checked against these
+    // in debug builds (the crate's tests).
     fn held(&self) -> i32 {
         total(&self.hand) + self.table.iter().map(|g| group_len(g.gtype) as i32).sum::<i32>()
     }
