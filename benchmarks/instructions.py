@@ -24,9 +24,9 @@ Measured (D91), instructions per decision and the allocator's share, before issu
 needs) and 吃 sorted by precomputed ranks: Hunan random 4,279 (8.2%), Hunan greedy 20,909
 (4.9%), Luzhou random 5,804 (7.2%), four seats random 4,634 (8.8%). Then D104 (a hand dealt
 in the place of the last, tables made at build time, per-seat facts kept, a tighter bound, bit
-masks of the counts, the chosen action applied without finding it again): Hunan random 2,881
-(1.1%), the issue's aim of 3,000 met; Hunan greedy 19,421 (3.4%), Luzhou random 4,255 (1.0%),
-four seats random 3,003 (1.2%).
+masks of the counts, the chosen action applied without finding it again): Hunan random 2,896
+(1.1%), the issue's aim of 3,000 met; Hunan greedy 19,442 (3.4%), Luzhou random 4,275 (1.0%),
+four seats random 3,018 (1.2%).
 """
 
 from __future__ import annotations

@@ -193,9 +193,6 @@ impl Seat {
         }
     }
 
-    // The definitions of the cards held and the limit (R6). The game asks for both at once
-    // through `Game::outline`, which works them out in one pass and is checked against these
-    // in debug builds (the crate's tests).
     fn held(&self) -> i32 {
         total(&self.hand) + self.table.iter().map(|g| group_len(g.gtype) as i32).sum::<i32>()
     }
@@ -315,8 +312,6 @@ pub struct Game {
     pub phase: Phase,
     options: [Vec<Act>; MAX_SEATS],
     hu: [Option<Win>; MAX_SEATS],
-    /// The seats whose `options` and `hu` the last window filled, as a bit mask.
-    optioned: u32,
     pao: Option<u8>,
     pending: Option<Win>,
     pub history: Vec<(u8, Act)>,
@@ -331,9 +326,10 @@ pub struct Game {
     reach_fresh: u32,
     /// Bit `seat`: the bound of the seat's `reach` is worked out too.
     bound_fresh: u32,
-    /// Each seat's [`Outline`], while the seat is unchanged (bit `seat` of `outline_fresh`).
-    outlines: [Outline; MAX_SEATS],
-    outline_fresh: u32,
+    /// Each seat's cards held and limit ([`Seat::held`], [`Seat::limit`]), while the seat is
+    /// unchanged (bit `seat` of `sizes_fresh`).
+    sizes: [(i32, i32); MAX_SEATS],
+    sizes_fresh: u32,
     /// A buffer for the table groups handed to the evaluator.
     inputs: Vec<TableInput>,
     /// The legal actions, while `legal_ok` (a buffer kept between decisions).
@@ -386,7 +382,6 @@ impl Game {
             phase: Phase::Over(None),
             options: Default::default(),
             hu: Default::default(),
-            optioned: 0,
             pao: None,
             pending: None,
             history: Vec::new(),
@@ -396,8 +391,8 @@ impl Game {
             reach: Default::default(),
             reach_fresh: 0,
             bound_fresh: 0,
-            outlines: Default::default(),
-            outline_fresh: 0,
+            sizes: Default::default(),
+            sizes_fresh: 0,
             inputs: Vec::new(),
             legal: Vec::new(),
             legal_ok: false,
@@ -422,11 +417,7 @@ impl Game {
         keep_log: bool,
         pauses: bool,
     ) -> Result<Game, Invalid> {
-        let mut game = Game::blank(rules, dealer);
-        game.keep_log = keep_log;
-        game.pauses = pauses;
-        game.deal(deck)?;
-        Ok(game)
+        Game::dealt_in(None, rules, dealer, deck, keep_log, pauses)
     }
 
     /// [`Game::dealt`], in the place of `spare` (a finished game) when it has as many seats:
@@ -439,19 +430,20 @@ impl Game {
         keep_log: bool,
         pauses: bool,
     ) -> Result<Game, Invalid> {
-        match spare {
+        let mut game = match spare {
             Some(mut game) if game.rules.players == rules.players => {
                 if !Arc::ptr_eq(&game.rules.ev, &rules.ev) {
                     game.prepared = Default::default();
                 }
                 game.rules = rules;
-                game.keep_log = keep_log;
-                game.pauses = pauses;
-                game.redeal(dealer, deck)?;
-                Ok(game)
+                game
             }
-            _ => Game::dealt(rules, dealer, deck, keep_log, pauses),
-        }
+            _ => Game::blank(rules, dealer),
+        };
+        game.keep_log = keep_log;
+        game.pauses = pauses;
+        game.redeal(dealer, deck)?;
+        Ok(game)
     }
 
     /// A new hand in this game's place: as [`Game::dealt`] with the same rules, log and pauses,
@@ -479,7 +471,7 @@ impl Game {
         self.log.clear();
         self.fresh = 0;
         self.reach_fresh = 0;
-        self.outline_fresh = 0;
+        self.sizes_fresh = 0;
         self.legal_ok = false;
         self.held = None;
         self.deal(deck)
@@ -831,48 +823,31 @@ impl Game {
         }
     }
 
-    /// The seat's [`Outline`], kept while the seat is unchanged.
-    #[inline]
-    fn outline(&mut self, seat: u8) -> Outline {
-        let s = usize::from(seat);
-        if self.outline_fresh & (1 << s) == 0 {
-            self.draw_outline(s);
-        }
-        self.outlines[s]
-    }
-
-    /// The seat's cards held and its limit ([`Seat::held`], [`Seat::limit`]).
+    /// The seat's cards held and its limit ([`Seat::held`], [`Seat::limit`]), kept while the
+    /// seat is unchanged.
     #[inline]
     fn sizes(&mut self, seat: u8) -> (i32, i32) {
-        let o = self.outline(seat);
-        (o.held, o.limit)
+        let s = usize::from(seat);
+        if self.sizes_fresh & (1 << s) == 0 {
+            self.count_sizes(s);
+        }
+        self.sizes[s]
     }
 
     #[cold]
-    fn draw_outline(&mut self, s: usize) {
+    fn count_sizes(&mut self, s: usize) {
         let state = &self.seats[s];
-        // Seat::held and Seat::limit in one pass over the table.
-        let (mut held, mut fours) = (total(&state.hand), 0);
-        for g in &state.table {
-            let four = g.gtype.is_four();
-            held += 3 + i32::from(four) - i32::from(g.gtype == GType::Pair);
-            fours += i32::from(four);
-        }
-        let o = Outline { held, limit: HAND_SIZE as i32 + (fours - 1).max(0) };
-        debug_assert_eq!((o.held, o.limit), (state.held(), state.limit()));
-        self.outlines[s] = o;
-        self.outline_fresh |= 1 << s;
+        self.sizes[s] = (state.held(), state.limit());
+        self.sizes_fresh |= 1 << s;
     }
 
     /// No seat's options on a card (between windows).
     fn clear_options(&mut self) {
-        while self.optioned != 0 {
-            let s = self.optioned.trailing_zeros() as usize;
-            self.optioned &= self.optioned - 1;
-            self.options[s].clear();
-            if self.hu[s].is_some() {
-                self.hu[s] = None;
-            }
+        for o in &mut self.options {
+            o.clear();
+        }
+        for h in self.hu.iter_mut().filter(|h| h.is_some()) {
+            *h = None;
         }
         self.pao = None;
     }
@@ -880,7 +855,7 @@ impl Game {
     fn changed(&mut self, seat: u8) {
         self.fresh &= !(1 << seat);
         self.reach_fresh &= !(1 << seat);
-        self.outline_fresh &= !(1 << seat);
+        self.sizes_fresh &= !(1 << seat);
     }
 
     // ------------------------------------------------------------------------- flow
@@ -1072,7 +1047,6 @@ impl Game {
         self.clear_options();
         self.pao = if source == Source::Liang { None } else { self.pao_seat(card, owner, source) };
         for &seat in asking {
-            self.optioned |= 1 << seat;
             let mut found = std::mem::take(&mut self.options[usize::from(seat)]);
             self.claim_options(seat, card, owner, source, &mut found);
             let any = !found.is_empty();
@@ -1481,14 +1455,6 @@ fn holds_claim(hand: &Counts, card: Kind, claim: Act) -> bool {
         }
         _ => true,
     }
-}
-
-/// Kinds in the order of their discard's F3 text, the order of legal actions.
-/// What the claim window asks of a seat again and again: its cards held and its limit (R6).
-#[derive(Clone, Copy, Debug, Default)]
-struct Outline {
-    held: i32,
-    limit: i32,
 }
 
 /// A seat's part of [`Game::may_reach`]'s bound that the card does not change.
@@ -2116,27 +2082,20 @@ impl Played {
     }
 }
 
-/// Plays `hands` hands inside the core, no log: hand `i` dealt by seat `i % players` from
-/// [`seeded_deck`]`(`[`hand_seed`]`(seed, i))`, each seat choosing by `policy`. Not inlined:
-/// `benchmarks/instructions.py` counts the instructions inside it.
-#[inline(never)]
-/// The loop's next hand, dealt in the place of its last (no log): [`Game::redeal`].
+/// A loop's next hand (no log), dealt in the place of its last ([`Game::dealt_in`]).
 fn next_hand<'a>(
     game: &'a mut Option<Game>,
     rules: &Arc<GameRules>,
     dealer: u8,
     deck: &[Kind],
 ) -> Result<&'a mut Game, Invalid> {
-    match game {
-        Some(game) => {
-            game.redeal(dealer, deck)?;
-            Ok(game)
-        }
-        None => Ok(game.insert(Game::new(rules.clone(), dealer, deck, false)?)),
-    }
+    let dealt = Game::dealt_in(game.take(), rules.clone(), dealer, deck, false, false)?;
+    Ok(game.insert(dealt))
 }
 
-// Never inlined: `benchmarks/instructions.py` counts the instructions inside this function.
+/// Plays `hands` hands inside the core, no log: hand `i` dealt by seat `i % players` from
+/// [`seeded_deck`]`(`[`hand_seed`]`(seed, i))`, each seat choosing by `policy`. Not inlined:
+/// `benchmarks/instructions.py` counts the instructions inside it.
 #[inline(never)]
 pub fn play_hands(
     rules: &Arc<GameRules>,

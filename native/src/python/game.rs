@@ -7,7 +7,6 @@
 
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::mem::ManuallyDrop;
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -15,42 +14,16 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyList, PyTuple};
+use rustc_hash::FxBuildHasher;
 
 use crate::engine::cards::{Kind, NUM_KINDS};
 use crate::engine::game::{self as core, Act, Chi, GameError, GameRules, Phase, Seat, Source, Window};
 use crate::engine::groups::{GroupCode, GTYPES, SHAPES, THREES};
 use crate::python::evaluator::{counts_of, invalid, Evaluator};
 
-/// A map keyed by 吃: a few hundred keys the engine makes (no input chooses them), so a
-/// multiply-and-rotate hash, not SipHash, which cost more than the rest of a lookup.
-pub(crate) type ChiMap<V> = HashMap<Chi, V, BuildHasherDefault<ChiHasher>>;
-
-#[derive(Default)]
-pub(crate) struct ChiHasher(u64);
-
-impl Hasher for ChiHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(u64::from(b));
-        }
-    }
-
-    fn write_u64(&mut self, i: u64) {
-        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x517c_c1b7_2722_0a95);
-    }
-
-    fn write_u8(&mut self, i: u8) {
-        self.write_u64(u64::from(i));
-    }
-
-    fn write_usize(&mut self, i: usize) {
-        self.write_u64(i as u64);
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
+/// A map keyed by 吃: a few hundred keys the engine makes (no input chooses them), so FxHash,
+/// not SipHash, which cost more than the rest of a lookup.
+pub(crate) type ChiMap<V> = HashMap<Chi, V, FxBuildHasher>;
 
 /// The Python objects of actions: `Action`, the `ActionType` members, the constant actions,
 /// and each 吃 made so far.

@@ -129,7 +129,7 @@ class Game:
         # Either core checks the deck. _pick's choice, first without its calls (a game is made
         # per hand, D93); _pick words a bad name and a native core that does not serve.
         if core == "auto" or core == "native":
-            serves, native = _NATIVE_CORE or _native_core()
+            serves, native = _native_core()
             if serves(rules):
                 # The core shuffles as random.Random(seed) does (D93).
                 self.core = "native"

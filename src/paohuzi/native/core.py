@@ -70,12 +70,10 @@ _SEEDS = 1 << 128
 
 class _Dealer(NamedTuple):
     """The extension's deals under one rule set, their first arguments (the evaluator, the
-    kit, the flags) bound, and the rule set's seatings by dealer: what a deal needs, made once
-    per rule set (a game is made per hand, D93)."""
+    kit, the flags) bound: made once per rule set (a game is made per hand, D93)."""
 
     deal: Callable[..., Any]
     deal_python_seeded: Callable[..., Any]
-    seatings: tuple[Seating, ...]
 
 
 _TERMS: tuple[RuleSet, _Dealer | None] | None = None
@@ -94,11 +92,7 @@ def _deal_terms(rules: RuleSet) -> _Dealer | None:
         games = native.extension().Game
         flags = (rules.players, rules.hu_on_discard, rules.take_needs_discard)
         args = (ev, _kit(), *flags, rules.break_kan_when_stuck)
-        found = _Dealer(
-            partial(games.deal, *args),
-            partial(games.deal_python_seeded, *args),
-            tuple(rules.seating(d) for d in range(rules.players)),
-        )
+        found = _Dealer(partial(games.deal, *args), partial(games.deal_python_seeded, *args))
     _TERMS = (rules, found)
     return found
 
@@ -248,7 +242,7 @@ class NativeCore:
             made = terms.deal(dealer, list(deck), keep_log, pauses)
         self._adopt(made, rules)
         self.dealer = dealer
-        self.seating = terms.seatings[dealer] if type(dealer) is int else rules.seating(dealer)
+        self.seating = rules.seating(dealer)
 
     @classmethod
     def from_position(
