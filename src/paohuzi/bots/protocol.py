@@ -55,23 +55,35 @@ def event_json(event: Event) -> JSON:
     }
 
 
-def observation_json(obs: Observation) -> JSON:
-    """The state a bot needs to decide, from its observation only."""
+def observation_json(obs: Observation, public: JSON | None = None) -> JSON:
+    """The state a bot needs to decide, from its observation only. ``public``: the
+    :func:`observation_json` of the spectator's observation of the same moment, whose public
+    parts are taken as they are (a server making every seat's state at once)."""
+    if public is None:
+        public = {
+            "dealer": obs.dealer,
+            "liang": KIND_NAMES[obs.liang],
+            "hand_sizes": list(obs.hand_sizes),
+            "tables": [[str(g) for g in t] for t in obs.tables],
+            "discards": [format_cards(r, sort=False) for r in obs.rows],
+            "discarded": [format_cards(d) for d in obs.discarded],
+            "wall": obs.wall,
+            "turn": obs.turn,
+            "offer": KIND_NAMES[obs.offer] if obs.offer is not None else None,
+            "offer_source": obs.offer_source.value if obs.offer_source is not None else None,
+        }
+        tables = public["tables"]
+    else:
+        tables = list(public["tables"])
+        if obs.seat is not None:
+            tables[obs.seat] = [str(g) for g in obs.tables[obs.seat]]
     return {
+        **public,
         "seat": obs.seat,
-        "dealer": obs.dealer,
-        "liang": KIND_NAMES[obs.liang],
         "hand": format_cards(k for k in range(len(obs.hand)) for _ in range(obs.hand[k])),
-        "hand_sizes": list(obs.hand_sizes),
-        "tables": [[str(g) for g in t] for t in obs.tables],
-        "discards": [format_cards(r, sort=False) for r in obs.rows],
+        "tables": tables,
         "chou": format_cards(obs.chou),
         "chou_hu": [[KIND_NAMES[k], huxi] for k, huxi in obs.chou_hu],
-        "discarded": [format_cards(d) for d in obs.discarded],
-        "wall": obs.wall,
-        "turn": obs.turn,
-        "offer": KIND_NAMES[obs.offer] if obs.offer is not None else None,
-        "offer_source": obs.offer_source.value if obs.offer_source is not None else None,
         "legal": sorted(str(a) for a in obs.legal),
     }
 

@@ -125,6 +125,12 @@ def seen_event(event: Event, seat: int | None) -> Event:
 def observe(game: Game, seat: int | None, *, events: bool = True) -> Observation:
     """What ``seat`` may know of ``game``; ``seat`` None: what a spectator may know.
     ``events`` False leaves the log out (it is the costly part)."""
+    public = public_observation(game, events=events and seat is None)
+    return public if seat is None else seat_observation(public, game, seat, events=events)
+
+
+def public_observation(game: Game, *, events: bool = True) -> Observation:
+    """What everyone may know of ``game``: a spectator's observation."""
     phase = game.phase
     seats = game.seats
     offer: Kind | None = None
@@ -135,26 +141,54 @@ def observe(game: Game, seat: int | None, *, events: bool = True) -> Observation
         source = phase.source
     else:
         turn = phase.to_act
-    own = seats[seat] if seat is not None else None
     return Observation(
-        seat=seat,
+        seat=None,
         rules=game.rules,
         dealer=game.dealer,
         liang=game.liang,
-        hand=own.hand if own is not None else (0,) * len(seats[0].hand),
+        hand=(0,) * len(seats[0].hand),
         hand_sizes=tuple(sum(s.hand) for s in seats),
-        tables=tuple(
-            tuple(_seen_group(g, s == seat) for g in state.table) for s, state in enumerate(seats)
-        ),
+        tables=tuple(tuple(_seen_group(g, False) for g in s.table) for s in seats),
         rows=tuple(s.row for s in seats),
         discarded=tuple(s.discarded for s in seats),
         wall=game.wall,
         turn=turn,
         offer=offer,
         offer_source=source,
-        legal=tuple(game.legal_actions()) if seat is not None and game.to_act == seat else (),
-        chou=own.chou if own is not None else frozenset(),
-        chou_hu=own.chou_hu if own is not None else (),
-        events=tuple(seen_event(e, seat) for e in game.log) if events else (),
+        legal=(),
+        chou=frozenset(),
+        chou_hu=(),
+        events=tuple(seen_event(e, None) for e in game.log) if events else (),
         result=phase.result if isinstance(phase, Over) else None,
+    )
+
+
+def seat_observation(
+    public: Observation, game: Game, seat: int, *, events: bool = True
+) -> Observation:
+    """What ``seat`` may know of ``game``, given :func:`public_observation` of the same moment:
+    that, with the seat's own hand, its own table face up, its choices and its 臭 (a server
+    building every seat's state at once observes the public part once)."""
+    own = game.seats[seat]
+    tables = list(public.tables)
+    tables[seat] = tuple(own.table)
+    return Observation(
+        seat=seat,
+        rules=public.rules,
+        dealer=public.dealer,
+        liang=public.liang,
+        hand=own.hand,
+        hand_sizes=public.hand_sizes,
+        tables=tuple(tables),
+        rows=public.rows,
+        discarded=public.discarded,
+        wall=public.wall,
+        turn=public.turn,
+        offer=public.offer,
+        offer_source=public.offer_source,
+        legal=tuple(game.legal_actions()) if game.to_act == seat else (),
+        chou=own.chou,
+        chou_hu=own.chou_hu,
+        events=tuple(seen_event(e, seat) for e in game.log) if events else (),
+        result=public.result,
     )

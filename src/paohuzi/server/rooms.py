@@ -36,7 +36,7 @@ import random
 import secrets
 import time
 import unicodedata
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -55,7 +55,13 @@ from paohuzi.engine.fairdeal import SCHEME, SCHEME_TERMS, commitment, deal_terms
 from paohuzi.engine.game import Game, IllegalAction
 from paohuzi.engine.groups import Group
 from paohuzi.engine.match import Match
-from paohuzi.engine.observation import Observation, observe
+from paohuzi.engine.observation import (
+    Observation,
+    observe,
+    public_observation,
+    seat_observation,
+    seen_event,
+)
 from paohuzi.engine.position import ClaimWindow, Discarding
 from paohuzi.engine.record import record_of, result_json
 from paohuzi.engine.rules import RuleSet
@@ -121,6 +127,12 @@ class Elsewhere(Exception):
     def __init__(self, address: str) -> None:
         super().__init__(address)
         self.address = address
+
+
+_OWN_KEYS = ("seat", "hand", "tables", "chou", "chou_hu", "legal")
+"""The keys of :func:`observation_json` that differ from one viewer to another."""
+_encode = json.JSONEncoder(ensure_ascii=False).encode
+"""``json.dumps(…, ensure_ascii=False)`` without making an encoder at each call."""
 
 
 def _same_log(game: Game, hand: Game) -> bool:
@@ -452,30 +464,52 @@ class Room:
         return self.hand_no * HAND_SEQ + game.event_count + own
 
     def view_text(self, seat: int | None, game: Game | None = None) -> str:
-        """:meth:`view` as the JSON text sent, its events built once each (:mod:`views`): a
-        :class:`StateText` for the hand in play and for a look ahead of it that has logged
-        nothing more (a claim window's question: the log is the hand's)."""
+        """:meth:`view` as the JSON text sent (:meth:`view_texts` of one seat)."""
+        return self.view_texts((seat,), game)[seat]
+
+    def view_texts(
+        self, seats: Sequence[int | None], game: Game | None = None
+    ) -> dict[int | None, str]:
+        """:meth:`view` of each of ``seats`` as the JSON text sent. What every viewer is shown
+        alike is observed and turned into JSON once for all of them; the events once each
+        (:mod:`views`): a :class:`StateText` for the hand in play and for a look ahead of it
+        that has logged nothing more (a claim window's question: the log is the hand's)."""
         game = game or self.dealt
-        data = json.dumps(self.view(seat, game, events=False), ensure_ascii=False)
+        shared, public, public_json = self._shared_view(game)
+        tail = ", " + _encode(shared)[1:-1]
         hand = self.game
-        if hand is not None and (game is hand or _same_log(game, hand)):
-            return StateText.of(data[:-1], self._seat_events.parts(hand, seat))
-        return data[:-1] + ', "events": ' + events_text(game, seat) + "}"
+        same_log = hand is not None and (game is hand or _same_log(game, hand))
+        texts: dict[int | None, str] = {}
+        for seat in seats:
+            head = _encode(self._own_view(game, seat, public, public_json))[:-1] + tail
+            if same_log:
+                assert hand is not None
+                texts[seat] = StateText.of(head, self._seat_events.parts(hand, seat))
+            else:
+                texts[seat] = head + ', "events": ' + events_text(game, seat) + "}"
+        return texts
 
     def view(self, seat: int | None, game: Game | None = None, *, events: bool = True) -> JSON:
         """Everything sent to a seat (or a spectator), from its observation only (``events``
-        False: all but the log, which :meth:`view_text` adds)."""
+        False: all but the log, which :meth:`view_texts` adds): the seat's own part
+        (:meth:`_own_view`), then what every viewer is shown alike (:meth:`_shared_view`)."""
         game = game or self.dealt
-        obs = observe(game, seat, events=events)
-        data = observation_json(obs)
-        deciding = bool(obs.legal) and seat is not None and not self.seats[seat].auto
-        seats = range(len(self.seats))
+        shared, public, public_json = self._shared_view(game)
+        data = {**self._own_view(game, seat, public, public_json), **shared}
+        if events:
+            data["events"] = [event_json(seen_event(e, seat)) for e in game.log]
+        return data
+
+    def _shared_view(self, game: Game) -> tuple[JSON, Observation, JSON]:
+        """What every viewer of ``game`` is shown alike, with the public observation and its
+        JSON it was made from (:func:`observation_json`'s public part)."""
+        public = public_observation(game, events=False)
+        public_json = observation_json(public)
+        data = {k: v for k, v in public_json.items() if k not in _OWN_KEYS}
         data.update(
             type="state",
             room=self.id,
-            you=seat,
             hand_no=self.hand_no + 1,
-            seq=self.seq(seat, game),
             seats=[s.public() for s in self.seats],
             host=self.host,
             match=self.match_info(game),
@@ -483,20 +517,34 @@ class Room:
             over=game.is_over,
             result=result_json(game.result),
             commitment=self.commitment,
-            deadline=self._remaining() if deciding and self.timer else None,
             timer=self.timer,
+            ready=[s.ready or s.bot is not None for s in self.seats],
+            reveal=reveal_of(game) if game.is_over else None,
+        )
+        return data, public, public_json
+
+    def _own_view(
+        self, game: Game, seat: int | None, public: Observation, public_json: JSON
+    ) -> JSON:
+        """What ``seat`` is shown that another viewer may be shown otherwise: its observation's
+        own parts (hand, tables, 臭, choices), its number, its timer, who is on 托管 and what
+        the timer played as it may know them."""
+        obs = public if seat is None else seat_observation(public, game, seat, events=False)
+        data = observation_json(obs, public_json)
+        deciding = bool(obs.legal) and seat is not None and not self.seats[seat].auto
+        own = {k: data[k] for k in _OWN_KEYS}
+        own.update(
+            you=seat,
+            seq=self.seq(seat, game),
+            deadline=self._remaining() if deciding and self.timer else None,
             table_huxi=[
                 [game.rules.huxi.group(g) if isinstance(g, Group) else None for g in table]
                 for table in obs.tables
             ],
             auto=[s.auto if n == seat else s.auto_shown for n, s in enumerate(self.seats)],
-            timed_out=[self._timed_out_for(seat, s) for s in seats],
-            ready=[s.ready or s.bot is not None for s in self.seats],
-            reveal=reveal_of(game) if game.is_over else None,
+            timed_out=[self._timed_out_for(seat, s) for s in range(len(self.seats))],
         )
-        if events:
-            data["events"] = [event_json(e) for e in obs.events]
-        return data
+        return own
 
     @property
     def host(self) -> int | None:
@@ -777,7 +825,7 @@ class Room:
         if not any(li.alive for li in self.listeners):
             return Frame({}, public)  # nobody watches: nothing to build, nothing to pace
         seats: list[int | None] = [only] if only is not None else [*range(len(self.seats)), None]
-        return Frame({s: self.view_text(s, game) for s in seats}, public)
+        return Frame(self.view_texts(seats, game), public)
 
     async def _settle(self) -> None:
         """After a change: the frame of the moment reached, then show what was captured. Under
