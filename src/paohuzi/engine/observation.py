@@ -7,7 +7,7 @@ cards others drew and did not show, and the answers others gave in a claim windo
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from paohuzi.engine.actions import Action
 from paohuzi.engine.cards import COPIES, KIND_NAMES, Kind
@@ -172,23 +172,13 @@ def seat_observation(
     own = game.seats[seat]
     tables = list(public.tables)
     tables[seat] = tuple(own.table)
-    return Observation(
+    return replace(
+        public,
         seat=seat,
-        rules=public.rules,
-        dealer=public.dealer,
-        liang=public.liang,
         hand=own.hand,
-        hand_sizes=public.hand_sizes,
         tables=tuple(tables),
-        rows=public.rows,
-        discarded=public.discarded,
-        wall=public.wall,
-        turn=public.turn,
-        offer=public.offer,
-        offer_source=public.offer_source,
         legal=tuple(game.legal_actions()) if game.to_act == seat else (),
         chou=own.chou,
         chou_hu=own.chou_hu,
         events=tuple(seen_event(e, seat) for e in game.log) if events else (),
-        result=public.result,
     )
