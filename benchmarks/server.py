@@ -319,6 +319,9 @@ def main() -> None:
         print(f"actions per server CPU-second: {metrics['actions'] / server_seconds:,.0f}")
     if commits:  # servers since issue 22 count their commits (group commit, D74)
         print(f"database: {writes} writes in {commits} commits ({writes / commits:.1f} a commit)")
+    sent = sum(m.get("sent", 0) for m in each)
+    if sent and metrics["actions"]:
+        print(f"messages sent: {sent} ({sent / metrics['actions']:.1f} an action)")
 
 
 class Cpu:

@@ -81,7 +81,7 @@ from paohuzi.server.store import (
     StoredRoom,
     StoreError,
 )
-from paohuzi.server.views import SeatEvents, StateText, events_text
+from paohuzi.server.views import SeatEvents, StateParts, StateText, events_text
 
 JSON = dict[str, Any]
 Send = Callable[[str], Awaitable[None]]
@@ -133,6 +133,19 @@ _OWN_KEYS = ("seat", "hand", "tables", "chou", "chou_hu", "legal")
 """The keys of :func:`observation_json` that differ from one viewer to another."""
 _encode = json.JSONEncoder(ensure_ascii=False).encode
 """``json.dumps(…, ensure_ascii=False)`` without making an encoder at each call."""
+
+
+def _own_facts_text(facts: JSON) -> str:
+    """:meth:`Room._own_facts` as the text between a JSON object's braces, the encoder's cost
+    spared for what is mostly nulls, numbers and booleans."""
+    deadline = facts["deadline"]
+    auto = ", ".join("true" if a else "false" for a in facts["auto"])
+    timed_out = ", ".join("null" if t is None else _encode(t) for t in facts["timed_out"])
+    return (
+        f'"you": {"null" if facts["you"] is None else facts["you"]}, "seq": {facts["seq"]}, '
+        f'"deadline": {"null" if deadline is None else _encode(deadline)}, '
+        f'"auto": [{auto}], "timed_out": [{timed_out}]'
+    )
 
 
 def _same_log(game: Game, hand: Game) -> bool:
@@ -393,6 +406,7 @@ class Room:
     _delayed: int = 0
     """Writes of the room waiting longer than :data:`SAVING_NOTICE` (its clients are told)."""
     _seat_events: SeatEvents = field(default_factory=SeatEvents)
+    _parts: StateParts = field(default_factory=StateParts)
 
     def __post_init__(self) -> None:
         self.ruleset: RuleSet = room_rules(self.rules_text)[1]
@@ -471,20 +485,27 @@ class Room:
         self, seats: Sequence[int | None], game: Game | None = None
     ) -> dict[int | None, str]:
         """:meth:`view` of each of ``seats`` as the JSON text sent. What every viewer is shown
-        alike is observed and turned into JSON once for all of them; the events once each
-        (:mod:`views`): a :class:`StateText` for the hand in play and for a look ahead of it
-        that has logged nothing more (a claim window's question: the log is the hand's)."""
+        alike is observed and turned into JSON once for all of them, each part of a state
+        only when it has changed since the last (:class:`views.StateParts`), the events once
+        each (:mod:`views`): a :class:`StateText` for the hand in play and for a look ahead
+        of it that has logged nothing more (a claim window's question: the log is the
+        hand's)."""
         game = game or self.dealt
-        shared, public, public_json = self._shared_view(game)
-        tail = ", " + _encode(shared)[1:-1]
+        parts = self._parts
+        public = public_observation(game, events=False)
+        tables = parts.tables(game, public)
+        facts = parts.facts(self._room_facts(game))
+        tail = ", " + parts.public(public) + ", " + facts
         hand = self.game
         same_log = hand is not None and (game is hand or _same_log(game, hand))
         texts: dict[int | None, str] = {}
         for seat in seats:
-            head = _encode(self._own_view(game, seat, public, public_json))[:-1] + tail
+            own, table_huxi, choosing = parts.own(game, seat, tables)
+            mine = _own_facts_text(self._own_facts(game, seat, choosing))
+            head = "{" + own + ', "table_huxi": ' + table_huxi + ", " + mine + tail
             if same_log:
                 assert hand is not None
-                texts[seat] = StateText.of(head, self._seat_events.parts(hand, seat))
+                texts[seat] = StateText.of(head, *self._seat_events.joined(hand, seat))
             else:
                 texts[seat] = head + ', "events": ' + events_text(game, seat) + "}"
         return texts
@@ -506,45 +527,54 @@ class Room:
         public = public_observation(game, events=False)
         public_json = observation_json(public)
         data = {k: v for k, v in public_json.items() if k not in _OWN_KEYS}
-        data.update(
-            type="state",
-            room=self.id,
-            hand_no=self.hand_no + 1,
-            seats=[s.public() for s in self.seats],
-            host=self.host,
-            match=self.match_info(game),
-            totals=list(self.match.totals),
-            over=game.is_over,
-            result=result_json(game.result),
-            commitment=self.commitment,
-            timer=self.timer,
-            ready=[s.ready or s.bot is not None for s in self.seats],
-            reveal=reveal_of(game) if game.is_over else None,
-        )
+        data.update(self._room_facts(game))
         return data, public, public_json
+
+    def _room_facts(self, game: Game) -> JSON:
+        """The room's part of what every viewer is shown alike."""
+        return {
+            "type": "state",
+            "room": self.id,
+            "hand_no": self.hand_no + 1,
+            "seats": [s.public() for s in self.seats],
+            "host": self.host,
+            "match": self.match_info(game),
+            "totals": list(self.match.totals),
+            "over": game.is_over,
+            "result": result_json(game.result),
+            "commitment": self.commitment,
+            "timer": self.timer,
+            "ready": [s.ready or s.bot is not None for s in self.seats],
+            "reveal": reveal_of(game) if game.is_over else None,
+        }
 
     def _own_view(
         self, game: Game, seat: int | None, public: Observation, public_json: JSON
     ) -> JSON:
         """What ``seat`` is shown that another viewer may be shown otherwise: its observation's
-        own parts (hand, tables, 臭, choices), its number, its timer, who is on 托管 and what
-        the timer played as it may know them."""
+        own parts (hand, tables, 臭, choices), the hu-xi of the tables as it sees them, and
+        :meth:`_own_facts`."""
         obs = public if seat is None else seat_observation(public, game, seat, events=False)
         data = observation_json(obs, public_json)
-        deciding = bool(obs.legal) and seat is not None and not self.seats[seat].auto
         own = {k: data[k] for k in _OWN_KEYS}
-        own.update(
-            you=seat,
-            seq=self.seq(seat, game),
-            deadline=self._remaining() if deciding and self.timer else None,
-            table_huxi=[
-                [game.rules.huxi.group(g) if isinstance(g, Group) else None for g in table]
-                for table in obs.tables
-            ],
-            auto=[s.auto if n == seat else s.auto_shown for n, s in enumerate(self.seats)],
-            timed_out=[self._timed_out_for(seat, s) for s in range(len(self.seats))],
-        )
+        own["table_huxi"] = [
+            [game.rules.huxi.group(g) if isinstance(g, Group) else None for g in table]
+            for table in obs.tables
+        ]
+        own.update(self._own_facts(game, seat, bool(obs.legal)))
         return own
+
+    def _own_facts(self, game: Game, seat: int | None, choosing: bool) -> JSON:
+        """The room's part of what ``seat`` is shown alone: its number, its timer (while it
+        has a choice to make), who is on 托管 and what the timer played as it may know them."""
+        deciding = choosing and seat is not None and not self.seats[seat].auto
+        return {
+            "you": seat,
+            "seq": self.seq(seat, game),
+            "deadline": self._remaining() if deciding and self.timer else None,
+            "auto": [s.auto if n == seat else s.auto_shown for n, s in enumerate(self.seats)],
+            "timed_out": [self._timed_out_for(seat, s) for s in range(len(self.seats))],
+        }
 
     @property
     def host(self) -> int | None:
