@@ -193,7 +193,11 @@ class Seat:
     """None: a spectator."""
 
     def path(self) -> str:
-        return f"/ws/{self.room}" + (f"?token={self.token}" if self.token else "")
+        return f"/ws/{self.room}"
+
+    def hello(self) -> str:
+        """The connection's first message: the seat's secret, never in the URL (D109)."""
+        return json.dumps({"type": "hello"} | ({"token": self.token} if self.token else {}))
 
 
 @dataclass
@@ -215,17 +219,20 @@ class Job:
 
 async def player(
     url: str,
+    hello: str,
     job: Job,
     rng: random.Random,
     counts: dict[str, int],
     said: set[str],
     trips: list[float] | None = None,
 ) -> None:
-    """One seat playing at random: after ``job.think`` (0.5–1.5 ×) seconds, or, timed (with
-    ``trips``), after exactly ``job.think`` seconds, measuring each action's round trip."""
+    """One seat (``hello``: its first message) playing at random: after ``job.think``
+    (0.5–1.5 ×) seconds, or, timed (with ``trips``), after exactly ``job.think`` seconds,
+    measuring each action's round trip."""
     sent: tuple[int, float] | None = None
     dealt = -1
     async with connect(url, max_size=2**22) as ws:
+        await ws.send(hello)
         while (remaining := job.until - time.time()) > 0:
             try:
                 text = await asyncio.wait_for(ws.recv(), timeout=remaining)
@@ -452,7 +459,8 @@ async def play_job(job: Job) -> dict[str, Any]:
     said: set[str] = set()
     for seat in job.seats:
         timed = trips if job.role == "bystanders" else None
-        task = player(base + seat.path(), job, random.Random(rng.random()), counts, said, timed)
+        url, rand = base + seat.path(), random.Random(rng.random())
+        task = player(url, seat.hello(), job, rand, counts, said, timed)
         tasks.append(asyncio.create_task(task))
     for i, room in enumerate(job.watch):
         tasks.append(asyncio.create_task(slow_spectator(job, room, i % 2 == 1, counts)))

@@ -78,7 +78,7 @@ def measure(base: str, runs: int) -> None:
             context = browser.new_context(viewport={"width": 1280, "height": 800})
             page = context.new_page()
             page.add_init_script(DRAWN)
-            page.goto(base + f"/room/{room['room']}?token={room['seats'][0]['token']}")
+            page.goto(base + f"/room/{room['room']}#token={room['seats'][0]['token']}")
             page.wait_for_function("window.__drawn !== undefined")
             times.append(page.evaluate("window.__drawn"))
             entries = page.evaluate(

@@ -44,12 +44,15 @@ def call(url: str, body: dict[str, Any] | None = None) -> Any:
     return json.load(urllib.request.urlopen(request, timeout=30))
 
 
-async def player(url: str, stop: float, seed: int, think: float, trips: list[float]) -> None:
-    """One seat: answers at random after about ``think`` seconds; times each answer until the
-    state it caused comes back."""
+async def player(
+    url: str, token: str, stop: float, seed: int, think: float, trips: list[float]
+) -> None:
+    """One seat (``token``: its secret, sent in the first message, D109): answers at random
+    after about ``think`` seconds; times each answer until the state it caused comes back."""
     rng = random.Random(seed)
     sent: tuple[int, float] | None = None
     async with connect(url, max_size=2**22) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token}))
         while time.monotonic() < stop:
             try:
                 left = max(0.1, stop - time.monotonic())
@@ -78,7 +81,8 @@ async def phase(base: str, rooms: list[Any], seconds: float, think: float) -> li
     tasks = [
         asyncio.create_task(
             player(
-                f"{ws_base}/ws/{room['room']}?token={room['seats'][seat]['token']}",
+                f"{ws_base}/ws/{room['room']}",
+                room["seats"][seat]["token"],
                 stop,
                 i * 3 + seat,
                 think,

@@ -17,8 +17,10 @@ class Player:
     """Seat 0 of a room, playing through whatever connection it gets, and what it knows of
     its own actions: those the server applied (by hand), and the one not yet answered."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, hello: str) -> None:
         self.url = url
+        self.hello = hello
+        """The first message of each connection: the seat's secret (D109: not in the URL)."""
         self.applied: dict[int, list[str]] = {}
         self.pending: tuple[int, int, str] | None = None
         """Hand, seq and action sent, not yet known to be applied or not."""
@@ -46,6 +48,7 @@ class Player:
         play is over (True), and it is hand number ``hand`` or later."""
         try:
             with connect(self.url, open_timeout=5, close_timeout=1) as ws:
+                ws.send(self.hello)
                 fresh = True
                 while True:
                     message = json.loads(ws.recv(timeout=clock.PATIENCE))

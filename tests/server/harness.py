@@ -14,6 +14,8 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -82,8 +84,25 @@ def room_of(client: TestClient, room_id: str) -> Room:
     return room
 
 
-def seat_url(data: dict[str, Any], seat: int) -> str:
-    return f"/ws/{data['room']}?token={data['seats'][seat]['token']}"
+def ws_path(data: dict[str, Any]) -> str:
+    """The path of a room's WebSocket: no secret in it (D71, D109)."""
+    return f"/ws/{data['room']}"
+
+
+def hello(data: dict[str, Any], seat: int) -> str:
+    """The first message that sits a connection down at ``seat`` (D71): its secret."""
+    return json.dumps({"type": "hello", "token": data["seats"][seat]["token"]})
+
+
+@contextmanager
+def seated(
+    client: TestClient, data: dict[str, Any], seat: int, **options: Any
+) -> Iterator[WebSocketTestSession]:
+    """A connection of ``seat``, as the web table opens one: the room's WebSocket, the seat's
+    secret in its first message (D109: never in the URL). ``options``: websocket_connect's."""
+    with client.websocket_connect(ws_path(data), **options) as ws:
+        ws.send_text(hello(data, seat))
+        yield ws
 
 
 def receive(ws: WebSocketTestSession, seconds: float = clock.PATIENCE) -> Any:

@@ -50,13 +50,15 @@ from tests.server.harness import (
     RawWebSocket,
     app_client,
     close_code,
+    hello,
     http,
     new_room,
     play_out,
     receive,
     room_of,
-    seat_url,
+    seated,
     sql,
+    ws_path,
 )
 
 
@@ -91,7 +93,7 @@ def test_f1_decks_follow_from_no_seed_and_every_deal_opens_to_its_commitment(
         data = new_room(client, PERSON)
         room = room_of(client, data["room"])
         records = []
-        with client.websocket_connect(seat_url(data, 0)) as ws:
+        with seated(client, data, 0) as ws:
             for n in range(2):
                 state = receive(ws)
                 while state.get("hand_no") != n + 1:
@@ -385,7 +387,7 @@ def test_f2_rooms_that_do_not_replay_are_quarantined_and_the_others_start(
     with app_client(db) as client:
         for data in good:
             assert client.get(f"/api/rooms/{data['room']}").status_code == 200
-            with client.websocket_connect(seat_url(data, 0)) as ws:
+            with seated(client, data, 0) as ws:
                 state = receive(ws)
                 assert state["type"] == "state" and state["you"] == 0
         for room_id in bad.values():
@@ -451,7 +453,7 @@ def test_f4_an_action_sent_twice_at_once_is_played_once(tmp_path: Path) -> None:
     with app_client(tmp_path / "db", dev_seeded_deals=True, **FAST) as client:
         data = new_room(client, PERSON, seed=9)
         room = room_of(client, data["room"])
-        with client.websocket_connect(seat_url(data, 0)) as one:
+        with seated(client, data, 0) as one:
             game = room.game
             assert game is not None
             played = 0
@@ -511,13 +513,13 @@ def test_f5_an_id_collision_makes_another_id_and_replaces_nothing(
         second = new_room(client, PERSON)
         monkeypatch.undo()
         assert calls and second["room"] != taken
-        with client.websocket_connect(seat_url(first, 0)) as ws:
+        with seated(client, first, 0) as ws:
             state = receive(ws)
             assert state["room"] == taken and state["you"] == 0
         assert room_of(client, taken).seats[0].token == first["seats"][0]["token"]
     with app_client(tmp_path / "db") as client:  # both come back from the database
         for data in (first, second):
-            with client.websocket_connect(seat_url(data, 0)) as ws:
+            with seated(client, data, 0) as ws:
                 assert receive(ws)["you"] == 0
 
 
@@ -558,7 +560,7 @@ def test_f6_open_rooms_per_address_are_limited_an_ipv6_network_counts_once(
 def test_f4_an_answer_from_the_previous_hand_is_stale_in_the_next(tmp_path: Path) -> None:
     with app_client(tmp_path / "db") as client:
         data = new_room(client, [None, "greedy", "greedy"])
-        with client.websocket_connect(seat_url(data, 0)) as ws:
+        with seated(client, data, 0) as ws:
             state = receive(ws)
             first_seq = state["seq"]
             end = play_out(ws, state)
@@ -600,7 +602,7 @@ def test_f6_a_websocket_message_over_the_limit_is_refused_and_the_connection_kep
 ) -> None:
     with app_client(tmp_path / "db") as client:
         data = new_room(client, PERSON)
-        with client.websocket_connect(seat_url(data, 0)) as ws:
+        with seated(client, data, 0) as ws:
             assert receive(ws)["type"] == "state"
             ws.send_text(json.dumps({"type": "hint", "pad": "x" * 5000}))
             reply = not_a_state(ws)  # (the bots' moves stored meanwhile bring states)
@@ -650,7 +652,7 @@ def test_f6_a_reader_that_falls_behind_is_dropped_then_gets_the_full_state(
         room: Room = app.state.rooms.rooms[data["room"]]
         with client.websocket_connect(f"/ws/{data['room']}?stall=1") as slow:
             slow.send_json({"type": "hello"})  # a spectator: watching from now on
-            with client.websocket_connect(seat_url(data, 0)) as ws:
+            with seated(client, data, 0) as ws:
                 play_out(ws, receive(ws))
             # A hand makes far more than 8 messages: the stalled one was dropped.
             with pytest.raises(WebSocketDisconnect) as closed:
@@ -677,13 +679,13 @@ def test_f6_watchers_cannot_lock_the_players_out_of_their_room(tmp_path: Path) -
                     receive(fifth)
                 assert refused.value.code == 4429
             for seat in (0, 1):
-                with client.websocket_connect(seat_url(data, seat)) as ws:
+                with seated(client, data, seat) as ws:
                     state = receive(ws)
                     assert state["type"] == "state" and state["you"] == seat
             # A seat has one connection, the newest: the one before is closed and told.
-            tab = crowd.enter_context(client.websocket_connect(seat_url(data, 0)))
+            tab = crowd.enter_context(seated(client, data, 0))
             assert receive(tab)["type"] == "state"
-            newer = crowd.enter_context(client.websocket_connect(seat_url(data, 0)))
+            newer = crowd.enter_context(seated(client, data, 0))
             assert receive(newer)["type"] == "state"
             with pytest.raises(WebSocketDisconnect) as taken:
                 receive(tab)
@@ -709,14 +711,14 @@ def test_f6_asking_for_a_hint_again_costs_the_server_nothing(
     with app_client(tmp_path / "db") as client:
         data = new_room(client, PERSON)
         replies = []
-        with client.websocket_connect(seat_url(data, 0)) as ws:
+        with seated(client, data, 0) as ws:
             state = receive(ws)
             while not state["legal"]:
                 state = receive(ws)
             for _ in range(15):
                 ws.send_json({"type": "hint"})
                 replies.append(receive(ws))
-        with client.websocket_connect(seat_url(data, 0)) as tab:
+        with seated(client, data, 0) as tab:
             # A newcomer starts from the last state shown; the one a move brings follows.
             while not receive(tab)["legal"]:
                 pass
@@ -730,7 +732,7 @@ def test_f6_asking_for_a_hint_again_costs_the_server_nothing(
 def test_f6_history_is_paginated(tmp_path: Path) -> None:
     with app_client(tmp_path / "db", dev_seeded_deals=True, **FAST) as client:
         data = new_room(client, PERSON, seed=6)
-        with client.websocket_connect(seat_url(data, 0)) as ws:
+        with seated(client, data, 0) as ws:
             state = receive(ws)
             for n in range(3):
                 play_out(ws, state)
@@ -883,8 +885,9 @@ def test_f7_bad_websocket_messages_get_one_line_errors_and_no_traceback(
     try:
         data = server.post("/api/rooms", {"bots": PERSON, "timer": 0})
         room, token = data["room"], data["seats"][0]["token"]
-        ws = RawWebSocket(server.port, f"/ws/{room}?token={token}")
+        ws = RawWebSocket(server.port, f"/ws/{room}")
         assert ws.status == 101
+        ws.send_frame(TEXT, hello(data, 0).encode())
         state = ws.recv_json()
         while not state["legal"]:
             state = ws.recv_json()
@@ -921,7 +924,8 @@ def test_f7_bad_websocket_messages_get_one_line_errors_and_no_traceback(
         ws.close()
         # What the protocol itself must refuse closes the connection, and nothing else.
         for payload, code in ((b'{"type": "\xff"}', 1007), (NESTED.encode(), 1009)):
-            ws = RawWebSocket(server.port, f"/ws/{room}?token={token}")
+            ws = RawWebSocket(server.port, f"/ws/{room}")
+            ws.send_frame(TEXT, hello(data, 0).encode())
             ws.recv_json()
             ws.send_frame(TEXT, payload)
             with pytest.raises(ConnectionError) as closed:
@@ -929,15 +933,23 @@ def test_f7_bad_websocket_messages_get_one_line_errors_and_no_traceback(
                     ws.recv_json()
             assert str(closed.value) == str(code)
             ws.close()
-        for path, code in (
-            (f"/ws/{room}?token=%E4%B8%AD", 4403),
-            (f"/ws/{room}?token=%FF%FE", 4403),
-            (f"/ws/{room}?token=" + "a" * 5000, 4403),
-            ("/ws/%E4%B8%AD", 4404),
-            ("/ws/" + "a" * 5000, 4404),
+        # Odd secrets in a hello are refused as any wrong one; any secret in the URL, odd or
+        # not, is refused before the room is looked up (D109).
+        for path, first, code in (
+            (f"/ws/{room}", r'{"type": "hello", "token": "\u4e2d"}', 4403),
+            (f"/ws/{room}", r'{"type": "hello", "token": "\ud800"}', 4403),
+            (f"/ws/{room}", '{"type": "hello", "token": "' + "a" * 400 + '"}', 4403),
+            (f"/ws/{room}?token=%E4%B8%AD", None, 4400),
+            (f"/ws/{room}?token=%FF%FE", None, 4400),
+            (f"/ws/{room}?token=" + "a" * 5000, None, 4400),
+            (f"/ws/{room}?token={token}", None, 4400),
+            ("/ws/%E4%B8%AD", None, 4404),
+            ("/ws/" + "a" * 5000, None, 4404),
         ):
             ws = RawWebSocket(server.port, path)
             assert ws.status == 101
+            if first is not None:
+                ws.send_frame(TEXT, first.encode())
             reply = ws.recv_json()
             assert reply["type"] == "error" and "\n" not in reply["message"]
             opcode, payload = ws.recv_frame()
@@ -1000,12 +1012,12 @@ def test_f8_a_websocket_from_a_foreign_origin_is_refused(
     with app_client(tmp_path / "db", **settings) as client:
         data = new_room(client, PERSON)
         if allowed:
-            with client.websocket_connect(seat_url(data, 0), headers={"origin": origin}) as ws:
+            with seated(client, data, 0, headers={"origin": origin}) as ws:
                 assert receive(ws)["you"] == 0
         else:
             with (
                 pytest.raises(WebSocketDisconnect) as refused,
-                client.websocket_connect(seat_url(data, 0), headers={"origin": origin}),
+                seated(client, data, 0, headers={"origin": origin}),
             ):
                 pass
             assert refused.value.code == 4403
@@ -1027,7 +1039,7 @@ def test_f8_the_servers_own_origin_is_known_however_its_url_is_written(
     lock the server's own page out."""
     with app_client(tmp_path / "db", public_url=public_url) as client:
         data = new_room(client, PERSON)
-        with client.websocket_connect(seat_url(data, 0), headers={"origin": origin}) as ws:
+        with seated(client, data, 0, headers={"origin": origin}) as ws:
             assert receive(ws)["you"] == 0
 
 
@@ -1040,8 +1052,9 @@ def test_f8_a_real_server_takes_its_own_origin_only(tmp_path: Path) -> None:
     server.start()
     try:
         data = server.post("/api/rooms", {"bots": PERSON, "timer": 0})
-        url = server.ws(seat_url(data, 0))
+        url = server.ws(ws_path(data))
         with connect(url, origin=Origin(server.url)) as ws:
+            ws.send(hello(data, 0))
             assert json.loads(ws.recv(timeout=clock.PATIENCE))["you"] == 0
         with pytest.raises(InvalidStatus), connect(url, origin=Origin("https://evil.example")):
             pass

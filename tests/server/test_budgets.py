@@ -28,9 +28,10 @@ from tests.server.harness import (
     RawWebSocket,
     app_client,
     close_code,
+    hello,
     new_room,
     receive,
-    seat_url,
+    ws_path,
 )
 
 PONG, CLOSE = 0xA, 0x8
@@ -94,10 +95,11 @@ def test_a_ping_flood_gets_at_most_its_budget_answered_and_the_room_plays_on(
     try:
         data = server.post("/api/rooms", {"bots": PERSON, "timer": 0})
         room = data["room"]
-        seat = RawWebSocket(server.port, seat_url(data, 0))
+        seat = RawWebSocket(server.port, ws_path(data))
         flooder = RawWebSocket(server.port, f"/ws/{room}")
         try:
             assert seat.status == flooder.status == 101
+            seat.send_frame(TEXT, hello(data, 0).encode())  # its secret: the first message
             flooder.sock.sendall(frames(20_000, PING, b"x"))
             seen, code, _ = drain(flooder)
             # The budget: 10 at once, one a second after; closed past 50 refused.

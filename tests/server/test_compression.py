@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from websockets.sync.client import connect
 
-from tests.server.harness import PERSON, LoggedServer, seat_url
+from tests.server.harness import PERSON, LoggedServer, hello, ws_path
 
 
 @pytest.mark.parametrize("off", [False, True])
@@ -18,7 +18,8 @@ def test_websocket_compression_follows_the_flag(tmp_path: Path, off: bool) -> No
     server.start()
     try:
         room = server.post("/api/rooms", {"bots": PERSON, "timer": 0})
-        with connect(server.ws(seat_url(room, 0)), open_timeout=30) as ws:  # deflate asked
+        with connect(server.ws(ws_path(room)), open_timeout=30) as ws:  # deflate asked
+            ws.send(hello(room, 0))
             assert ws.recv(timeout=30)
             negotiated = [e.name for e in ws.protocol.extensions]
         assert negotiated == ([] if off else ["permessage-deflate"])

@@ -31,12 +31,14 @@ from tests.server.harness import (
     PERSON,
     LoggedServer,
     app_client,
+    hello,
     new_room,
     play_out,
     receive,
     room_of,
-    seat_url,
+    seated,
     sql,
+    ws_path,
 )
 
 KILLS = 22
@@ -50,7 +52,7 @@ def test_kill_9_at_random_moments_loses_no_acknowledged_action(tmp_path: Path) -
     chance = random.Random(10)
     try:
         room = server.post("/api/rooms", {"bots": PERSON, "timer": 0, "seed": 11})
-        player = Player(server.ws(seat_url(room, 0)))
+        player = Player(server.ws(ws_path(room)), hello(room, 0))
         for _ in range(KILLS):
             assert server.process is not None
             killer = threading.Timer(
@@ -135,7 +137,7 @@ def test_full_disk_an_action_is_refused_unchanged_then_accepted(
         data = new_room(client, PERSON, seed=4)
         room = room_of(client, data["room"])
         store = client.app.state.rooms.store  # type: ignore[attr-defined]
-        with client.websocket_connect(seat_url(data, 0)) as ws:
+        with seated(client, data, 0) as ws:
             state = receive(ws)
             while not state["legal"]:
                 state = receive(ws)
@@ -257,7 +259,7 @@ def test_full_disk_a_deal_is_refused_unchanged_then_dealt(tmp_path: Path) -> Non
     with app_client(tmp_path / "db", dev_seeded_deals=True, **FAST) as client:
         data = new_room(client, PERSON, seed=4)
         store = client.app.state.rooms.store  # type: ignore[attr-defined]
-        with client.websocket_connect(seat_url(data, 0)) as ws:
+        with seated(client, data, 0) as ws:
             over = play_out(ws, receive(ws))
             on_the_loop(client, lambda: fill(store))
             ws.send_json({"type": "next"})

@@ -13,7 +13,7 @@ import pytest
 from paohuzi.cli import main
 from paohuzi.engine.record import Record, position_json
 from tests import clock
-from tests.server.harness import FAST, app_client, new_room, play_out, receive, room_of, seat_url
+from tests.server.harness import FAST, app_client, new_room, play_out, receive, room_of, seated
 
 FRIENDS = [None, None, "greedy"]
 """Two people and a bot."""
@@ -28,7 +28,7 @@ def test_a_table_of_friends_waits_for_everyone_then_deals(tmp_path: Path) -> Non
         data = new_room(client, FRIENDS, wait=True)
         assert data["host"] == 0 and data["watch"].endswith(data["room"])
         assert room_of(client, data["room"]).game is None  # nothing dealt, nothing stored
-        with client.websocket_connect(seat_url(data, 0)) as first:
+        with seated(client, data, 0) as first:
             lobby = receive(first)
             assert lobby["type"] == "lobby" and lobby["you"] == 0 and lobby["host"] == 0
             assert [s["joined"] for s in lobby["seats"]] == [True, False, True]
@@ -39,7 +39,7 @@ def test_a_table_of_friends_waits_for_everyone_then_deals(tmp_path: Path) -> Non
             assert "waits" in receive(first)["message"]
             with client.websocket_connect(f"/ws/{data['room']}") as watcher:
                 assert receive(watcher)["type"] == "lobby"
-                with client.websocket_connect(seat_url(data, 1)) as second:
+                with seated(client, data, 1) as second:
                     states = [receive(ws) for ws in (first, second, watcher)]
                     assert [s["type"] for s in states] == ["state"] * 3
                     assert states[0]["seats"][0]["name"] == "小明"
@@ -53,7 +53,7 @@ def test_a_table_of_friends_waits_for_everyone_then_deals(tmp_path: Path) -> Non
 def test_names_are_bounded_and_printable(tmp_path: Path, name: Any, error: str) -> None:
     with app_client(tmp_path / "db", **FAST) as client:
         data = new_room(client, FRIENDS, wait=True)
-        with client.websocket_connect(seat_url(data, 0)) as ws:
+        with seated(client, data, 0) as ws:
             receive(ws)
             ws.send_json({"type": "name", "name": name})
             assert error in receive(ws)["message"]
@@ -62,11 +62,11 @@ def test_names_are_bounded_and_printable(tmp_path: Path, name: Any, error: str) 
 def test_the_host_starts_with_bots_in_the_empty_seats(tmp_path: Path) -> None:
     with app_client(tmp_path / "db", **FAST) as client:
         data = new_room(client, [None, None, None], wait=True)
-        with client.websocket_connect(seat_url(data, 1)) as guest:
+        with seated(client, data, 1) as guest:
             receive(guest)
             guest.send_json({"type": "start", "bot": "greedy"})
             assert "host" in receive(guest)["message"]
-            with client.websocket_connect(seat_url(data, 0)) as host:
+            with seated(client, data, 0) as host:
                 receive(host)
                 receive(guest)  # the host came
                 host.send_json({"type": "start", "bot": "nonsense"})
@@ -81,12 +81,12 @@ def test_a_waiting_room_and_its_arrivals_survive_a_restart(tmp_path: Path) -> No
     db = tmp_path / "db"
     with app_client(db, **FAST) as client:
         data = new_room(client, FRIENDS, wait=True)
-        with client.websocket_connect(seat_url(data, 0)) as ws:
+        with seated(client, data, 0) as ws:
             receive(ws)
             ws.send_json({"type": "name", "name": "Ann"})
             receive(ws)
     with app_client(db, **FAST) as client:
-        with client.websocket_connect(seat_url(data, 1)) as second:
+        with seated(client, data, 1) as second:
             state = receive(second)
             assert state["type"] == "state"  # seat 0 had come: its arrival was stored
             assert state["seats"][0]["name"] == "Ann"
@@ -97,7 +97,7 @@ def test_a_waiting_room_and_its_arrivals_survive_a_restart(tmp_path: Path) -> No
 def test_a_match_ends_after_its_hands_and_a_rematch_starts_from_zero(tmp_path: Path) -> None:
     with app_client(tmp_path / "db", **FAST) as client:
         data = new_room(client, [None, "greedy", "greedy"], wait=True, hands=1)
-        with client.websocket_connect(seat_url(data, 0)) as ws:
+        with seated(client, data, 0) as ws:
             state = play_out(ws, receive(ws))
             assert state["match"] == {"length": 1, "played": 1, "no": 1, "over": True}
             ws.send_json({"type": "rematch"})
@@ -120,8 +120,8 @@ def test_phrases_and_reactions_reach_everyone_and_are_rate_limited(tmp_path: Pat
     with app_client(tmp_path / "db", **FAST) as client:
         data = new_room(client, FRIENDS)
         with (
-            client.websocket_connect(seat_url(data, 0)) as first,
-            client.websocket_connect(seat_url(data, 1)) as second,
+            seated(client, data, 0) as first,
+            seated(client, data, 1) as second,
             client.websocket_connect(f"/ws/{data['room']}") as watcher,
         ):
             for ws in (first, second, watcher):

@@ -36,7 +36,7 @@ from tests.server.harness import (
     play_out,
     receive,
     room_of,
-    seat_url,
+    seated,
 )
 
 LIMITS: dict[str, Any] = {  # the budgets are test_budgets.py's; here every message is read
@@ -196,7 +196,7 @@ def test_fuzzed_websocket_messages(tmp_path: Path) -> None:
             created = new_room(client, PERSON, seed=seed)
             room = room_of(client, created["room"])
             with (
-                client.websocket_connect(seat_url(created, 0)) as ws,
+                seated(client, created, 0) as ws,
                 client.websocket_connect(f"/ws/{room.id}") as spectator,
             ):
                 if data.draw(st.integers(0, 5)) == 0:  # now and then, from the end of a hand

@@ -31,7 +31,7 @@ from tests import clock
 from tests.pgcluster import db_url, on_postgres
 from tests.server.conftest import free_port
 from tests.server.faults_player import Player
-from tests.server.harness import PERSON, LoggedServer, RawWebSocket, seat_url, sql
+from tests.server.harness import PERSON, LoggedServer, RawWebSocket, hello, sql, ws_path
 
 pytestmark = [
     pytest.mark.skipif(not on_postgres(), reason="a hall shares a PostgreSQL"),
@@ -127,7 +127,7 @@ def test_kill_9_of_one_process_every_room_goes_on_in_the_other(tmp_path: Path, f
                     proxy.post("/api/rooms", {"bots": PERSON, "timer": 0, "seed": 100 + len(made)})
                 )
             ws_base = proxy.url.replace("http", "ws", 1)
-            urls = [ws_base + seat_url(room, 0) for room in made]
+            urls = [ws_base + ws_path(room) for room in made]
             after = urls
         else:
             made = [
@@ -139,13 +139,12 @@ def test_kill_9_of_one_process_every_room_goes_on_in_the_other(tmp_path: Path, f
             # Rooms are held by the process that made them; a third of the clients reach each
             # room through the other (as a front proxy's hash may send them): forwarded.
             urls = [
-                (first if i % 3 == 0 else second).ws(seat_url(room, 0))
-                for i, room in enumerate(made)
+                (first if i % 3 == 0 else second).ws(ws_path(room)) for i, room in enumerate(made)
             ]
-            after = [second.ws(seat_url(room, 0)) for room in made]
+            after = [second.ws(ws_path(room)) for room in made]
         owners = sql(db, "SELECT count(DISTINCT owner) FROM leases")
         assert owners == [(2,)], owners
-        players = [Player(url) for url in urls]
+        players = [Player(url, hello(room, 0)) for url, room in zip(urls, made, strict=True)]
         count = len(players)
         done: list[BaseException | None] = [None] * count
 
@@ -296,6 +295,7 @@ def test_nginx_logs_no_secret_of_any_request(tmp_path: Path) -> None:
     ?token=) and no Referer; today's links carry the secret where no request does."""
     if not Path(NGINX).exists():
         pytest.skip("nginx is not installed (scripts/test installs it)")
+    from websockets.exceptions import ConnectionClosed
     from websockets.sync.client import connect
 
     server = LoggedServer(tmp_path / "db")
@@ -310,8 +310,11 @@ def test_nginx_logs_no_secret_of_any_request(tmp_path: Path) -> None:
         with connect(f"{base}/ws/{room['room']}") as ws:  # today's: the secret in a message
             ws.send(json.dumps({"type": "hello", "token": secret}))
             assert json.loads(ws.recv(timeout=clock.PATIENCE))["you"] == 0
-        with connect(f"{base}/ws/{room['room']}?token={secret}") as ws:  # an older client's
-            assert json.loads(ws.recv(timeout=clock.PATIENCE))["you"] == 0
+        with connect(f"{base}/ws/{room['room']}?token={secret}") as ws:  # refused (D109)
+            assert json.loads(ws.recv(timeout=clock.PATIENCE))["type"] == "error"
+            with pytest.raises(ConnectionClosed) as refused:
+                ws.recv(timeout=clock.PATIENCE)
+            assert refused.value.rcvd is not None and refused.value.rcvd.code == 4400
         request = urllib.request.Request(
             f"{proxy.url}/room/{room['room']}?token={secret}",
             headers={"Referer": f"{proxy.url}/room/{room['room']}?token={secret}"},

@@ -12,6 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from paohuzi.server.app import create_app
+from tests.server.harness import seated
 
 STATIC = Path(__file__).parent.parent.parent / "src" / "paohuzi" / "server" / "static"
 
@@ -30,7 +31,7 @@ def test_a_hand_against_two_learned_bots(client: TestClient) -> None:
     )
     assert response.status_code == 200, response.text
     data = response.json()
-    with client.websocket_connect(f"/ws/{data['room']}?token={data['seats'][0]['token']}") as ws:
+    with seated(client, data, 0) as ws:
         state = ws.receive_json()
         assert [s.get("bot") for s in state["seats"]][1:] == ["learned", "learned"]
         while not state["over"]:

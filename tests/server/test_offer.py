@@ -12,7 +12,7 @@ from paohuzi.cli import main
 from paohuzi.server.botrunner import searches
 from paohuzi.server.config import Config, parse_offered
 from tests.server.conftest import free_port
-from tests.server.harness import app_client, receive, seat_url
+from tests.server.harness import app_client, receive, seated
 
 ROOT = Path(__file__).resolve().parents[2]
 PROGRAM = f"cmd:{sys.executable} {ROOT / 'examples' / 'bots' / 'random_bot.py'} 3"
@@ -45,7 +45,7 @@ def test_offered_module_and_program_bots_play_by_name_in_worker_processes(tmp_pa
         response = client.post("/api/rooms", json={"bots": [None, "mine", "prog"], "timer": 0})
         assert response.status_code == 200, response.text
         data = response.json()
-        with client.websocket_connect(seat_url(data, 0)) as ws:
+        with seated(client, data, 0) as ws:
             # A program bot is started for each decision: slow on a busy machine.
             state = receive(ws, 60)
             while not state["over"]:

@@ -9,6 +9,7 @@ from websockets.sync.client import connect
 
 from tests import clock
 from tests.server.conftest import Server
+from tests.server.harness import hello, ws_path
 
 
 def _act(ws: Any, state: dict[str, Any], sent: list[str]) -> dict[str, Any]:
@@ -24,11 +25,10 @@ def _act(ws: Any, state: dict[str, Any], sent: list[str]) -> dict[str, Any]:
 
 def test_sigkill_and_restart_lose_no_action(server: Server) -> None:
     room = server.post("/api/rooms", {"bots": [None, "greedy", "greedy"], "timer": 0, "seed": 21})
-    ws_url = (
-        server.url.replace("http", "ws") + f"/ws/{room['room']}?token={room['seats'][0]['token']}"
-    )
+    ws_url = server.url.replace("http", "ws") + ws_path(room)
     sent: list[str] = []
     with connect(ws_url) as ws:
+        ws.send(hello(room, 0))
         state = json.loads(ws.recv(timeout=clock.PATIENCE))
         for _ in range(3):
             if state["over"] or not state["legal"]:
@@ -39,6 +39,7 @@ def test_sigkill_and_restart_lose_no_action(server: Server) -> None:
     server.kill()
     server.start()
     with connect(ws_url) as ws:
+        ws.send(hello(room, 0))
         state = json.loads(ws.recv(timeout=clock.PATIENCE))
         assert state["seq"] == before["seq"] and state["hand"] == before["hand"]
         assert state["events"] == before["events"] and state["legal"] == before["legal"]

@@ -30,7 +30,7 @@ from tests.server.harness import (
     play_out,
     receive,
     room_of,
-    seat_url,
+    seated,
     sql,
 )
 
@@ -44,7 +44,7 @@ def test_a_four_seat_room_plays_a_hand_with_one_seat_sitting_out(tmp_path: Path)
         assert len(data["seats"]) == 4 and "url" in data["seats"][0]
         info = client.get(f"/api/rooms/{data['room']}").json()
         assert json.loads(info["rules"])["players"] == 4 and len(info["totals"]) == 4
-        with client.websocket_connect(seat_url(data, 0)) as ws:
+        with seated(client, data, 0) as ws:
             state = receive(ws)
             assert len(state["seats"]) == 4 and len(state["hand_sizes"]) == 4
             end = play_out(ws, state)
@@ -175,7 +175,7 @@ def test_no_stored_move_is_ever_answered_with_an_error(tmp_path: Path) -> None:
                 continue
             assert response.status_code == 200, response.text
             data = response.json()
-            with client.websocket_connect(seat_url(data, 0)) as ws:
+            with seated(client, data, 0) as ws:
                 for _ in range(2):
                     state = receive(ws)
                     end = play_out(ws, state)  # fails on any reply but a state
@@ -196,7 +196,7 @@ def test_an_action_that_fails_after_it_was_stored_is_logged(
         def broken(action: object) -> None:
             raise ZeroDivisionError("integer division or modulo by zero")
 
-        with client.websocket_connect(seat_url(data, room.game.to_act or 0)) as ws:
+        with seated(client, data, room.game.to_act or 0) as ws:
             state = receive(ws)
             monkeypatch.setattr(room.game, "apply", broken)
             with caplog.at_level(logging.ERROR, logger="paohuzi.server"):
@@ -230,7 +230,7 @@ def test_a_server_record_commits_to_its_hand_number_and_rules(tmp_path: Path) ->
     the dealer and the rule set, so ``paohuzi verify`` names any of them changed."""
     with app_client(tmp_path / "db", **FAST) as client:
         data = new_room(client, PERSON, rules=HOUSE)
-        with client.websocket_connect(seat_url(data, 0)) as ws:
+        with seated(client, data, 0) as ws:
             for n in range(2):
                 state = receive(ws)
                 while state.get("hand_no") != n + 1:
@@ -257,7 +257,7 @@ def test_a_hand_dealt_before_the_second_scheme_still_verifies(tmp_path: Path) ->
     [(deck, salt)] = sql(db, "SELECT deck, salt FROM hands WHERE room = ?", data["room"])
     old = commitment(parse_cards(deck), salt)
     sql(db, "UPDATE hands SET commitment = ? WHERE room = ?", old, data["room"])
-    with app_client(db, **FAST) as client, client.websocket_connect(seat_url(data, 0)) as ws:
+    with app_client(db, **FAST) as client, seated(client, data, 0) as ws:
         state = receive(ws)
         assert state["commitment"] == old
         play_out(ws, state)

@@ -47,6 +47,56 @@ def test_the_secret_comes_in_the_first_message(tmp_path: Path) -> None:
             assert receive(ws)["you"] is None
 
 
+def test_a_secret_in_the_websocket_url_is_refused_and_the_seat_stays_free(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """D109: the secret comes in the first message only. In the URL, even a seat's valid
+    one, it is refused (4400, told where it goes) before the room is looked up: nobody sits
+    down, nothing is stored, no state is sent; the same secret's hello then sits down."""
+    looked_up: list[str] = []
+    get = Rooms.get
+
+    async def counted(self: Rooms, room_id: str) -> Any:
+        looked_up.append(room_id)
+        return await get(self, room_id)
+
+    monkeypatch.setattr(Rooms, "get", counted)
+    with app_client(tmp_path / "db") as client:
+        # A waiting room: a person's arrival there is stored (``joined``) and shown to all.
+        data = new_room(client, [None, None, "greedy"], wait=True)
+        room, friend = data["room"], data["seats"][1]["token"]
+        for query in (f"token={friend}", "token=", "token=forged", f"events=new&token={friend}"):
+            with client.websocket_connect(f"/ws/{room}?{query}") as ws:
+                refusal = receive(ws)
+                assert refusal == {"type": "error", "message": play_module.SECRET_IN_URL}
+                assert "第一条消息" in refusal["message"] and "first message" in refusal["message"]
+                with pytest.raises(WebSocketDisconnect) as refused:
+                    receive(ws)
+                assert refused.value.code == 4400, query
+        assert looked_up == []
+        assert client.get(f"/api/rooms/{room}").json()["seats"][1]["joined"] is False
+        assert not client.app.state.rooms.rooms[room].listeners  # type: ignore[attr-defined]
+        with client.websocket_connect(f"/ws/{room}") as ws:
+            ws.send_json({"type": "hello", "token": friend})
+            lobby = receive(ws)
+            assert lobby["type"] == "lobby" and lobby["you"] == 1
+        assert room in looked_up  # by the hello's connection
+        assert client.get(f"/api/rooms/{room}").json()["seats"][1]["joined"] is True
+        # A hand in play: the seat's state comes with the hello, not with the URL.
+        data = new_room(client, PERSON)
+        room, token = data["room"], data["seats"][0]["token"]
+        with client.websocket_connect(f"/ws/{room}?token={token}") as ws:
+            assert receive(ws) == {"type": "error", "message": play_module.SECRET_IN_URL}
+            with pytest.raises(WebSocketDisconnect) as refused:
+                receive(ws)
+            assert refused.value.code == 4400
+        assert not client.app.state.rooms.rooms[room].listeners  # type: ignore[attr-defined]
+        with client.websocket_connect(f"/ws/{room}") as ws:
+            ws.send_json({"type": "hello", "token": token})
+            state = receive(ws)
+            assert state["type"] == "state" and state["you"] == 0 and "legal" in state
+
+
 def test_a_hello_after_the_wait_sits_the_spectator_down(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

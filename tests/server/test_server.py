@@ -23,6 +23,7 @@ from paohuzi.server.rooms import Listener, Room, Rooms
 from paohuzi.server.store import open_store
 from tests import clock
 from tests.pgcluster import db_url
+from tests.server.harness import seated
 
 
 @pytest.fixture
@@ -49,18 +50,14 @@ def room_of(client: TestClient, room_id: str) -> Room:
     return room
 
 
-def ws_url(data: dict[str, Any], seat: int) -> str:
-    return f"/ws/{data['room']}?token={data['seats'][seat]['token']}"
-
-
 def test_bad_input_gets_an_error_and_changes_nothing(client: TestClient) -> None:
     data = new_room(client, [None, None, "greedy"])
     room = room_of(client, data["room"])
     game = room.game
     assert game is not None
     with (
-        client.websocket_connect(ws_url(data, 0)) as ws0,
-        client.websocket_connect(ws_url(data, 1)) as ws1,
+        seated(client, data, 0) as ws0,
+        seated(client, data, 1) as ws1,
     ):
         state0 = ws0.receive_json()
         ws1.receive_json()
@@ -96,7 +93,8 @@ def test_bad_input_gets_an_error_and_changes_nothing(client: TestClient) -> None
 
 def test_a_wrong_token_opens_no_seat(client: TestClient) -> None:
     data = new_room(client, [None, "greedy", "greedy"])
-    with client.websocket_connect(f"/ws/{data['room']}?token=nope") as ws:
+    with client.websocket_connect(f"/ws/{data['room']}") as ws:
+        ws.send_json({"type": "hello", "token": "nope"})
         assert ws.receive_json() == {
             "type": "error",
             "message": "this token opens no seat of this room",
@@ -116,7 +114,7 @@ def test_spectators_cannot_act(client: TestClient) -> None:
 
 def test_a_hand_against_bots_over_the_websocket_and_its_history(client: TestClient) -> None:
     data = new_room(client, [None, "greedy", "greedy"], seed=4)
-    with client.websocket_connect(ws_url(data, 0)) as ws:
+    with seated(client, data, 0) as ws:
         state = ws.receive_json()
         while not state["over"]:
             if state["legal"]:

@@ -27,7 +27,7 @@ from paohuzi.server.store import StoredHand, StoredRoom, StoreError, open_store
 from tests import clock
 from tests.pgcluster import Cluster, db_url, on_postgres, postgres_bin, sqlite_only
 from tests.server import harness
-from tests.server.harness import PERSON, LoggedServer, seat_url, sql
+from tests.server.harness import PERSON, LoggedServer, hello, sql, ws_path
 
 STALL = 6.0
 """Seconds the database is held still (the issue's attack: 10)."""
@@ -61,7 +61,8 @@ def stall_and_resume(
     room = server.post("/api/rooms", {"bots": PERSON, "timer": 0, "seed": 5})
     seen: list[dict[str, Any]] = []
     played: list[str] = []
-    with connect(server.ws(seat_url(room, 0)), open_timeout=PATIENCE) as ws:
+    with connect(server.ws(ws_path(room)), open_timeout=PATIENCE) as ws:
+        ws.send(hello(room, 0))
         state = next_state(ws, seen)
         while not state["legal"]:
             state = next_state(ws, seen)

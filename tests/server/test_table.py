@@ -24,6 +24,7 @@ from paohuzi.server.rooms import Listener, Room, Rooms
 from paohuzi.server.store import open_store
 from tests import clock
 from tests.pgcluster import db_url
+from tests.server.harness import seated
 from tests.server.test_hidden import ASKED, DEALER, SEED, sibling_decks
 
 
@@ -244,8 +245,7 @@ def test_ready_and_auto_messages(tmp_path: Path) -> None:
             assert "spectators" in watcher.receive_json()["message"]
             watcher.send_json({"type": "ready"})
             assert "spectators" in watcher.receive_json()["message"]
-        url = f"/ws/{data['room']}?token={data['seats'][0]['token']}"
-        with client.websocket_connect(url) as ws:
+        with seated(client, data, 0) as ws:
             state = ws.receive_json()
             ws.send_json({"type": "auto", "on": 1})
             assert ws.receive_json() == {"type": "error", "message": "auto takes on: true or false"}

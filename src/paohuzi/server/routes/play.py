@@ -21,8 +21,13 @@ from paohuzi.server.store import StoreError
 router = APIRouter()
 
 HELLO_WAIT = 1.0
-"""Seconds a connection without a secret in its URL is waited for its ``hello`` before it is
-taken for a spectator's."""
+"""Seconds a connection is waited for its ``hello`` before it is taken for a spectator's."""
+
+SECRET_IN_URL = (
+    "座位密钥请放在第一条消息里，不要放在网址中 / a seat's secret goes in the first message "
+    '({"type": "hello", "token": …}), not in the URL'
+)
+"""The refusal of a WebSocket URL with a ``token`` (D109)."""
 
 
 @router.websocket("/ws/{room_id}")
@@ -46,6 +51,12 @@ async def play(websocket: WebSocket, room_id: str) -> None:
             await websocket.send_json({"type": "error", "message": message})
             await websocket.close(code=code)
 
+    # A seat's secret comes in the first message only, never in the URL, which proxies and
+    # their logs see (D109): a URL with a token, whatever its value, is refused before the
+    # room is even looked up, so the seat stays free and nothing is stored or shown.
+    if "token" in websocket.query_params:
+        await refuse(SECRET_IN_URL, 4400)
+        return
     try:
         room = await server.rooms(websocket).get(room_id) if plausible_id(room_id) else None
     except StoreError as error:
@@ -63,23 +74,22 @@ async def play(websocket: WebSocket, room_id: str) -> None:
     if room is None:
         await refuse("no such room (or it has closed)", 4404)
         return
-    # A seat's secret comes in the first message (the web table's way: no secret in any
-    # URL), or, from older clients, in the URL's query; without either, a spectator.
-    token = websocket.query_params.get("token")
+    # A seat's secret comes in the first message, a hello (D71: no secret in any URL);
+    # without one, a spectator.
+    token: str | None = None
     early: str | None = None
     new_events = False
-    if token is None:
-        try:
-            message = await asyncio.wait_for(websocket.receive(), HELLO_WAIT)
-        except TimeoutError:
-            message = {"type": "websocket.receive"}
-        if message["type"] == "websocket.disconnect":
-            return
-        early = message.get("text")
-        said = hello(early)
-        if said is not None:
-            token, early = said or None, None
-            new_events = wants_new_events(message.get("text"))
+    try:
+        message = await asyncio.wait_for(websocket.receive(), HELLO_WAIT)
+    except TimeoutError:
+        message = {"type": "websocket.receive"}
+    if message["type"] == "websocket.disconnect":
+        return
+    early = message.get("text")
+    said = hello(early)
+    if said is not None:
+        token, early = said or None, None
+        new_events = wants_new_events(message.get("text"))
 
     async def close(code: int, reason: str) -> None:
         if websocket.application_state is WebSocketState.CONNECTED:
