@@ -34,16 +34,7 @@ VIEWERS: list[int | None] = [0, 1, 2, None]
 
 
 def kept_copy(parts: StateParts, events: SeatEvents) -> tuple[StateParts, SeatEvents]:
-    """A copy of what a room keeps, sharing what it was made from (immutable, or the game
-    itself) as the room's own does: only the containers it grows are new."""
-    kept_parts = StateParts()
-    kept_parts._kept = dict(parts._kept)
-    kept_events = SeatEvents()
-    kept_events._game = events._game
-    kept_events._parts = {seat: list(texts) for seat, texts in events._parts.items()}
-    kept_events._joined = dict(events._joined)
-    kept_events._whole = list(events._whole)
-    return kept_parts, kept_events
+    return parts.copy(), events.copy()
 
 
 class Timer:

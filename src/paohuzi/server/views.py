@@ -106,7 +106,7 @@ class SeatEvents:
     def __init__(self) -> None:
         self._game: Game | None = None
         self._parts: dict[int | None, list[str]] = {}
-        self._joined: dict[int | None, tuple[int, str]] = {}
+        self._joins: dict[int | None, tuple[int, str]] = {}
         self._whole: list[str] = []
         """Each event's text as it is: what a seat that sees all of it is sent."""
 
@@ -115,7 +115,7 @@ class SeatEvents:
         the same list object for the whole of the game, grown to its log."""
         if game is not self._game:
             self._game = game
-            self._parts, self._joined, self._whole = {}, {}, []
+            self._parts, self._joins, self._whole = {}, {}, []
         parts = self._parts.setdefault(seat, [])
         if game.event_count > len(parts):
             whole = self._whole
@@ -126,14 +126,21 @@ class SeatEvents:
                 parts.append(whole[n] if seen is event else _event_text(seen))
         return parts
 
+    def copy(self) -> SeatEvents:
+        """What is kept now, apart from what is kept later (the texts are shared)."""
+        kept = SeatEvents()
+        kept._game, kept._whole, kept._joins = self._game, list(self._whole), dict(self._joins)
+        kept._parts = {seat: list(texts) for seat, texts in self._parts.items()}
+        return kept
+
     def joined(self, game: Game, seat: int | None) -> tuple[list[str], str]:
         """:meth:`parts`, and the same joined with ``", "`` (grown from the last join)."""
         parts = self.parts(game, seat)
-        done, text = self._joined.get(seat, (0, ""))
+        done, text = self._joins.get(seat, (0, ""))
         if done < len(parts):
             more = ", ".join(parts[done:])
             text = more if not done else text + ", " + more
-            self._joined[seat] = (len(parts), text)
+            self._joins[seat] = (len(parts), text)
         return parts, text
 
     def text(self, game: Game, seat: int | None) -> str:
@@ -155,6 +162,12 @@ class StateParts:
 
     def __init__(self) -> None:
         self._kept: dict[object, tuple[object, object]] = {}
+
+    def copy(self) -> StateParts:
+        """What is kept now, apart from what is kept later (the texts are shared)."""
+        kept = StateParts()
+        kept._kept = dict(self._kept)
+        return kept
 
     def _part(self, slot: object, value: V, make: Callable[[V], T]) -> T:
         """``make(value)``, or what it made for ``slot`` last if ``value`` is the same."""
