@@ -70,6 +70,7 @@ async def idle_rooms(base: str, count: int) -> list[Any]:
     sockets = []
     for room in made:
         ws = await connect(f"{ws_base}/ws/{room['room']}", max_size=2**22)
+        await ws.send(json.dumps({"type": "hello"}))  # a spectator's: no waiting for one (D71)
         await ws.recv()
         sockets.append(ws)
     return sockets
