@@ -135,19 +135,6 @@ _encode = json.JSONEncoder(ensure_ascii=False).encode
 """``json.dumps(…, ensure_ascii=False)`` without making an encoder at each call."""
 
 
-def _own_facts_text(facts: JSON) -> str:
-    """:meth:`Room._own_facts` as the text between a JSON object's braces, the encoder's cost
-    spared for what is mostly nulls, numbers and booleans."""
-    deadline = facts["deadline"]
-    auto = ", ".join("true" if a else "false" for a in facts["auto"])
-    timed_out = ", ".join("null" if t is None else _encode(t) for t in facts["timed_out"])
-    return (
-        f'"you": {"null" if facts["you"] is None else facts["you"]}, "seq": {facts["seq"]}, '
-        f'"deadline": {"null" if deadline is None else _encode(deadline)}, '
-        f'"auto": [{auto}], "timed_out": [{timed_out}]'
-    )
-
-
 def _same_log(game: Game, hand: Game) -> bool:
     """Whether ``game`` (a look ahead of ``hand``) has logged nothing more than ``hand``: the
     same count of events, the last one the same object."""
@@ -501,7 +488,7 @@ class Room:
         texts: dict[int | None, str] = {}
         for seat in seats:
             own, table_huxi, choosing = parts.own(game, seat, tables)
-            mine = _own_facts_text(self._own_facts(game, seat, choosing))
+            mine = _encode(self._own_facts(game, seat, choosing))[1:-1]
             head = "{" + own + ', "table_huxi": ' + table_huxi + ", " + mine + tail
             if same_log:
                 assert hand is not None

@@ -17,8 +17,9 @@ import json
 from collections.abc import Callable, Iterable, Sequence
 from typing import TypeVar
 
+from paohuzi.bots.protocol import event_json
 from paohuzi.engine.cards import KIND_NAMES, Kind, format_cards
-from paohuzi.engine.game import Event, Game
+from paohuzi.engine.game import Game
 from paohuzi.engine.groups import Group
 from paohuzi.engine.observation import Observation, seen_event
 from paohuzi.engine.rules import RuleSet
@@ -89,17 +90,6 @@ class StateText(str):
         return f'{self.head}, "events_from": {sent}, "events": [{new}]}}'
 
 
-def _event_text(event: Event) -> str:
-    """:func:`~paohuzi.bots.protocol.event_json` as JSON text (notation needs no escaping)."""
-    card = "null" if event.card is None else '"' + KIND_NAMES[event.card] + '"'
-    seat = "null" if event.seat is None else str(event.seat)
-    groups = _texts(event.groups)
-    return (
-        f'{{"type": "event", "event": "{event.type.value}", "seat": {seat}, '
-        f'"card": {card}, "groups": {groups}}}'
-    )
-
-
 class SeatEvents:
     """For one game at a time (the hand in play): each seat's events as JSON text."""
 
@@ -121,9 +111,9 @@ class SeatEvents:
             whole = self._whole
             for n, event in enumerate(game.events_since(len(parts)), len(parts)):
                 if n == len(whole):
-                    whole.append(_event_text(event))
+                    whole.append(_encode(event_json(event)))
                 seen = seen_event(event, seat)
-                parts.append(whole[n] if seen is event else _event_text(seen))
+                parts.append(whole[n] if seen is event else _encode(event_json(seen)))
         return parts
 
     def copy(self) -> SeatEvents:
