@@ -52,3 +52,22 @@ async def until(
     while not condition():
         assert not expired(end), what
         await asyncio.sleep(0.005)
+
+
+class Progress:
+    """A deadline that moves on with the work: a wait over many steps (a hand of moves, a
+    review of every decision) fails only when no step is made for ``seconds``, however many
+    steps a loaded machine takes minutes for."""
+
+    def __init__(self, seconds: float = PATIENCE) -> None:
+        self.seconds = seconds
+        self._mark: object = None
+        self._end = deadline(seconds)
+
+    def check(self, mark: object, what: str = "no progress") -> None:
+        """Note the work's progress so far (``mark``: anything that changes with each step,
+        a count, a state); fail naming ``what`` if it has not changed within the patience."""
+        if mark != self._mark:
+            self._mark = mark
+            self._end = deadline(self.seconds)
+        assert not expired(self._end), what

@@ -21,7 +21,7 @@ from tests import clock
 from tests.pgcluster import db_url
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser
+    from playwright.sync_api import Browser, BrowserContext, Page
 
 
 def free_port() -> int:
@@ -73,7 +73,7 @@ class Server:
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
             self.process.terminate()
-            self.process.wait(timeout=10)
+            self.process.wait(timeout=clock.PATIENCE)
 
     def post(self, path: str, body: dict[str, Any]) -> Any:
         request = urllib.request.Request(
@@ -114,8 +114,30 @@ def browser() -> Iterator[Browser]:
 
     with sync_playwright() as p:
         found = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
-        yield found
+        yield patient(found)
         found.close()
+
+
+def patient(browser: Browser) -> Browser:
+    """``browser`` whose new contexts and pages wait :data:`clock.PATIENCE` for a selector,
+    a navigation or a click, not Playwright's 30 s: a wait there is for progress (a bot's
+    frame, a turn that comes late in a hand, a server back up), which a loaded machine
+    slows but never stops (tests/clock.py)."""
+    new_context, new_page = browser.new_context, browser.new_page
+
+    def context(*args: Any, **kwargs: Any) -> BrowserContext:
+        made = new_context(*args, **kwargs)
+        made.set_default_timeout(clock.PATIENCE * 1000)
+        return made
+
+    def page(*args: Any, **kwargs: Any) -> Page:
+        made = new_page(*args, **kwargs)
+        made.set_default_timeout(clock.PATIENCE * 1000)
+        return made
+
+    browser.new_context = context  # type: ignore[method-assign]
+    browser.new_page = page  # type: ignore[method-assign]
+    return browser
 
 
 @pytest.fixture(scope="module")

@@ -47,7 +47,7 @@ class Player:
         """Play until the connection breaks (False) or, with ``finish``, until the hand in
         play is over (True), and it is hand number ``hand`` or later."""
         try:
-            with connect(self.url, open_timeout=5, close_timeout=1) as ws:
+            with connect(self.url, open_timeout=clock.PATIENCE, close_timeout=1) as ws:
                 ws.send(self.hello)
                 fresh = True
                 while True:

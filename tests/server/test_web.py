@@ -72,6 +72,16 @@ def wait_js(page: Page, expression: str, timeout: float = clock.PATIENCE) -> Non
         page.wait_for_timeout(50)
 
 
+TABLE_MARK = (
+    "document.querySelectorAll('.card').length + '/' + "
+    "document.getElementById('wall-count').textContent + '/' + "
+    "document.getElementById('prompt').textContent"
+)
+"""What changes in the page at nearly every move: a progress mark (:class:`clock.Progress`)."""
+GOING = "document.getElementById('settlement').hidden"
+"""Whether the hand in the page goes on."""
+
+
 def new_room(server: Server, bots: list[str | None], seed: int, timer: int = 0) -> Any:
     return server.post("/api/rooms", {"bots": bots, "timer": timer, "seed": seed})
 
@@ -223,8 +233,9 @@ def test_a_whole_hand_by_clicking_cards_and_prompt_buttons(
     table.shot("table")
     seen: set[str] = set()
     shot_prompt = shot_discard = False
-    deadline = clock.deadline(120)
-    while not page.is_visible("#settlement") and not clock.expired(deadline):
+    progress = clock.Progress()  # the hand goes on, step after step, however slowly
+    while not page.is_visible("#settlement"):
+        progress.check(page.evaluate(TABLE_MARK), "the hand stopped")
         if not shot_prompt and page.locator("#prompt .claim-chi-open").count():
             page.click("#prompt .claim-chi-open")  # a 吃 with several ways: each one shown
             page.wait_for_selector("#prompt .chi-option")
@@ -379,7 +390,7 @@ def test_a_timeout_plays_for_you_and_offers_tuoguan(
         page.goto(server.url + local(room["seats"][0]["url"]))
         page.wait_for_selector("#timebar:not([hidden])")
         table.shot("timer")
-        page.wait_for_selector("#auto-bar:not([hidden])", timeout=12000)  # nobody answered
+        page.wait_for_selector("#auto-bar:not([hidden])")  # nobody answered
         assert "时间到" in page.inner_text("#toast")
         assert "托管" in page.inner_text("#me .badge.auto")
         table.shot("tuoguan")
@@ -494,7 +505,7 @@ def test_a_lost_connection_says_so_and_comes_back(
         wait_js(page, "document.getElementById('conn').textContent.includes('服务器正在重启')")
         table.shot("restarting")
         server.start()
-        page.wait_for_selector("#conn", state="hidden", timeout=15000)
+        page.wait_for_selector("#conn", state="hidden")
         page.wait_for_selector("#hand .card")
         # The browser logs each refused reconnection as an error; nothing else may fail.
         table.errors = [
@@ -593,8 +604,9 @@ def test_keyboard_only_play_and_reduced_motion(site: Server, browser: Browser, s
     page.goto(site.url + local(room["seats"][0]["url"]))
     page.wait_for_selector("#hand .card")
     decided = 0
-    deadline = clock.deadline(60)
-    while decided < 4 and not clock.expired(deadline):
+    progress = clock.Progress()  # a stall is no move for the patience, not a slow hand
+    while decided < 4 and page.evaluate(GOING):
+        progress.check((decided, page.evaluate(TABLE_MARK)), "the hand stopped")
         if page.is_visible("#prompt .claims"):
             page.keyboard.press("g")  # 过
             decided += 1

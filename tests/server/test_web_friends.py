@@ -98,9 +98,7 @@ def test_two_friends_and_a_bot_wait_play_a_match_and_a_rematch(
     third.wait_for_selector("#history a.replay-link")
     third.reload()
     third.wait_for_selector("#history a.replay-link")
-    assert third.get_attribute("#history a.replay-link", "href", timeout=5000) == (
-        local(watch) + "/hand/0"
-    )
+    assert third.get_attribute("#history a.replay-link", "href") == (local(watch) + "/hand/0")
     for page in (first, second):
         page.click("#ready")
     for page in (first, second):
@@ -306,7 +304,7 @@ def test_the_review_in_the_browser_is_what_paohuzi_review_prints(
         page.goto(f"{site.url}/room/{room}/hand/0?samples=2")
         page.wait_for_selector("#replay-bar:not([hidden])")
         page.click("#review-start")
-        page.wait_for_selector("#review-list li", timeout=90_000)
+        page.wait_for_selector("#review-list li", timeout=3 * clock.PATIENCE * 1000)
         assert page.get_attribute("#review-progress", "aria-valuenow") == "100"
         listed = page.evaluate(
             "[...document.querySelectorAll('#review-list li.mistake')].map(li => ({...li.dataset}))"
