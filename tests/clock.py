@@ -35,22 +35,32 @@ def expired(moment: float) -> bool:
 
 
 def wait_until(
-    condition: Callable[[], object], what: str = "timed out", seconds: float = PATIENCE
+    condition: Callable[[], object],
+    what: str = "timed out",
+    seconds: float = PATIENCE,
+    *,
+    progress: Callable[[], object] | None = None,
 ) -> None:
-    """Poll ``condition`` until it holds; fail naming ``what`` if the deadline passes first."""
-    end = deadline(seconds)
+    """Poll ``condition`` until it holds; fail naming ``what`` if the deadline passes first.
+    With ``progress`` (a mark of the work done so far, :class:`Progress`), the deadline moves
+    on whenever the mark changes: a wait over many steps fails only when one stalls."""
+    step = Progress(seconds)
     while not condition():
-        assert not expired(end), what
+        step.check(progress() if progress is not None else None, what)
         time.sleep(0.02)
 
 
 async def until(
-    condition: Callable[[], object], what: str = "timed out", seconds: float = PATIENCE
+    condition: Callable[[], object],
+    what: str = "timed out",
+    seconds: float = PATIENCE,
+    *,
+    progress: Callable[[], object] | None = None,
 ) -> None:
     """:func:`wait_until` inside an event loop, letting it run between two polls."""
-    end = deadline(seconds)
+    step = Progress(seconds)
     while not condition():
-        assert not expired(end), what
+        step.check(progress() if progress is not None else None, what)
         await asyncio.sleep(0.005)
 
 
@@ -63,6 +73,7 @@ class Progress:
         self.seconds = seconds
         self._mark: object = None
         self._end = deadline(seconds)
+        """The mark of the last step seen, and when the wait for the next one ends."""
 
     def check(self, mark: object, what: str = "no progress") -> None:
         """Note the work's progress so far (``mark``: anything that changes with each step,

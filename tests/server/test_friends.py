@@ -172,10 +172,12 @@ def test_rules_come_as_a_preset_or_a_rule_set_object(tmp_path: Path) -> None:
 
 def finished_hand(client: Any) -> tuple[str, dict[str, Any]]:
     data = new_room(client, ["greedy", "greedy", "greedy"])
-    deadline = clock.deadline()
-    while not client.get(f"/api/rooms/{data['room']}/hands").json():
-        assert not clock.expired(deadline)
-        time.sleep(0.05)
+    held = client.app.state.rooms.rooms[data["room"]]
+    clock.wait_until(  # a stall is no move for the patience, not a slow hand
+        lambda: client.get(f"/api/rooms/{data['room']}/hands").json(),
+        "the bots stopped",
+        progress=lambda: held.game and len(held.game.history),
+    )
     record: dict[str, Any] = client.get(f"/api/rooms/{data['room']}/hands/0/record").json()
     return data["room"], record
 

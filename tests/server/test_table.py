@@ -27,16 +27,16 @@ from tests.pgcluster import db_url
 from tests.server.harness import seated
 from tests.server.test_hidden import ASKED, DEALER, SEED, sibling_decks
 
-
-async def until(condition: Callable[[], bool], seconds: float = clock.PATIENCE) -> None:
-    deadline = clock.deadline(seconds)
-    while not condition():
-        assert not clock.expired(deadline), "timed out"
-        await asyncio.sleep(0.002)
+until = clock.until
 
 
 def over(room: Room) -> bool:
     return room.game is not None and room.game.is_over
+
+
+def moves(room: Room) -> int:
+    """The moves of the hand in play: a progress mark (:class:`clock.Progress`)."""
+    return 0 if room.game is None else len(room.game.history)
 
 
 async def play_out(room: Room, people: set[int]) -> None:
@@ -103,7 +103,7 @@ def test_a_timeout_puts_the_seat_on_tuoguan_and_it_plays_on(tmp_path: Path) -> N
         assert played["n"] == 1 and played["action"].split()[0] in ("pass", "discard")
         assert room.view(0)["deadline"] is None  # on 托管 nobody waits for the seat
         # The server plays every later decision of the seat at once: the hand ends by itself.
-        await until(lambda: over(room), seconds=30)
+        await until(lambda: over(room), "the hand stopped", progress=lambda: moves(room))
         assert sum(1 for s, _ in game.history if s == 0) > 1
         assert room.view(1)["auto"] == [True, False, False]  # the end opens it to all
         assert room.view(0)["timed_out"][0]["n"] == 1  # one timeout, then 托管 played
@@ -124,7 +124,7 @@ def test_a_person_hands_over_and_takes_back_control(tmp_path: Path) -> None:
         assert await room.set_auto(0, "yes") == "auto takes on: true or false"
         assert await room.set_auto(0, True) is None
         assert room.view(0)["auto"][0] and not room.view(1)["auto"][0]
-        await until(lambda: over(room), seconds=30)
+        await until(lambda: over(room), "the hand stopped", progress=lambda: moves(room))
         assert await room.next_hand(0) is None
         game = room.game
         assert game is not None and not game.is_over
