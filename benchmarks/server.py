@@ -12,6 +12,10 @@ A hall (issue 16): ``--postgres`` starts a throwaway PostgreSQL (Debian's binari
 connects where a front proxy hashing the room id would send it (``--route hash``; a room held
 by another process is then forwarded to it) or straight to the room's holder (``--route
 holder``). It also prints the CPU the clients, the servers and everything else took.
+
+Issue 22's one-process target, read as D111 says (people who think, an offered load above
+1,000 actions/s): ``python benchmarks/server.py --postgres --rooms 120 --think 0.1 --seconds 20
+--settle 3``; saturated (think 0), the server-side latency is the rooms waiting on one loop.
 """
 
 from __future__ import annotations

@@ -491,7 +491,11 @@ class LoopWriter:
             return await loop.run_in_executor(self._thread, self.store.apply_writes, writes)
         psycopg = self.store._psycopg
         try:
-            found = await asyncio.wait_for(self._execute(args), TRY_DEADLINE)
+            # The deadline cancels this task itself (``asyncio.timeout``), where ``wait_for``
+            # would run the statement in a task of its own: two more turns of a busy event
+            # loop for every commit, which every write of the batch waits for.
+            async with asyncio.timeout(TRY_DEADLINE):
+                found = await self._execute(args)
         except (psycopg.Error, TimeoutError) as error:
             self._drop()
             if isinstance(error, TimeoutError):
