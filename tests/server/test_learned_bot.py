@@ -43,8 +43,8 @@ def test_a_hand_against_two_learned_bots(client: TestClient) -> None:
 
 
 def test_the_lobby_offers_learned_with_labels_in_both_languages() -> None:
-    app = (STATIC / "app.js").read_text(encoding="utf-8")
-    levels = re.search(r"(?:const|let) BOT_LEVELS = \[(.*?)\];", app)
+    state = (STATIC / "state.js").read_text(encoding="utf-8")  # the page's one state object
+    levels = re.search(r"\bbotLevels: \[(.*?)\],", state)
     assert levels is not None and '"learned"' in levels.group(1)
     i18n = (STATIC / "i18n.js").read_text(encoding="utf-8")
     assert len(re.findall(r'\blvl_learned: "', i18n)) == 2

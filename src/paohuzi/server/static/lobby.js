@@ -1,0 +1,232 @@
+// The lobby (a new game, friends, house rules) and the waiting room (who has come, invites,
+// names), with the bots this server offers.
+import {t} from "./i18n.js";
+import {qrSvg} from "./qr.js";
+import {ui} from "./state.js";
+import {$, badge, el, toast} from "./shared.js";
+import {send} from "./connection.js";
+
+export function onLobby(m) {
+  ui.waiting = m;
+  ui.state = null;
+  $("table").hidden = true;
+  $("lobby").hidden = true;
+  $("problem").hidden = true;
+  $("waiting").hidden = false;
+  $("where").textContent = t("waiting_title");
+  const rules = typeof m.rules === "string" && m.rules.startsWith("{") ? JSON.parse(m.rules).preset : m.rules;
+  $("waiting-rules").textContent = t("waiting_rules", {rules: t("preset_" + rules), players: m.seats.length, hands: m.match.length ? t("hands_n", {n: m.match.length}) : t("match_open"),
+    timer: m.timer ? t("timer_n", {n: m.timer}) : t("timer_none")});
+  const invites = JSON.parse(localStorage.getItem("paohuzi.invites." + m.room) || "null");
+  $("waiting-seats").replaceChildren(...m.seats.map((s, seat) => {
+    const li = el("li", s.joined ? "joined" : "missing");
+    const label = s.bot ? t("bot_" + s.bot.split("@")[0]) : s.name || t("player");
+    li.append(el("b", "", t("seat_n", {n: seat + 1}) + (seat === m.you ? " · " + t("you") : "") + (seat === m.host ? " · " + t("host") : "")), " " + label + " ",
+      badge(s.joined ? t("arrived") : t("not_arrived"), s.joined ? "ready" : "unready"));
+    return li;
+  }));
+  const missing = m.seats.map((s, seat) => seat).filter(seat => !m.seats[seat].joined);
+  const ul = $("invite-list");
+  ul.replaceChildren();
+  if (invites) invites.seats.filter(s => s.url && missing.includes(s.seat)).forEach(s => ul.appendChild(inviteItem(s)));
+  $("invites").hidden = !ul.childElementCount;
+  $("watch-line").replaceChildren(...linkWithCopy(invites ? invites.watch : location.origin + "/room/" + m.room, "watch"));
+  $("host-start").hidden = m.you !== m.host || !missing.length;
+  if (document.activeElement !== $("my-name")) $("my-name").value = m.you !== null ? (m.seats[m.you].name || nickname()) : "";
+  $("my-name").disabled = $("save-name").disabled = m.you === null;
+}
+
+function linkWithCopy(url, kind) {
+  const a = el("a", kind === "watch" ? "watch" : "invite", url);
+  a.href = url;
+  const copy = el("button", "tool copy", t("copy"));
+  copy.type = "button";
+  copy.dataset.url = url;
+  copy.onclick = async () => {
+    try { await navigator.clipboard.writeText(url); copy.textContent = t("copied"); }
+    catch (e) { getSelection().selectAllChildren(a); copy.textContent = t("copy_select"); }
+  };
+  return [a, copy];
+}
+
+function inviteItem(s) {
+  const li = el("li", "invite-item");
+  const text = el("div", "invite-text");
+  text.append(el("b", "", t("invite_seat", {n: s.seat + 1}) + " "), ...linkWithCopy(s.url, "invite"));
+  // The host (whose secret this page holds) may give a seat not yet taken a new link: the
+  // old one opens nothing from then on (POST …/seats/{n}/link, D71).
+  if (ui.waiting && ui.token && ui.waiting.you !== null && ui.waiting.you === ui.waiting.host && s.seat !== ui.waiting.host) text.appendChild(renewBox(s));
+  li.append(text, qrSvg(s.url, t("qr_label", {n: s.seat + 1})));
+  return li;
+}
+
+/** "New link", asked once more (the old link stops working), then done. */
+function renewBox(s) {
+  const box = el("div", "renew");
+  const ask = el("button", "tool renew-ask", t("renew"));
+  ask.type = "button";
+  ask.onclick = () => {
+    const note = el("span", "renew-note", t("renew_confirm", {n: s.seat + 1}));
+    const yes = el("button", "tool renew-yes", t("renew_yes"));
+    const no = el("button", "tool renew-no", t("renew_no"));
+    yes.type = no.type = "button";
+    no.onclick = () => { box.replaceChildren(ask); ask.focus(); };
+    yes.onclick = () => { yes.disabled = no.disabled = true; renew(s.seat, note); };
+    box.replaceChildren(note, yes, no);
+    no.focus();
+  };
+  box.appendChild(ask);
+  return box;
+}
+
+async function renew(seat, note) {
+  const room = ui.waiting.room;
+  let response, body = {};
+  try {
+    response = await fetch("/api/rooms/" + encodeURIComponent(room) + "/seats/" + seat + "/link",
+      {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify({token: ui.token})});
+    body = await response.json().catch(() => ({}));
+  } catch (e) { response = null; }
+  if (!response || !response.ok) {
+    note.textContent = t("renew_failed", {why: response ? String(body.detail || response.status) : t("err_network")});
+    note.parentElement.querySelectorAll("button").forEach(b => { b.disabled = false; });
+    return;
+  }
+  const key = "paohuzi.invites." + room;
+  const invites = JSON.parse(localStorage.getItem(key) || "null");
+  if (invites) {
+    invites.seats = invites.seats.map(s => s.seat === seat ? {...s, token: body.token, url: body.url} : s);
+    localStorage.setItem(key, JSON.stringify(invites));
+  }
+  if (ui.waiting && ui.waiting.room === room) onLobby(ui.waiting);
+  toast(t("renewed", {n: seat + 1}));
+  // The new link's copy button, where the one pressed was.
+  [...$("invite-list").querySelectorAll(".invite-item")].find(li => li.querySelector("a.invite")?.getAttribute("href") === body.url)
+    ?.querySelector("button.copy")?.focus();
+}
+
+export const nickname = () => localStorage.getItem("paohuzi.name") || "";
+
+export function sendName(value) {
+  const name = value.trim();
+  if (!name) return;
+  localStorage.setItem("paohuzi.name", name);
+  send({type: "name", name});
+}
+
+const botLabel = level => { const key = "lvl_" + level, text = t(key); return text === key ? level : text; };
+
+/** The bots this server offers (GET /api/bots, the operator's --offer-bots) in the level
+ * choices; the built-ins until it answers. */
+export function loadBots() {
+  fetch("/api/bots").then(r => r.ok ? r.json() : null).then(data => {
+    if (!data || !Array.isArray(data.bots) || !data.bots.length) return;
+    ui.botLevels = data.bots;
+    for (const id of ["level", "start-level"]) {
+      const select = $(id);
+      if (!select) continue;
+      const before = select.value;
+      select.replaceChildren(...ui.botLevels.map(level => { const o = el("option", "", botLabel(level)); o.value = level; return o; }));
+      select.value = ui.botLevels.includes(before) ? before : ui.botLevels[0];
+    }
+    if ($("seat-choices") && document.querySelector("input[name=players]:checked")) renderSeatChoices();
+  }).catch(() => {});
+}
+
+export function renderSeatChoices() {
+  const n = +document.querySelector("input[name=players]:checked").value;
+  const box = $("seat-choices");
+  const before = [...box.querySelectorAll("select")].map(s => s.value);
+  box.replaceChildren(box.querySelector("h3") || el("h3", "", t("seats_title")));
+  for (let seat = 0; seat < n; seat++) {
+    const row = el("div", "field seat-choice");
+    const label = el("label", "", t("seat_n", {n: seat + 1}));
+    label.htmlFor = "seat-" + seat;
+    if (seat === 0) { row.append(label, el("span", "me-seat", t("seat_you"))); box.appendChild(row); continue; }
+    const select = el("select");
+    select.id = "seat-" + seat;
+    const friend = el("option", "", t("seat_friend"));
+    friend.value = "friend";
+    select.appendChild(friend);
+    ui.botLevels.forEach(level => { const o = el("option", "", botLabel(level)); o.value = level; select.appendChild(o); });
+    const fallback = seat === 1 ? "friend" : ui.botLevels[0];
+    select.value = [...select.options].some(o => o.value === before[seat - 1]) ? before[seat - 1] : fallback;
+    row.append(label, select);
+    box.appendChild(row);
+  }
+}
+
+function fieldError(id, text) {
+  $(id).textContent = text;
+  const input = {"level-error": "level", "timer-error": "timer"}[id];
+  if (input) $(input).setAttribute("aria-invalid", text ? "true" : "false");
+}
+
+/** The rules as the server takes them: a preset's name, or an object with the options changed. */
+function chosenRules() {
+  const preset = $("preset").value, players = +document.querySelector("input[name=players]:checked").value;
+  const rules = {preset};
+  if (players !== 3) rules.players = players;
+  if ($("min-huxi").value) rules.min_huxi = +$("min-huxi").value;
+  if ($("hu-on-discard").checked) rules.hu_on_discard = true;
+  if ($("no-self-bonus").checked) rules.self_draw_bonus = 0;
+  return Object.keys(rules).length === 1 ? preset : rules;
+}
+
+async function createRoom(bots, extra = {}) {
+  ["level-error", "timer-error", "form-error", "name-error"].forEach(id => fieldError(id, ""));
+  const timer = Number($("timer").value);
+  if (!Number.isInteger(timer) || (timer !== 0 && (timer < 5 || timer > 300))) {
+    fieldError("timer-error", t("err_timer"));
+    $("timer").focus();
+    return null;
+  }
+  const name = $("nickname").value.trim();
+  if (name) localStorage.setItem("paohuzi.name", name);
+  let response;
+  try {
+    response = await fetch("/api/rooms", {method: "POST", headers: {"Content-Type": "application/json"},
+      body: JSON.stringify({bots, timer, ...extra})});
+  } catch (e) {
+    fieldError("form-error", t("err_network"));
+    return null;
+  }
+  const body = await response.json().catch(() => ({}));
+  if (response.ok) {
+    localStorage.setItem("paohuzi.invites." + body.room, JSON.stringify({seats: body.seats, watch: body.watch}));
+    return body;
+  }
+  const detail = String(body.detail || response.status);
+  if (detail.startsWith("timer")) fieldError("timer-error", t("err_timer"));
+  else if (response.status === 400 && /bot/i.test(detail)) fieldError("level-error", t("err_level"));
+  else if (response.status === 400 && /players a table/.test(detail)) fieldError("form-error", t("err_four"));
+  else if (response.status === 400 && /house rules/.test(detail)) fieldError("form-error", t("err_house"));
+  else if (response.status === 429) fieldError("form-error", t("err_rate"));
+  else if (response.status === 503) fieldError("form-error", t("err_full"));
+  else fieldError("form-error", t("err_other", {detail}));
+  return null;
+}
+
+const localUrl = url => url.replace(/^https?:\/\/[^/]+/, "");
+
+export function lobby() {
+  $("lobby").hidden = false;
+  $("nickname").value = nickname();
+  renderSeatChoices();
+  document.querySelectorAll("input[name=players]").forEach(r => { r.onchange = renderSeatChoices; });
+  $("new-game").onsubmit = async e => {
+    e.preventDefault();
+    const level = $("level").value, room = await createRoom([null, level, level]);
+    if (room) location.href = localUrl(room.seats[0].url);
+  };
+  $("with-friends").onclick = async () => {
+    const room = await createRoom([null, null, $("level").value], {wait: true});
+    if (room) location.href = localUrl(room.seats[0].url);
+  };
+  $("create").onclick = async () => {
+    const seats = [null, ...[...$("seat-choices").querySelectorAll("select")].map(s => (s.value === "friend" ? null : s.value))];
+    const people = seats.filter(x => x === null).length;
+    const room = await createRoom(seats, {rules: chosenRules(), hands: +$("match-hands").value, wait: people > 1});
+    if (room) location.href = localUrl(room.seats[0].url);
+  };
+}

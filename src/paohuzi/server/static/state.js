@@ -1,0 +1,71 @@
+// The page's one state object: everything the screens remember between two events, in one
+// place (each module imports `ui` and reads or sets its fields; nothing else is shared
+// mutable). What the server sent is `ui.state`; the rest is the page's own.
+export const ui = {
+  // ---- the room and its connection (connection.js)
+  /** The last state frame the server sent (null: none yet, or the waiting room). */
+  state: null,
+  socket: null,
+  roomId: null,
+  /** The seat's secret, from the invite's fragment (#token=…); null for a spectator. */
+  token: null,
+  /** Reconnections tried since the last success. */
+  attempts: 0,
+  /** Set once the server said why it closed (the page then shows the trouble, not the table). */
+  stopped: false,
+  /** The connection trouble shown (a message key), or null. */
+  connNote: null,
+  /** The server's database is slow to save: the moves are kept and shown once saved. */
+  saving: false,
+  /** The events of the hand so far on this connection (the server sends only the new ones). */
+  sentEvents: null,
+  toastTimer: null,
+
+  // ---- the live table (table.js, hand.js, settlement.js)
+  /** Your hand's columns as you arranged them (cards.js's `arrange`), and the hand they are of. */
+  layout: [],
+  layoutKey: null,
+  /** The card of your hand picked once (a second tap discards it): {col, i, kind}. */
+  selected: null,
+  /** A card being dragged: {b, x, y, moved, id, ghost, off}. */
+  drag: null,
+  justDragged: false,
+  /** Whether the list of 吃 choices is open. */
+  chiOpen: false,
+  /** The last 听牌 hint asked for (its key) and the answer. */
+  hintKey: "",
+  hint: null,
+  /** When your decision's time runs out, and another person's discard's (performance.now()). */
+  deadlineAt: null,
+  othersAt: null,
+  othersKey: "",
+  lastTick: null,
+  /** The hand whose settlement was opened, and the timer that opens it after the banner. */
+  settleFor: null,
+  settleTimer: null,
+  /** Where the card you discarded left from (its flight starts there). */
+  lastDiscardRect: null,
+  /** Per seat of a room, the last timeout told (so each is told once). */
+  toldTimeouts: {},
+  /** The deal's commitment as shown at the deal, per hand (checked at the settlement). */
+  seenCommitments: {},
+  /** The hand whose finished hands were listed last. */
+  historyKey: "",
+
+  // ---- the replay board and the review (replay.js)
+  replaying: false,
+  /** The hand's frames (GET …/frames), the one shown, where they came from, and whose eyes. */
+  frames: null,
+  frameAt: 0,
+  replayInfo: null,
+  viewSeat: 0,
+  /** The expert's review of a seat's decisions, as the server last answered. */
+  review: null,
+  reviewTimer: null,
+
+  // ---- the waiting room and the lobby (lobby.js)
+  /** The last waiting-room message (null: not waiting). */
+  waiting: null,
+  /** The bots this server offers (GET /api/bots); the built-ins until it answers. */
+  botLevels: ["greedy", "learned", "expert", "random"],
+};
