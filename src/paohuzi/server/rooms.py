@@ -36,6 +36,7 @@ import random
 import secrets
 import time
 import unicodedata
+from collections import Counter
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -53,7 +54,7 @@ from paohuzi.engine.cards import (
 )
 from paohuzi.engine.fairdeal import SCHEME, SCHEME_TERMS, commitment, deal_terms
 from paohuzi.engine.game import Game, IllegalAction
-from paohuzi.engine.groups import Group
+from paohuzi.engine.groups import Group, GroupType
 from paohuzi.engine.match import Match
 from paohuzi.engine.observation import (
     Observation,
@@ -154,9 +155,31 @@ def reveal_of(game: Game) -> JSON:
         "tables": [[str(g) for g in t] for t in game.tables],
         "wall": format_cards(game.position().wall, sort=False),
         "group_huxi": list(hu.group_huxi) if hu is not None else [],
+        "winning_group": winning_group(game),
         "self_draw_deng": rules.self_draw_bonus if hu and hu.score.self_drawn else 0,
         "haidi_fan": rules.haidi_fan if hu and hu.score.haidi else 0,
     }
+
+
+def winning_group(game: Game) -> int | None:
+    """Which of the winning arrangement's groups holds the winning card (the settlement marks
+    that one card, not every card of its kind): the first group made at the win (not one the
+    winner had on the table) that holds its kind and is no 坎, which was held whole before;
+    else the last group that holds it. None for no winning card (荒庄, a forced 天胡)."""
+    result = game.result
+    hu = result.hu if result is not None else None
+    if result is None or hu is None or result.win is None or result.winner is None:
+        return None
+    laid = Counter(str(g) for g in game.tables[result.winner])
+    made: list[int] = []
+    for i, group in enumerate(hu.groups):
+        if laid[str(group)]:
+            laid[str(group)] -= 1
+        else:
+            made.append(i)
+    holding = [i for i in range(len(hu.groups)) if result.win in hu.groups[i].cards]
+    first = [i for i in made if i in holding and hu.groups[i].type is not GroupType.KAN]
+    return first[0] if first else (holding[-1] if holding else None)
 
 
 @dataclass(eq=False)

@@ -13,7 +13,7 @@ import {renderAnalysis} from "./analysis.js";
 import {ui} from "./state.js";
 import {$, claimsOf, toast} from "./shared.js";
 import {connect, problem, send, showConn} from "./connection.js";
-import {act, choose, render, tick} from "./table.js";
+import {act, chiChoices, choose, render, tick} from "./table.js";
 import {endDrag, handKeys, moveDrag, renderHand, startDrag, tap} from "./hand.js";
 import {closeSettlement, openSettlement, renderSettlement} from "./settlement.js";
 import {goTo, jumpDecision, openFile, openReplay, renderReview, replayKeys, shareLink, startReview} from "./replay.js";
@@ -46,7 +46,7 @@ function keys(e) {
   if (replayKeys(e)) return;
   if (!ui.state || $("prompt").hidden) return;
   const claims = claimsOf(), key = e.key.toLowerCase();
-  const chis = claims.filter(a => a.startsWith("chi"));
+  const chis = chiChoices(claims);
   const pick = {h: "hu", p: "peng", g: "pass"}[key];
   if (pick && claims.includes(pick)) { e.preventDefault(); act(pick); }
   else if (key === "c" && chis.length) { e.preventDefault(); chis.length === 1 ? act(chis[0]) : choose("chi-open"); }

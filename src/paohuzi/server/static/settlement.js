@@ -27,9 +27,12 @@ function settlementGroups(r, reveal) {
     const [type, body] = g.split(":");
     const col = el("div", "sgroup g-" + type);
     const stack = el("div", "stack");
+    // The one card that won, in the group the server says holds it (not every card of its
+    // kind: a 坎 of the same kind was held before the win).
+    let marked = i !== reveal.winning_group;
     cardsOf(body).forEach(k => {
       const c = mini(k, "small-card");
-      if (k === r.winning_card) c.classList.add("winning");
+      if (!marked && k === r.winning_card) { c.classList.add("winning"); marked = true; }
       stack.appendChild(c);
     });
     col.append(stack, el("span", "glabel", t("g_" + type)), el("b", "ghuxi", String(reveal.group_huxi[i] ?? "")));

@@ -149,6 +149,20 @@ function chiGroups(action) {
   return box;
 }
 
+/** The 吃 of a claim, one choice per result: two actions that lay the same groups on the table
+ * (a 吃 and its 比 named in either order, R7) leave the same hand, so they are one choice, the
+ * first standing for both (the engine's actions stay as they are). */
+export function chiChoices(claims) {
+  const seen = new Set();
+  return claims.filter(a => {
+    if (!a.startsWith("chi")) return false;
+    const result = a.split(" ").slice(1).sort().join(" ");
+    if (seen.has(result)) return false;
+    seen.add(result);
+    return true;
+  });
+}
+
 function renderPrompt() {
   const p = $("prompt");
   p.replaceChildren();
@@ -157,7 +171,7 @@ function renderPrompt() {
   p.hidden = false;
   p.setAttribute("aria-label", $("status").textContent);
   const row = el("div", "claims");
-  const chis = claims.filter(a => a.startsWith("chi"));
+  const chis = chiChoices(claims);
   if (claims.includes("hu")) row.appendChild(claimButton("hu", "胡", t("act_hu"), "H"));
   if (claims.includes("peng")) row.appendChild(claimButton("peng", "碰", t("act_peng"), "P"));
   if (chis.length === 1) {
