@@ -33,6 +33,9 @@ WIN_SEED = 6
 HAIDI_SEED = 38
 """A seeded room where seat 0 wins on its own draw of the last wall card (自摸, 海底胡)."""
 
+FAKE_ROOM = {"room": "f" * 32, "waiting": False}
+"""``GET /api/rooms/{id}`` of the fake rooms the tests serve through a routed WebSocket."""
+
 pytestmark = pytest.mark.xdist_group("browser")
 """One Chromium at a time (``--dist loadgroup``): the other workers keep a core for the
 timing-sensitive tests (startup, the terminal client)."""
@@ -350,9 +353,12 @@ def test_the_next_hand_waits_until_everyone_is_ready(
     assert link and "token=" in link
     host.shot("invites")
     second.goto(link)
+    # A friend with no nickname yet is asked one before sitting down (issue 24).
+    second.fill("#ask-name", "小王")
+    second.click("#ask-sit")
     first.wait_for_selector("#hand .card")
     second.wait_for_selector("#hand .card")
-    assert "玩家" in first.inner_text(".seat.pos-right") and "玩家" in second.inner_text(
+    assert "小王" in first.inner_text(".seat.pos-right") and "玩家" in second.inner_text(
         ".seat.pos-left"
     )
     play_until_settled([first, second])
@@ -564,6 +570,7 @@ def test_four_seats_sit_round_you(
 
     page.route_web_socket(re.compile(r"/ws/"), fake)
     page.route("**/api/rooms/*/hands", lambda r: r.fulfill(json=[]))  # the fake room's history
+    page.route(re.compile(r"/api/rooms/f{32}$"), lambda r: r.fulfill(json=FAKE_ROOM))
     page.goto(site.url + "/room/" + "f" * 32 + "?token=t")
     page.wait_for_selector("#hand .card")
     box = {p: page.locator(f".seat.pos-{p}").bounding_box() for p in ("left", "top", "right")}
@@ -667,6 +674,7 @@ def fake_table(page: Page, state: dict[str, Any], hint: dict[str, Any] | None = 
 
     page.route_web_socket(re.compile(r"/ws/"), fake)
     page.route("**/api/rooms/*/hands", lambda r: r.fulfill(json=[]))  # the fake room's history
+    page.route(re.compile(r"/api/rooms/f{32}$"), lambda r: r.fulfill(json=FAKE_ROOM))
     return sent
 
 

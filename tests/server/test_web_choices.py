@@ -18,7 +18,7 @@ from paohuzi.engine.game import Game
 from paohuzi.engine.groups import GroupType
 from paohuzi.server.rooms import reveal_of, winning_group
 from tests.server.conftest import Server
-from tests.server.test_web import DESKTOP, PHONE, Table, four_seat_state, wait_js
+from tests.server.test_web import DESKTOP, FAKE_ROOM, PHONE, Table, four_seat_state, wait_js
 
 pytestmark = pytest.mark.xdist_group("browser")
 
@@ -40,6 +40,7 @@ def fake_room(page: Any, first: dict[str, Any], sent: list[str]) -> None:
 
     page.route_web_socket(re.compile(r"/ws/"), fake)
     page.route("**/api/rooms/*/hands", lambda r: r.fulfill(json=[]))
+    page.route(re.compile(r"/api/rooms/f{32}$"), lambda r: r.fulfill(json=FAKE_ROOM))
     page.route("**/api/rooms/*/hands/*/record", lambda r: r.fulfill(json={}))
 
 

@@ -19,6 +19,7 @@ from tests import clock
 from tests.server.conftest import Server
 from tests.server.test_web import (
     DESKTOP,
+    FAKE_ROOM,
     PHONE,
     Table,
     four_seat_state,
@@ -74,6 +75,8 @@ def test_two_friends_and_a_bot_wait_play_a_match_and_a_rematch(
     assert first.is_visible("#waiting") and first.locator("#hand .card").count() == 0
     # The friend comes: the hand is dealt to everyone, the watcher included.
     second.goto(invite)
+    second.fill("#ask-name", "阿明")  # asked before sitting down: no nickname yet
+    second.click("#ask-sit")
     for page in (first, second):
         page.wait_for_selector("#hand .card")
     third.wait_for_selector("#table:not([hidden]) .seat")
@@ -106,7 +109,7 @@ def test_two_friends_and_a_bot_wait_play_a_match_and_a_rematch(
     room = local(watch).rsplit("/", 1)[1]
     info = site.get(f"/api/rooms/{room}")
     assert info["totals"] == [0, 0, 0] and info["match"]["no"] == 2
-    assert info["seats"][0]["name"] == "Ann"
+    assert info["seats"][0]["name"] == "Ann" and info["seats"][1]["name"] == "阿明"
     for table in (host, friend, watcher):
         table.close()
 
@@ -154,6 +157,7 @@ def test_four_seats_in_the_lobby_and_the_waiting_room_with_a_fake_server(
 
     page.route("**/api/rooms", create)
     page.route("**/api/rooms/*/hands", lambda r: r.fulfill(json=[]))
+    page.route(re.compile(r"/api/rooms/f{32}$"), lambda r: r.fulfill(json=FAKE_ROOM))
     page.route_web_socket(re.compile(r"/ws/"), fake)
     page.goto(site.url + "/")
     page.check("input[name=players][value='4']")
@@ -577,6 +581,8 @@ def test_the_host_gives_a_seat_a_new_link_and_the_old_one_is_refused(
     # The friend (an English browser) opens the old link: refused, and told why.
     friend = Table(browser, shots, PHONE, locale="en-US")
     friend.page.goto(site.url + local(old))
+    friend.page.fill("#ask-name", "Bo")  # asked first: the link is tried when it sits down
+    friend.page.click("#ask-sit")
     friend.page.wait_for_selector("#problem:not([hidden])")
     said = friend.page.inner_text("#problem")
     assert "This invite link no longer works" in said and "new link" in said

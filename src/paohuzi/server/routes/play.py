@@ -87,9 +87,11 @@ async def play(websocket: WebSocket, room_id: str) -> None:
         return
     early = message.get("text")
     said = hello(early)
+    name: str | None = None
     if said is not None:
         token, early = said or None, None
         new_events = wants_new_events(message.get("text"))
+        name = hello_name(message.get("text"))
 
     async def close(code: int, reason: str) -> None:
         if websocket.application_state is WebSocketState.CONNECTED:
@@ -123,8 +125,14 @@ async def play(websocket: WebSocket, room_id: str) -> None:
             await refuse(str(error), 4429)
             return None
         # A person's arrival may deal the first hand or change the waiting room: then the
-        # room shows it to everyone, this connection with them.
+        # room shows it to everyone, this connection with them. A name the hello brings is
+        # the seat's before it arrives, so the others meet it by that name (issue 24).
         try:
+            if seat is not None and name is not None and not room.seats[seat].name:
+                refused = await room.rename(seat, name)
+                if refused is not None:
+                    reply = {"type": "error", "message": refused}
+                    listener.push(json.dumps(reply, ensure_ascii=False), state=False)
             arrived = await room.arrive(seat)
         except BaseException:
             room.leave(listener)  # registered by enter: not left behind, alive, in the room
@@ -203,6 +211,18 @@ def wants_new_events(text: str | None) -> bool:
     except (ValueError, RecursionError):
         return False
     return isinstance(message, dict) and message.get("events") == "new"
+
+
+def hello_name(text: str | None) -> str | None:
+    """The nickname a seat's hello brings (``"name"``: a string, checked when it is set)."""
+    if text is None or len(text) > 512:
+        return None
+    try:
+        message = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    name = message.get("name") if isinstance(message, dict) else None
+    return name if isinstance(name, str) and name else None
 
 
 def hello(text: str | None) -> str | None:

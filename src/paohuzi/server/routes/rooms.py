@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Strict
 
 from paohuzi.server.forward import FORWARDED, forward_get
 from paohuzi.server.rooms import Elsewhere, Full, RoomError
+from paohuzi.server.roomstate import RoomState
 from paohuzi.server.routes.common import address_of, server_of
 from paohuzi.server.store import StoreError
 
@@ -104,4 +105,7 @@ async def room_info(request: Request, room_id: str) -> Any:
         "timer": room.timer,
         "rules": room.rules_text,
         "match": room.match_info(),
+        # Whether it waits for its people (nothing dealt yet): an invite's page asks a name
+        # first then (issue 24).
+        "waiting": room.state is RoomState.WAITING,
     }

@@ -17,7 +17,7 @@ import {act, chiChoices, choose, render, tick} from "./table.js";
 import {endDrag, handKeys, moveDrag, renderHand, startDrag, tap} from "./hand.js";
 import {closeSettlement, openSettlement, renderSettlement} from "./settlement.js";
 import {goTo, jumpDecision, openFile, openReplay, renderReview, replayKeys, shareLink, startReview} from "./replay.js";
-import {loadBots, lobby, onLobby, renderSeatChoices, sendName} from "./lobby.js";
+import {askName, loadBots, lobby, onLobby, renderSeatChoices, sendName} from "./lobby.js";
 
 function refreshLanguage() {
   translatePage();
@@ -113,8 +113,9 @@ function start() {
   if (page === "/analysis") { $("analysis-page").hidden = false; renderAnalysis($("analysis-page")); return; }
   if (page === "/replay") { $("open-record").hidden = false; return; }
   const hand = page.match(/^\/room\/([\w-]+)\/hand\/(\d+)/);
-  if (hand) { openReplay(hand[1], +hand[2]); return; }
   const path = page.match(/^\/room\/([\w-]+)/);
+  $("leave").hidden = !path;  // a way back to the lobby from a table, a waiting room, a replay
+  if (hand) { openReplay(hand[1], +hand[2]); return; }
   if (!path) { lobby(); return; }
   ui.roomId = path[1];
   // An invite carries its secret in the fragment (#token=…), which the browser never sends;
@@ -127,7 +128,7 @@ function start() {
   addEventListener("hashchange", () => {
     if ((new URLSearchParams(location.hash.slice(1)).get("token") || null) !== (ui.token || null)) location.reload();
   });
-  connect();
+  askName().then(connect);
 }
 
 start();

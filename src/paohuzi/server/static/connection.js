@@ -5,7 +5,7 @@ import {ui} from "./state.js";
 import {$, el, serverSays, toast} from "./shared.js";
 import {onState, renderTing} from "./table.js";
 import {said} from "./sayings.js";
-import {nickname, onLobby, sendName} from "./lobby.js";
+import {nickname, onLobby, rememberRoom, sendName} from "./lobby.js";
 
 export function send(message) {
   if (ui.socket && ui.socket.readyState === 1) ui.socket.send(JSON.stringify(message));
@@ -82,7 +82,10 @@ export function connect() {
   ui.socket.onopen = () => {
     // "events": "new": after a hand's first state, only the events not sent yet (D100).
     ui.sentEvents = null;
-    ui.socket.send(JSON.stringify(ui.token ? {type: "hello", token: ui.token, events: "new"} : {type: "hello", events: "new"}));
+    // A seat's nickname comes with it, set before the seat arrives (issue 24).
+    const hello = ui.token ? {type: "hello", token: ui.token, events: "new"} : {type: "hello", events: "new"};
+    if (ui.token && nickname()) hello.name = nickname();
+    ui.socket.send(JSON.stringify(hello));
     if (ui.attempts) toast(t("conn_back"));
     ui.attempts = 0;
     showConn(null);
@@ -91,10 +94,12 @@ export function connect() {
     const m = JSON.parse(ev.data);
     if (m.type === "state") {
       if (!wholeEvents(m)) return;
+      if (!ui.state) rememberRoom(m.room, ui.token, m.you);
       onState(m);
     }
     else if (m.type === "lobby") {
       if (m.you !== null && !m.seats[m.you].name && nickname()) sendName(nickname());
+      if (!ui.waiting) rememberRoom(m.room, ui.token, m.you);
       onLobby(m);
     }
     else if (m.type === "said") said(m);

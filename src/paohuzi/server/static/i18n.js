@@ -108,6 +108,10 @@ export const MESSAGES = {
     an_waits: "看听牌", an_win_on: "胡{card}", an_no_waits: "还没听牌", an_no_hu: "这张牌胡不了", an_short: "手牌加桌上还差{n}张（要20张，每多一个提或跑多一张）", an_over: "多了{n}张：手牌加桌上要20张（每多一个提或跑多一张）",
     an_hu: "能胡：{huxi}胡息，{deng}等，{fan}番，底数{score}",
     mt_红胡: "红胡", mt_红乌: "红乌", mt_点胡: "点胡", mt_乌胡: "乌胡", mt_对对胡: "对对胡", mt_大字胡: "大字胡", mt_小字胡: "小字胡",
+    leave: "离开", home: "回到大厅", friends_label: "朋友人数", friends_1: "一个朋友和一个电脑", friends_2: "两个朋友",
+    my_rooms: "我的房间", my_room_seat: "你坐{n}号位", my_room_watch: "观战", my_room_back: "回到牌桌",
+    my_room_hands: "第{n}局", my_room_waiting: "等人入座",
+    ask_title: "朋友请你来打跑胡子", ask_name: "你的昵称（大家会看到）", ask_sit: "入座", ask_skip: "不填，直接入座",
   },
   en: {
     lang_switch: "中文", lang_switch_label: "切换到中文",
@@ -215,6 +219,10 @@ export const MESSAGES = {
     an_hu: "Wins: {huxi} 胡息, {deng} 等, {fan} 番, {score} points",
     mt_红胡: "红胡 red (10–12)", mt_红乌: "红乌 red (13+)", mt_点胡: "点胡 one red", mt_乌胡: "乌胡 no red",
     mt_对对胡: "对对胡 no runs", mt_大字胡: "大字胡 big cards", mt_小字胡: "小字胡 small cards",
+    leave: "Leave", home: "Back to the lobby", friends_label: "How many friends", friends_1: "One friend and a bot", friends_2: "Two friends",
+    my_rooms: "My rooms", my_room_seat: "your seat: {n}", my_room_watch: "watching", my_room_back: "Back to the table",
+    my_room_hands: "hand {n}", my_room_waiting: "waiting for players",
+    ask_title: "A friend invites you to play Paohuzi", ask_name: "Your nickname (everyone sees it)", ask_sit: "Take the seat", ask_skip: "Sit without a name",
   },
 };
 
@@ -238,4 +246,6 @@ export function t(key, params = {}) {
 export function translatePage() {
   document.documentElement.lang = lang === "zh" ? "zh-Hans" : "en";
   document.querySelectorAll("[data-i18n]").forEach(el => { el.textContent = t(el.dataset.i18n); });
+  document.querySelectorAll("[data-i18n-title]").forEach(el => { el.title = t(el.dataset.i18nTitle); });
+  document.querySelectorAll("[data-i18n-aria]").forEach(el => { el.setAttribute("aria-label", t(el.dataset.i18nAria)); });
 }

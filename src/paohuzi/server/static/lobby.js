@@ -107,6 +107,78 @@ async function renew(seat, note) {
 
 export const nickname = () => localStorage.getItem("paohuzi.name") || "";
 
+// ------------------------------------------------------------------ my rooms
+
+const MY_ROOMS = "paohuzi.rooms", KEEP_ROOMS = 12, SHOW_ROOMS = 6;
+
+/** The rooms this browser sat at or watched, the newest first: {room, token, seat, at}. */
+function myRooms() {
+  try {
+    const found = JSON.parse(localStorage.getItem(MY_ROOMS) || "[]");
+    return Array.isArray(found) ? found.filter(r => r && typeof r.room === "string") : [];
+  } catch (e) { return []; }
+}
+
+/** Remember a room the page has a state of (a seat's, with its secret, or a spectator's), so
+ * the lobby can take the player back to it. */
+export function rememberRoom(room, token, seat) {
+  const kept = myRooms().filter(r => !(r.room === room && (r.token || null) === (token || null)));
+  kept.unshift({room, token: token || null, seat: seat ?? null, at: Date.now()});
+  localStorage.setItem(MY_ROOMS, JSON.stringify(kept.slice(0, KEEP_ROOMS)));
+}
+
+/** The lobby's list of my rooms still open, each with a link back to its table. */
+export async function renderMyRooms() {
+  const list = $("my-rooms-list");
+  const rooms = myRooms().slice(0, SHOW_ROOMS);
+  const items = await Promise.all(rooms.map(async r => {
+    let info = null;
+    try {
+      const response = await fetch("/api/rooms/" + encodeURIComponent(r.room));
+      if (response.ok) info = await response.json();
+    } catch (e) { info = null; }
+    if (!info) return null;  // closed (idle, ended): nothing to go back to
+    const li = el("li", "my-room");
+    const link = el("a", "button", t("my_room_back"));
+    link.href = "/room/" + encodeURIComponent(r.room) + (r.token ? "#token=" + encodeURIComponent(r.token) : "");
+    const names = info.seats.map(s => s.bot ? botLabel(s.bot.split("@")[0]) : s.name || t("player")).join("、");
+    const where = r.seat === null ? t("my_room_watch") : t("my_room_seat", {n: r.seat + 1});
+    const how = info.waiting ? t("my_room_waiting") : t("my_room_hands", {n: info.hands + 1});
+    li.append(el("span", "", where + " · " + how + " · " + names + " "), link);
+    return li;
+  }));
+  const shown = items.filter(Boolean);
+  list.replaceChildren(...shown);
+  $("my-rooms").hidden = !shown.length;
+}
+
+// ------------------------------------------------------------------ an invite's name
+
+/** An invite opened where no nickname is known, to a room still waiting for its people: the
+ * page asks the name before the seat sits down, so the others meet the friend by it (the
+ * hello brings it). Resolves when answered (or at once: nothing to ask). */
+export async function askName() {
+  // Not the host, who had the lobby's nickname field (the room was made in this browser).
+  if (!ui.token || nickname() || localStorage.getItem("paohuzi.invites." + ui.roomId)) return;
+  try {
+    const response = await fetch("/api/rooms/" + encodeURIComponent(ui.roomId));
+    if (!response.ok || !(await response.json()).waiting) return;
+  } catch (e) { return; }
+  $("name-ask").hidden = false;
+  $("where").textContent = t("waiting_title");
+  $("ask-name").focus();
+  await new Promise(done => {
+    $("ask-form").onsubmit = e => {
+      e.preventDefault();
+      const name = $("ask-name").value.trim();
+      if (name) localStorage.setItem("paohuzi.name", name);
+      done();
+    };
+    $("ask-skip").onclick = () => done();
+  });
+  $("name-ask").hidden = true;
+}
+
 export function sendName(value) {
   const name = value.trim();
   if (!name) return;
@@ -220,9 +292,12 @@ export function lobby() {
     if (room) location.href = localUrl(room.seats[0].url);
   };
   $("with-friends").onclick = async () => {
-    const room = await createRoom([null, null, $("level").value], {wait: true});
+    // One friend and a bot, or two friends: the room waits for them (their invites).
+    const bots = $("friends").value === "2" ? [null, null, null] : [null, null, $("level").value];
+    const room = await createRoom(bots, {wait: true});
     if (room) location.href = localUrl(room.seats[0].url);
   };
+  renderMyRooms();
   $("create").onclick = async () => {
     const seats = [null, ...[...$("seat-choices").querySelectorAll("select")].map(s => (s.value === "friend" ? null : s.value))];
     const people = seats.filter(x => x === null).length;
