@@ -210,3 +210,41 @@ def test_a_secret_revoked_while_its_connection_waits_for_the_room_opens_nothing(
             store.close()
 
     asyncio.run(main())
+
+
+def test_a_hello_brings_the_seats_name_before_it_arrives(tmp_path: Path) -> None:
+    """Issue 24: the friend who comes last deals the hand, and the others meet the friend by
+    name in that very first state (not "玩家" until a rename); a name the rules refuse is
+    said, and the seat sits down all the same; a spectator's name is ignored."""
+    with app_client(tmp_path / "db") as client:
+        data = new_room(client, [None, None, "greedy"], wait=True)
+        room = data["room"]
+        first, second = (data["seats"][s]["token"] for s in (0, 1))
+        assert client.get(f"/api/rooms/{room}").json()["waiting"] is True
+        with client.websocket_connect(f"/ws/{room}") as host:
+            host.send_json({"type": "hello", "token": first, "name": "老张"})
+            lobby = receive(host)
+            assert lobby["type"] == "lobby" and lobby["seats"][0]["name"] == "老张"
+            with client.websocket_connect(f"/ws/{room}") as friend:
+                friend.send_json({"type": "hello", "token": second, "name": "  小王 "})
+                while (state := receive(friend))["type"] != "state":  # the last came: dealt
+                    assert state["type"] == "lobby"
+                assert [s["name"] for s in state["seats"][:2]] == ["老张", "小王"]
+                while (seen := receive(host))["type"] != "state":
+                    pass
+                assert seen["seats"][1]["name"] == "小王"
+            assert client.get(f"/api/rooms/{room}").json()["waiting"] is False
+        other = new_room(client, [None, "greedy", "greedy"])
+        with client.websocket_connect(f"/ws/{other['room']}") as ws:
+            token = other["seats"][0]["token"]
+            ws.send_json({"type": "hello", "token": token, "name": "\u200b"})  # nothing visible
+            replies = [receive(ws), receive(ws)]
+            assert {r["type"] for r in replies} == {"error", "state"}
+            assert "visible" in next(r for r in replies if r["type"] == "error")["message"]
+        with client.websocket_connect(f"/ws/{other['room']}") as ws:
+            ws.send_json({"type": "hello", "name": "watcher"})
+            assert receive(ws)["you"] is None
+        assert all(
+            s["name"] != "watcher"
+            for s in client.get(f"/api/rooms/{other['room']}").json()["seats"]
+        )
