@@ -157,6 +157,8 @@ def reveal_of(game: Game) -> JSON:
         "group_huxi": list(hu.group_huxi) if hu is not None else [],
         "winning_group": winning_group(game),
         "self_draw_deng": rules.self_draw_bonus if hu and hu.score.self_drawn else 0,
+        "deng_base": rules.deng_base,
+        "deng_step": rules.deng_step,
         "haidi_fan": rules.haidi_fan if hu and hu.score.haidi else 0,
     }
 

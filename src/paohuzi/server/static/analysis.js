@@ -2,7 +2,7 @@
 // `paohuzi analyze` finds (FORMATS F6): the waits (听牌) with each one's best arrangement,
 // 胡息 and points, or the score on a winning card. The server works it out (POST /api/analyze).
 import {t} from "./i18n.js";
-import {cardEl, cardsOf, KINDS, glyph} from "./cards.js";
+import {cardEl, cardName, cardsOf, KINDS} from "./cards.js";
 
 const el = (tag, className = "", text = "") => {
   const node = document.createElement(tag);
@@ -84,7 +84,7 @@ function draw() {
       b.dataset.pick = kind;
       const left = 4 - count(kind);
       b.disabled = left <= 0;
-      b.setAttribute("aria-label", glyph(kind) + " · " + t("left_n", {n: left}));
+      b.setAttribute("aria-label", cardName(kind, t) + " · " + t("left_n", {n: left}));
       b.onclick = () => tapKind(kind);
       row.appendChild(b);
     }
@@ -118,7 +118,7 @@ function draw() {
   const hand = el("div", "row an-hand");
   board.hand.forEach((k, i) => {
     const b = cardEl(k, t, "", "button");
-    b.setAttribute("aria-label", t("an_remove") + " " + glyph(k));
+    b.setAttribute("aria-label", t("an_remove") + " " + cardName(k, t));
     b.onclick = () => { board.hand.splice(i, 1); draw(); ask(); };
     hand.appendChild(b);
   });
@@ -130,7 +130,7 @@ function draw() {
   const none = el("option", "", t("an_waits"));
   none.value = "";
   win.appendChild(none);
-  KINDS.forEach(k => { const o = el("option", "", t("an_win_on", {card: glyph(k)})); o.value = k; win.appendChild(o); });
+  KINDS.forEach(k => { const o = el("option", "", t("an_win_on", {card: cardName(k, t)})); o.value = k; win.appendChild(o); });
   win.value = board.win || "";
   win.onchange = () => { board.win = win.value || null; ask(); };
   const self = el("label");

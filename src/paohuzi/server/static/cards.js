@@ -13,10 +13,21 @@ export const isBig = kind => kind[0] === "d";
 export const rankOf = kind => +kind.slice(1);
 export const cardsOf = text => (text || "").match(/[xd](?:10|[1-9])/g) || [];
 
-/** A card's name for screen readers: "贰 (big 2, red)". */
+/** A card's name for screen readers: "贰 (大字 2, 红字)", in English "big 2, red". */
 export function spoken(kind, t) {
-  return glyph(kind) + " (" + t(isBig(kind) ? "big" : "small") + " " + rankOf(kind) +
-    (isRed(kind) ? ", " + t("red") : "") + ")";
+  const red = isRed(kind) ? ", " + t("red") : "";
+  return t("card_spoken", {glyph: glyph(kind), size: t(isBig(kind) ? "big" : "small"), n: rankOf(kind), red});
+}
+
+/** A card named in running text: its glyph in Chinese (伍), its size and rank in English
+ * ("big 5"): the faces keep their glyphs, the words are the page's language. */
+export function cardName(kind, t) {
+  return t("card_name", {glyph: glyph(kind), size: t(isBig(kind) ? "big" : "small"), n: rankOf(kind)});
+}
+
+/** Cards named in running text, one after the other ("壹贰叁"; "big 1, big 2, big 3"). */
+export function cardsName(kinds, t) {
+  return kinds.map(k => cardName(k, t)).join(t("cards_sep"));
 }
 
 /** A card face (or a back with ``kind`` null); ``tag`` "button" for a card you can play. */

@@ -1,10 +1,22 @@
 // Your hand, in columns: arranged, tapped, dragged to discard or to another column, and
 // walked with the arrow keys.
 import {t} from "./i18n.js";
-import {arrange, cardEl, cardsOf, glyph, reconcile, spoken} from "./cards.js";
+import {arrange, cardEl, cardName, cardsOf, reconcile, spoken} from "./cards.js";
 import {ui} from "./state.js";
 import {$, el, legalDiscards, motion, myDecision, toast} from "./shared.js";
 import {act} from "./table.js";
+
+const LAYOUT = "paohuzi.layout";
+
+/** The columns as this tab last drew them for this hand (a reload keeps your order), the new
+ * cards reconciled in; or the hand arranged afresh. */
+function keptLayout(key, cards) {
+  try {
+    const kept = JSON.parse(sessionStorage.getItem(LAYOUT) || "null");
+    if (kept && kept.key === key && Array.isArray(kept.layout)) return reconcile(kept.layout, cards);
+  } catch (e) { /* a broken entry: arranged afresh */ }
+  return arrange(cards);
+}
 
 export function renderHand() {
   const s = ui.state, hand = $("hand");
@@ -12,8 +24,9 @@ export function renderHand() {
   if (s.you === null) return;
   const cards = cardsOf(s.hand);
   const key = s.room + ":" + s.hand_no;
-  ui.layout = key === ui.layoutKey ? reconcile(ui.layout, cards) : arrange(cards);
+  ui.layout = key === ui.layoutKey ? reconcile(ui.layout, cards) : keptLayout(key, cards);
   ui.layoutKey = key;
+  sessionStorage.setItem(LAYOUT, JSON.stringify({key, layout: ui.layout}));
   if (ui.selected && ui.layout[ui.selected.col]?.cards[ui.selected.i] !== ui.selected.kind) ui.selected = null;
   const legal = legalDiscards(), discarding = myDecision() && legal.size > 0;
   hand.classList.toggle("discarding", discarding);
@@ -30,7 +43,7 @@ export function renderHand() {
       let label = spoken(k, t);
       if (col.locked) { b.classList.add("locked"); label += ", " + t("locked"); }
       if (discarding) {
-        if (legal.has(k)) { b.classList.add("playable"); label += ", " + t("discard_card", {card: glyph(k)}); }
+        if (legal.has(k)) { b.classList.add("playable"); label += ", " + t("discard_card", {card: cardName(k, t)}); }
         else { b.classList.add("illegal"); b.setAttribute("aria-disabled", "true"); }
       }
       const isSel = ui.selected && ui.selected.col === c && ui.selected.i === i;

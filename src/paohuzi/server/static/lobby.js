@@ -3,7 +3,7 @@
 import {t} from "./i18n.js";
 import {qrSvg} from "./qr.js";
 import {ui} from "./state.js";
-import {$, badge, el, toast} from "./shared.js";
+import {$, badge, botName, el, toast} from "./shared.js";
 import {send} from "./connection.js";
 
 export function onLobby(m) {
@@ -20,7 +20,7 @@ export function onLobby(m) {
   const invites = JSON.parse(localStorage.getItem("paohuzi.invites." + m.room) || "null");
   $("waiting-seats").replaceChildren(...m.seats.map((s, seat) => {
     const li = el("li", s.joined ? "joined" : "missing");
-    const label = s.bot ? t("bot_" + s.bot.split("@")[0]) : s.name || t("player");
+    const label = s.bot ? botName(s.bot) : s.name || t("player");
     li.append(el("b", "", t("seat_n", {n: seat + 1}) + (seat === m.you ? " · " + t("you") : "") + (seat === m.host ? " · " + t("host") : "")), " " + label + " ",
       badge(s.joined ? t("arrived") : t("not_arrived"), s.joined ? "ready" : "unready"));
     return li;
@@ -141,7 +141,7 @@ export async function renderMyRooms() {
     const li = el("li", "my-room");
     const link = el("a", "button", t("my_room_back"));
     link.href = "/room/" + encodeURIComponent(r.room) + (r.token ? "#token=" + encodeURIComponent(r.token) : "");
-    const names = info.seats.map(s => s.bot ? botLabel(s.bot.split("@")[0]) : s.name || t("player")).join("、");
+    const names = info.seats.map(s => s.bot ? botName(s.bot) : s.name || t("player")).join("、");
     const where = r.seat === null ? t("my_room_watch") : t("my_room_seat", {n: r.seat + 1});
     const how = info.waiting ? t("my_room_waiting") : t("my_room_hands", {n: info.hands + 1});
     li.append(el("span", "", where + " · " + how + " · " + names + " "), link);

@@ -1,9 +1,9 @@
 // The replay board of a finished hand (every hand face up, step by step) and the expert's
 // review of one seat's decisions on it; a record opened from the disk.
 import {t} from "./i18n.js";
-import {cardsOf, glyph} from "./cards.js";
+import {cardName, cardsName, cardsOf} from "./cards.js";
 import {ui} from "./state.js";
-import {$, el, nameOf} from "./shared.js";
+import {$, botName, el, nameOf} from "./shared.js";
 import {problem} from "./connection.js";
 import {render} from "./table.js";
 import {openSettlement} from "./settlement.js";
@@ -49,7 +49,7 @@ function startReplay(list, info) {
   $("replay-slider").max = String(ui.frames.length - 1);
   const pick = $("replay-seat");
   pick.replaceChildren(...Array.from({length: n}, (_, seat) => {
-    const o = el("option", "", t("seat_n", {n: seat + 1}) + (info.seats[seat].name ? " " + info.seats[seat].name : info.seats[seat].bot ? " " + info.seats[seat].bot : ""));
+    const o = el("option", "", t("seat_n", {n: seat + 1}) + (info.seats[seat].name ? " " + info.seats[seat].name : info.seats[seat].bot ? " " + botName(info.seats[seat].bot) : ""));
     o.value = String(seat);
     return o;
   }));
@@ -82,8 +82,8 @@ export function goTo(i) {
 /** An action of the record in a player's words: "碰", "打出九", "吃 一二三". */
 function actionWords(text) {
   const [, type, rest] = text.match(/^\d+ (\w+)\s*(.*)$/) || [];
-  if (type === "discard") return t("played_discard", {card: glyph(rest)});
-  if (type === "chi") return t("act_chi") + " " + rest.split(" ").map(g => cardsOf(g).map(glyph).join("")).join(" " + t("bi") + " ");
+  if (type === "discard") return t("played_discard", {card: cardName(rest, t)});
+  if (type === "chi") return t("act_chi") + " " + rest.split(" ").map(g => cardsName(cardsOf(g), t)).join(" " + t("bi") + " ");
   const words = {hu: "act_hu", peng: "act_peng", pass: "act_pass"};
   return words[type] ? t(words[type]) : type || text;
 }

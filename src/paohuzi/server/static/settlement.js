@@ -1,7 +1,7 @@
 // The settlement of a hand (R10.6): the winning groups with their 胡息, the figures, the
 // payments, the others' hands, the wall left, the match's standings, and the fair deal checked.
 import {t} from "./i18n.js";
-import {arrange, cardsOf, glyph} from "./cards.js";
+import {arrange, cardsName, cardsOf} from "./cards.js";
 import {ui} from "./state.js";
 import {$, badge, el, identity, isPerson, mini, sitsOut, who} from "./shared.js";
 import {loadHistory} from "./table.js";
@@ -37,7 +37,7 @@ function settlementGroups(r, reveal) {
     });
     col.append(stack, el("span", "glabel", t("g_" + type)), el("b", "ghuxi", String(reveal.group_huxi[i] ?? "")));
     col.setAttribute("role", "img");
-    col.setAttribute("aria-label", t("a_group", {type: t("g_" + type), cards: cardsOf(body).map(glyph).join(""), huxi: reveal.group_huxi[i]}));
+    col.setAttribute("aria-label", t("a_group", {type: t("g_" + type), cards: cardsName(cardsOf(body), t), huxi: reveal.group_huxi[i]}));
     box.appendChild(col);
   });
 }
@@ -66,7 +66,10 @@ export function renderSettlement() {
   figs.replaceChildren();
   if (r.winner !== null) {
     figure(figs, t("f_huxi"), String(r.huxi));
-    figure(figs, t("f_deng"), String(r.deng), reveal.self_draw_deng ? t("f_deng_self", {n: reveal.self_draw_deng}) : "");
+    // 等 from 胡息 (R10.1): how many this rule set gives, said beside the figure.
+    const rule = reveal.deng_step ? t("f_deng_rule", {base: reveal.deng_base, step: reveal.deng_step}) : "";
+    const self = reveal.self_draw_deng ? t("f_deng_self", {n: reveal.self_draw_deng}) : "";
+    figure(figs, t("f_deng"), String(r.deng), [rule, self].filter(Boolean).join(t("list_sep")));
     const names = r.mingtang.map(m => t("f_fan_each", {name: t("mt_" + m.name) === "mt_" + m.name ? m.name : t("mt_" + m.name), fan: m.fan}));
     if (!names.length) names.push(t("f_fan_each", {name: t("f_none"), fan: 1}));
     if (reveal.haidi_fan) names.push(t("f_haidi", {n: reveal.haidi_fan}));
@@ -77,7 +80,9 @@ export function renderSettlement() {
   const pay = $("settle-payments");
   pay.replaceChildren();
   const head = pay.insertRow();
-  [t("col_seat"), t("col_paid"), t("col_total")].forEach(h => head.appendChild(el("th", "", h)));
+  // A replay shows one hand: its points, not a running total it does not know.
+  const columns = ui.replaying ? [t("col_seat"), t("col_paid")] : [t("col_seat"), t("col_paid"), t("col_total")];
+  columns.forEach(h => head.appendChild(el("th", "", h)));
   r.payments.forEach((p, seat) => {
     const tr = pay.insertRow();
     if (seat === s.you) tr.className = "you";
@@ -85,7 +90,7 @@ export function renderSettlement() {
     const cell = tr.insertCell();
     cell.textContent = (p > 0 ? "+" : "") + p;
     cell.className = p > 0 ? "plus" : p < 0 ? "minus" : "";
-    tr.insertCell().textContent = String(s.totals[seat]);
+    if (!ui.replaying) tr.insertCell().textContent = String(s.totals[seat]);
   });
   const others = $("settle-others");
   others.replaceChildren(el("h3", "", t("others")));

@@ -2,7 +2,7 @@
 // 下家 / 上家 / 对家), the small drawings of cards and groups, the seat's choices read from its
 // state, and the toast.
 import {t} from "./i18n.js";
-import {cardEl, cardsOf, glyph} from "./cards.js";
+import {cardEl, cardName, cardsName, cardsOf} from "./cards.js";
 import {ui} from "./state.js";
 
 export const $ = id => document.getElementById(id);
@@ -42,15 +42,20 @@ export function who(seat) {
 
 /** A seat's nickname, or its bot level, or "player". Names are text, never markup. */
 export function identity(seat) {
-  const info = ui.state.seats[seat], bot = info.bot;
-  if (!bot) return info.name || t("player") + " · " + t("seat_n", {n: seat + 1});
-  const level = bot.split("@")[0];
-  const key = "bot_" + level;
-  return t(key) === key ? t("bot") + " · " + bot : t(key);
+  const info = ui.state.seats[seat];
+  if (!info.bot) return info.name || t("player") + " · " + t("seat_n", {n: seat + 1});
+  return botName(info.bot);
+}
+
+/** A computer seat as a player reads it: its level's name (电脑·高手), never a bare id; an
+ * operator's own bot by the name it was offered under. */
+export function botName(bot) {
+  const level = bot.split("@")[0], key = "bot_" + level;
+  return t(key) === key ? t("bot") + " · " + level : t(key);
 }
 
 export function describe(e) {
-  const p = {who: e.seat === null || e.seat === undefined ? "" : who(e.seat), card: e.card ? glyph(e.card) : ""};
+  const p = {who: e.seat === null || e.seat === undefined ? "" : who(e.seat), card: e.card ? cardName(e.card, t) : ""};
   switch (e.event) {
     case "draw": return e.card ? t("ev_draw_card", p) : t("ev_draw", p);
     case "wei": return e.card ? t("ev_wei", p) : t("ev_wei_hidden", p);
@@ -63,7 +68,7 @@ export function describe(e) {
 
 export function played(action) {
   if (action === "pass") return t("played_pass");
-  if (action.startsWith("discard ")) return t("played_discard", {card: glyph(action.split(" ")[1])});
+  if (action.startsWith("discard ")) return t("played_discard", {card: cardName(action.split(" ")[1], t)});
   return t("played_other", {action});
 }
 
@@ -88,7 +93,7 @@ export function groupEl(text, huxi, owner, open = false) {
   box.append(stack, label);
   if (huxi !== undefined) box.appendChild(el("b", "ghuxi", huxi === null ? "?" : String(huxi)));
   box.setAttribute("role", "img");
-  box.setAttribute("aria-label", t("a_group", {type: t("g_" + type), cards: hidden ? t("face_down") : kinds.map(glyph).join(""), huxi: huxi ?? "?"}));
+  box.setAttribute("aria-label", t("a_group", {type: t("g_" + type), cards: hidden ? t("face_down") : cardsName(kinds, t), huxi: huxi ?? "?"}));
   return box;
 }
 

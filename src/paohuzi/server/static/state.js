@@ -30,6 +30,8 @@ export const ui = {
   /** A card being dragged: {b, x, y, moved, id, ghost, off}. */
   drag: null,
   justDragged: false,
+  /** The claim you last sent (吃, 碰, 胡) while its outcome is not yet seen: {kind, hand}. */
+  claimed: null,
   /** Whether the list of 吃 choices is open. */
   chiOpen: false,
   /** The last 听牌 hint asked for (its key) and the answer. */

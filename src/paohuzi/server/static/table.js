@@ -1,7 +1,7 @@
 // The live table: the seats, the centre, the claims prompt (R8), 听牌, the timers and 托管, the
 // cards' motion and sound, and the state frames as they come (onState).
 import {t} from "./i18n.js";
-import {arrange, cardEl, cardsOf, glyph} from "./cards.js";
+import {arrange, cardEl, cardName, cardsName, cardsOf} from "./cards.js";
 import * as sound from "./sound.js";
 import {ui} from "./state.js";
 import {$, badge, claimsOf, describe, el, groupEl, identity, isPerson, legalDiscards, me, mini, motion, myDecision, nameOf, played, position, rectOf, rowOf, seatCount, sitsOut, toast, who} from "./shared.js";
@@ -26,16 +26,17 @@ function seatPanel(seat) {
   if (seat === s.dealer) head.appendChild(badge(t("dealer"), "dealer", t("dealer_label")));
   if (s.auto[seat]) head.appendChild(badge(t("tuoguan_badge"), "auto"));
   if (sitsOut(seat)) head.appendChild(badge(t("sits_out"), "out"));
-  if (s.over && isPerson(seat)) head.appendChild(badge(s.ready[seat] ? t("ready_badge") : t("not_ready"), s.ready[seat] ? "ready" : "unready"));
+  if (s.over && isPerson(seat) && !ui.replaying) head.appendChild(badge(s.ready[seat] ? t("ready_badge") : t("not_ready"), s.ready[seat] ? "ready" : "unready"));
   panel.appendChild(head);
   const info = el("p", "info");
   info.appendChild(el("span", "who", identity(seat)));
   const shown = (s.table_huxi[seat] || []).filter(h => h !== null && h !== undefined);
   const hiddenGroups = (s.table_huxi[seat] || []).length - shown.length;
   const stats = [
-    [t("total"), String(s.totals[seat])],
     [t("huxi"), shown.reduce((a, b) => a + b, 0) + (hiddenGroups ? "+?" : "")],
   ];
+  // The match's score so far; a replay shows one hand, whose points are the settlement's.
+  if (!ui.replaying) stats.unshift([t("total"), String(s.totals[seat])]);
   stats.forEach(([k, v]) => { const st = el("span", "stat"); st.append(el("small", "", k), el("b", "", v)); info.appendChild(st); });
   if (seat !== s.you && s.open_hands) {  // the replay board: every hand face up
     const open = el("div", "open-hand");
@@ -86,12 +87,20 @@ function renderSeats() {
   }
 }
 
+/** Which hand this is, said alike in the header and the centre: "第1/4局" in a match of four,
+ * the room's hand number in an open one, the record's in a replay. */
+function handTitle() {
+  const s = ui.state, m = s.match;
+  if (!ui.replaying && m && m.length) return t("match_of", {i: Math.min(m.played + (s.over ? 0 : 1), m.length), n: m.length});
+  return t("hand_no", {n: s.hand_no});
+}
+
 function renderCentre() {
   const s = ui.state;
   $("wall-count").textContent = t("wall") + " " + s.wall;
   const liang = $("liang");
   liang.replaceChildren(mini(s.liang), el("span", "", t("liang")));
-  $("hand-no").textContent = t("hand_no", {n: s.hand_no});
+  $("hand-no").textContent = handTitle();
   const slot = $("offer-slot");
   slot.replaceChildren();
   $("offer-note").textContent = "";
@@ -120,7 +129,7 @@ function statusText() {
   if (s.you !== null && s.auto[s.you]) return t("st_auto");
   if (myDecision()) {
     if (legalDiscards().size) return t("st_discard");
-    return s.offer ? t("st_claim", {card: glyph(s.offer)}) : t("st_selfhu");
+    return s.offer ? t("st_claim", {card: cardName(s.offer, t)}) : t("st_selfhu");
   }
   const lead = s.you === null ? t("st_watch") + " · " : "";
   if (s.offer) return lead + t("st_wait_claims");
@@ -172,18 +181,18 @@ function renderPrompt() {
   p.setAttribute("aria-label", $("status").textContent);
   const row = el("div", "claims");
   const chis = chiChoices(claims);
-  if (claims.includes("hu")) row.appendChild(claimButton("hu", "胡", t("act_hu"), "H"));
-  if (claims.includes("peng")) row.appendChild(claimButton("peng", "碰", t("act_peng"), "P"));
+  if (claims.includes("hu")) row.appendChild(claimButton("hu", t("glyph_hu"), t("act_hu"), "H"));
+  if (claims.includes("peng")) row.appendChild(claimButton("peng", t("glyph_peng"), t("act_peng"), "P"));
   if (chis.length === 1) {
-    const b = claimButton(chis[0], "吃", t("act_chi"), "C");
+    const b = claimButton(chis[0], t("glyph_chi"), t("act_chi"), "C");
     b.appendChild(chiGroups(chis[0]));
     row.appendChild(b);
   } else if (chis.length) {
-    const b = claimButton("chi-open", "吃", t("act_chi"), "C");
+    const b = claimButton("chi-open", t("glyph_chi"), t("act_chi"), "C");
     b.setAttribute("aria-expanded", String(ui.chiOpen));
     row.appendChild(b);
   }
-  if (claims.includes("pass")) row.appendChild(claimButton("pass", "过", t("act_pass"), "G"));
+  if (claims.includes("pass")) row.appendChild(claimButton("pass", t("glyph_pass"), t("act_pass"), "G"));
   p.appendChild(row);
   if (ui.chiOpen && chis.length > 1) {
     const options = el("div", "chi-options");
@@ -193,7 +202,7 @@ function renderPrompt() {
       b.type = "button"; b.dataset.action = a;
       if (i < 9) { b.appendChild(el("kbd", "", String(i + 1))); b.setAttribute("aria-keyshortcuts", String(i + 1)); }
       b.appendChild(chiGroups(a));
-      b.setAttribute("aria-label", t("act_chi") + " " + a.split(" ").slice(1).map(g => cardsOf(g).map(glyph).join("")).join(" " + t("bi") + " "));
+      b.setAttribute("aria-label", t("act_chi") + " " + a.split(" ").slice(1).map(g => cardsName(cardsOf(g), t)).join(" " + t("bi") + " "));
       options.appendChild(b);
     });
     p.appendChild(options);
@@ -215,8 +224,31 @@ export function choose(action) {
 export function act(action) {
   if (!ui.state || !ui.state.legal.includes(action)) return;
   send({type: "act", action, seq: ui.state.seq});
+  const kind = action.split(" ")[0];
+  ui.claimed = ["chi", "peng", "hu"].includes(kind) ? {kind, hand: ui.state.hand_no} : null;
   ui.chiOpen = false;
   $("prompt").hidden = true;
+}
+
+const TAKES = ["chi", "peng", "pao", "hu"];
+
+/** A claim of yours that another seat's higher claim took the card from (R8: 胡 over 碰 and
+ * 跑 over 吃) is said, not left to be guessed from the table. */
+function noticeLostClaim(fresh) {
+  const claimed = ui.claimed;
+  if (!claimed || claimed.hand !== ui.state.hand_no) { ui.claimed = null; return; }
+  for (const e of fresh) {
+    if (e.seat === ui.state.you && (e.event === claimed.kind || (claimed.kind === "hu" && e.event === "hu"))) {
+      ui.claimed = null;  // yours went through
+      return;
+    }
+    if (e.seat !== ui.state.you && TAKES.includes(e.event)) {
+      ui.claimed = null;
+      toast(t("claim_lost", {mine: t("act_" + claimed.kind), who: who(e.seat), theirs: t("act_" + e.event)}), 5000);
+      return;
+    }
+    if (["draw", "show", "discard", "passed", "huangzhuang"].includes(e.event)) { ui.claimed = null; return; }
+  }
 }
 
 export function renderTing() {
@@ -325,14 +357,14 @@ function flash(text, seat) {
 
 function huBanner(r) {
   const b = $("banner");
-  b.replaceChildren(el("b", "", r.winner === null ? "荒庄" : "胡"), el("span", "", r.winner === null ? t("settle_draw") :
+  b.replaceChildren(el("b", "", t(r.winner === null ? "banner_draw" : "banner_hu")), el("span", "", r.winner === null ? t("settle_draw") :
     (r.winner === ui.state.you ? t("settle_you") : t("settle_win", {who: who(r.winner)}))));
   b.classList.toggle("draw", r.winner === null);
   b.hidden = false;
   setTimeout(() => { b.hidden = true; }, motion() ? 1300 : 900);
 }
 
-const CLAIM_GLYPH = {chi: "吃", peng: "碰", wei: "偎", chouwei: "偎", pao: "跑", ti: "提"};
+const CLAIM_GLYPH = {chi: "glyph_chi", peng: "glyph_peng", wei: "glyph_wei", chouwei: "glyph_wei", pao: "glyph_pao", ti: "glyph_ti"};
 
 function animate(before, fresh) {
   const offerNow = rectOf($("offer-slot").querySelector(".card"));
@@ -358,7 +390,7 @@ function animate(before, fresh) {
       case "chi": case "peng": case "wei": case "chouwei": case "pao": case "ti": {
         const group = panel && panel.querySelector(".groups .group:last-child .card:last-child");
         fly(e.event === "wei" && e.seat !== ui.state.you ? null : e.card, before.offer || seatRect(e.seat), rectOf(group), delay, e.event === "wei" && e.seat !== ui.state.you);
-        flash(CLAIM_GLYPH[e.event], e.seat);
+        flash(t(CLAIM_GLYPH[e.event]), e.seat);
         sfx = e.event === "chouwei" ? "wei" : e.event; break;
       }
       case "hu": sfx = "hu"; break;
@@ -378,8 +410,7 @@ export function render() {
   $("table").dataset.n = seatCount();
   $("table").classList.toggle("watching", s.you === null);
   const m = s.match, round = m && m.no > 1 ? t("match_no", {n: m.no}) + " · " : "";
-  const which = m && m.length ? t("match_of", {i: Math.min(m.played + (s.over ? 0 : 1), m.length), n: m.length}) : t("hand_no", {n: s.hand_no});
-  $("where").textContent = ui.replaying ? t("replay_title", {n: s.hand_no}) : round + which + (s.you === null ? " · " + t("st_watch") : "");
+  $("where").textContent = ui.replaying ? t("replay_title", {n: s.hand_no}) : round + handTitle() + (s.you === null ? " · " + t("st_watch") : "");
   renderSeats();
   renderCentre();
   renderHand();
@@ -415,6 +446,7 @@ export function onState(m) {
   noticeTimeouts(!old);
   const sameHand = old && old.hand_no === m.hand_no && old.room === m.room;
   const fresh = sameHand ? m.events.slice(old.events.length) : [];
+  noticeLostClaim(fresh);
   animate(before, fresh);
   const wasMine = old && old.you !== null && old.legal.length > 0 && old.seq === m.seq;
   if (myDecision() && !wasMine && !fresh.some(e => e.event === "discard" && e.seat === m.you)) sound.play("turn");
