@@ -68,7 +68,12 @@ def test_the_english_table_reads_english(site: Server, browser: Browser, shots: 
     table.shot("english-settlement")
     page.click("#settle-close")
     page.click("#log-box summary")  # the log of the hand's events
+    page.wait_for_selector("#history a.replay-link")
     assert chinese(page) == []
+    page.click("#lang")  # the list of hands follows the toggle both ways
+    clock.wait_until(lambda: CJK.search(page.inner_text("#history")), "the list stayed English")
+    page.click("#lang")
+    clock.wait_until(lambda: not CJK.search(page.inner_text("#history")), "the list stayed Chinese")
     page.goto(site.url + f"/room/{room['room']}/hand/0")  # the replay of it
     page.wait_for_selector("#replay-bar:not([hidden])")
     assert chinese(page) == []

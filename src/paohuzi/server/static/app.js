@@ -29,6 +29,7 @@ function refreshLanguage() {
   if (ui.connNote) showConn(ui.connNote);
   if (!$("problem").hidden) problem($("problem").dataset.kind);
   if (ui.state && !$("table").hidden) {
+    ui.historyKey = "";  // the list of finished hands is said anew in the new language
     render();
     if (!$("settlement").hidden) renderSettlement();
   }
