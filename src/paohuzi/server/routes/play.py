@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 from contextlib import suppress
+from dataclasses import dataclass
 from typing import Any
 
 from fastapi import APIRouter, WebSocket
@@ -86,12 +87,11 @@ async def play(websocket: WebSocket, room_id: str) -> None:
     if message["type"] == "websocket.disconnect":
         return
     early = message.get("text")
-    said = hello(early)
+    said = read_hello(early)
     name: str | None = None
     if said is not None:
-        token, early = said or None, None
-        new_events = wants_new_events(message.get("text"))
-        name = hello_name(message.get("text"))
+        token, early = said.token or None, None
+        new_events, name = said.new_events, said.name
 
     async def close(code: int, reason: str) -> None:
         if websocket.application_state is WebSocketState.CONNECTED:
@@ -167,11 +167,11 @@ async def play(websocket: WebSocket, room_id: str) -> None:
                 reply = {"type": "error", "message": "messages are JSON text, not binary"}
             elif len(text) > config.max_message:
                 reply = {"type": "error", "message": f"message over {config.max_message} bytes"}
-            elif listener.seat is None and (token := hello(text)):
+            elif listener.seat is None and (late := read_hello(text)) and late.token:
                 # A hello after the wait (a slow network): the spectator sits down.
                 room.leave(listener)
-                new_events = wants_new_events(text)
-                listener = await sit(token)
+                new_events, name = late.new_events, late.name
+                listener = await sit(late.token)
                 reply = None
             else:
                 refused_in_a_row = 0
@@ -202,32 +202,19 @@ def gone(websocket: WebSocket) -> bool:
     return websocket.application_state in closed or websocket.client_state in closed
 
 
-def wants_new_events(text: str | None) -> bool:
-    """Whether a hello asks for only the events not yet sent (``"events": "new"``, D100)."""
-    if text is None or len(text) > 512:
-        return False
-    try:
-        message = json.loads(text)
-    except (ValueError, RecursionError):
-        return False
-    return isinstance(message, dict) and message.get("events") == "new"
+@dataclass(frozen=True)
+class Hello:
+    """A connection's first message, ``{"type": "hello", "token": …, "events": "new",
+    "name": …}`` (D71, D100): the seat's secret ("" for a spectator), whether only the events
+    not yet sent are wanted, and the seat's nickname (checked when it is set)."""
+
+    token: str
+    new_events: bool
+    name: str | None
 
 
-def hello_name(text: str | None) -> str | None:
-    """The nickname a seat's hello brings (``"name"``: a string, checked when it is set)."""
-    if text is None or len(text) > 512:
-        return None
-    try:
-        message = json.loads(text)
-    except (ValueError, RecursionError):
-        return None
-    name = message.get("name") if isinstance(message, dict) else None
-    return name if isinstance(name, str) and name else None
-
-
-def hello(text: str | None) -> str | None:
-    """The secret a first message ``{"type": "hello", "token": …}`` gives ("" for none: a
-    spectator's hello); None when the message is no hello."""
+def read_hello(text: str | None) -> Hello | None:
+    """The hello ``text`` says; None when it is no hello."""
     if text is None or len(text) > 512 or '"hello"' not in text:
         return None
     try:
@@ -236,8 +223,12 @@ def hello(text: str | None) -> str | None:
         return None
     if not isinstance(message, dict) or message.get("type") != "hello":
         return None
-    token = message.get("token")
-    return token if isinstance(token, str) else ""
+    token, name = message.get("token"), message.get("name")
+    return Hello(
+        token if isinstance(token, str) else "",
+        message.get("events") == "new",
+        name if isinstance(name, str) and name else None,
+    )
 
 
 async def handle(room: Room, listener: Listener, text: str) -> dict[str, Any] | None:

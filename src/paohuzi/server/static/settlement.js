@@ -1,9 +1,9 @@
 // The settlement of a hand (R10.6): the winning groups with their 胡息, the figures, the
 // payments, the others' hands, the wall left, the match's standings, and the fair deal checked.
 import {t} from "./i18n.js";
-import {arrange, cardsName, cardsOf} from "./cards.js";
+import {cardsName, cardsOf} from "./cards.js";
 import {ui} from "./state.js";
-import {$, badge, el, identity, isPerson, mini, sitsOut, who} from "./shared.js";
+import {$, badge, el, handColumns, identity, isPerson, mini, sitsOut, who} from "./shared.js";
 import {loadHistory} from "./table.js";
 
 export function renderReady(button, note) {
@@ -111,11 +111,7 @@ export function renderSettlement() {
       line.appendChild(grp);
     });
     line.appendChild(el("span", "label", t("in_hand")));
-    arrange(cardsOf(reveal.hands[seat])).forEach(col => {
-      const grp = el("span", "rgroup hand");
-      col.cards.forEach(k => grp.appendChild(mini(k)));
-      line.appendChild(grp);
-    });
+    line.append(...handColumns(reveal.hands[seat]));
     box.appendChild(line);
     others.appendChild(box);
   });

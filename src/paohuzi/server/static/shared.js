@@ -2,7 +2,7 @@
 // 下家 / 上家 / 对家), the small drawings of cards and groups, the seat's choices read from its
 // state, and the toast.
 import {t} from "./i18n.js";
-import {cardEl, cardName, cardsName, cardsOf} from "./cards.js";
+import {arrange, cardEl, cardName, cardsName, cardsOf} from "./cards.js";
 import {ui} from "./state.js";
 
 export const $ = id => document.getElementById(id);
@@ -95,6 +95,15 @@ export function groupEl(text, huxi, owner, open = false) {
   box.setAttribute("role", "img");
   box.setAttribute("aria-label", t("a_group", {type: t("g_" + type), cards: hidden ? t("face_down") : cardsName(kinds, t), huxi: huxi ?? "?"}));
   return box;
+}
+
+/** A hand face up, in the columns it would be arranged in (cards.js's `arrange`). */
+export function handColumns(text) {
+  return arrange(cardsOf(text)).map(col => {
+    const column = el("span", "rgroup hand");
+    col.cards.forEach(k => column.appendChild(mini(k)));
+    return column;
+  });
 }
 
 export function rowOf(text, size = "mini") {

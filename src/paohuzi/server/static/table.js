@@ -1,10 +1,10 @@
 // The live table: the seats, the centre, the claims prompt (R8), 听牌, the timers and 托管, the
 // cards' motion and sound, and the state frames as they come (onState).
 import {t} from "./i18n.js";
-import {arrange, cardEl, cardName, cardsName, cardsOf} from "./cards.js";
+import {cardEl, cardName, cardsName, cardsOf} from "./cards.js";
 import * as sound from "./sound.js";
 import {ui} from "./state.js";
-import {$, badge, claimsOf, describe, el, groupEl, identity, isPerson, legalDiscards, me, mini, motion, myDecision, nameOf, played, position, rectOf, rowOf, seatCount, sitsOut, toast, who} from "./shared.js";
+import {$, badge, claimsOf, describe, el, groupEl, handColumns, identity, isPerson, legalDiscards, me, mini, motion, myDecision, nameOf, played, position, rectOf, rowOf, seatCount, sitsOut, toast, who} from "./shared.js";
 import {send} from "./connection.js";
 import {renderHand} from "./hand.js";
 import {openSettlement, renderReady, renderSettlement} from "./settlement.js";
@@ -41,11 +41,7 @@ function seatPanel(seat) {
   if (seat !== s.you && s.open_hands) {  // the replay board: every hand face up
     const open = el("div", "open-hand");
     open.setAttribute("aria-label", t("a_hand_of", {who: who(seat)}));
-    arrange(cardsOf(s.open_hands[seat])).forEach(col => {
-      const column = el("span", "rgroup hand");
-      col.cards.forEach(k => column.appendChild(mini(k)));
-      open.appendChild(column);
-    });
+    open.append(...handColumns(s.open_hands[seat]));
     panel.appendChild(info);
     panel.appendChild(open);
   } else if (seat !== s.you) {  // a hidden hand: its backs, fanned, and how many
