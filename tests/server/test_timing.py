@@ -235,10 +235,12 @@ async def one_window(
     card: int,
     tmp: Path,
     play: Callable[[Room], Coroutine[Any, Any, None]],
+    *,
+    auto: tuple[int, ...] = (),
     **kw: Any,
 ) -> Room:
-    """Deal ``deck`` (people in every seat, watched), the dealer discards ``card``; then
-    ``play`` the window."""
+    """Deal ``deck`` (people in every seat, watched; the seats of ``auto`` on 托管), the
+    dealer discards ``card``; then ``play`` the window."""
     store = open_store(db_url(tmp))
     rooms = Rooms(store, Config(bot_delay=PACE, dev_seeded_deals=True))
     room = await rooms.create([None, None, None], seed=SEED, **kw)
@@ -250,6 +252,8 @@ async def one_window(
         pass
 
     room.join(Listener(None, send, close, 1000))
+    for seat in auto:
+        assert await room.set_auto(seat, True) is None
     await until(lambda: room.frames.drained.is_set())
     assert await room.act(DEALER, str(discard(card)), room.seq(DEALER)) is None
     await until(lambda: room.frames.drained.is_set())
@@ -307,3 +311,27 @@ def test_a_window_timer_passes_for_every_person_still_to_answer(
         assert [str(a) for _, a in game.history][1:3] == ["pass", "pass"]
 
     run_virtual(one_window(deck, card, tmp_path / "db", play, timer=10), clock)
+
+
+def test_taking_back_control_while_tuoguan_answers_a_window_keeps_its_answer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Seat 2, on 托管 when the window opened, had its computer asked at once (D69); its
+    person takes back control before the engine's turn comes: the computer's answer stands
+    (the question was never put to the person), and the window goes on (D116)."""
+    deck, _, card = sibling_decks()
+    monkeypatch.setattr(Room, "new_deck", lambda self: list(deck))
+    clock = Clock()
+
+    async def play(room: Room) -> None:
+        game = room.game
+        assert game is not None and game.to_act == CHI_SEAT
+        assert await room.set_auto(PENG_SEAT, False) is None
+        assert await room.act(CHI_SEAT, "pass", room.seq(CHI_SEAT)) is None
+        end = clock.now + PATIENCE  # virtual seconds: a stall, not a speed
+        while len(game.history) < 3:  # the discard, seat 1's pass and seat 2's answer
+            assert clock.now < end, "the window waits for an answer nobody is asked for"
+            await asyncio.sleep(0.001)
+        assert not room.seats[PENG_SEAT].auto
+
+    run_virtual(one_window(deck, card, tmp_path / "db", play, auto=(PENG_SEAT,), timer=0), clock)
