@@ -287,9 +287,12 @@ def test_tuoguan_after_a_hidden_question_shows_nobody_the_question(
 
     asked = watch(asked_deck, "asked.db")
     quiet = watch(other_deck, "quiet.db")
-    # Seat 1 timed out on the hidden question and is on 托管: it alone is told so.
+    # Seat 1 timed out on the hidden question and is on 托管: it alone is told so, at once,
+    # on its question as it was put (the card still on offer), before the table moves on.
     mine = [m for m in asked[ASKED] if m["auto"][ASKED]]
     assert mine and mine[-1]["timed_out"][ASKED] == {"n": 1, "action": "pass"}
+    assert mine[0]["offer"] == KIND_NAMES[card] and mine[0]["legal"]
+    assert mine[0]["timed_out"][ASKED] == {"n": 1, "action": "pass"}
     assert not any(m["auto"][ASKED] for m in quiet[ASKED])
     # Every other seat and a spectator were sent the very same states in both deals.
     for seat in (DEALER, None):

@@ -28,6 +28,7 @@ import pytest
 
 import paohuzi.server.rooms as rooms_module
 from paohuzi.engine.actions import PASS, ActionType, discard
+from paohuzi.engine.cards import KIND_NAMES
 from paohuzi.engine.position import ClaimWindow, Discarding
 from paohuzi.server.config import Config
 from paohuzi.server.database import Database
@@ -236,11 +237,13 @@ async def one_window(
     tmp: Path,
     play: Callable[[Room], Coroutine[Any, Any, None]],
     *,
+    seen: dict[int, list[Any]] | None = None,
     auto: tuple[int, ...] = (),
     **kw: Any,
 ) -> Room:
-    """Deal ``deck`` (people in every seat, watched; the seats of ``auto`` on 托管), the
-    dealer discards ``card``; then ``play`` the window."""
+    """Deal ``deck`` (people in every seat, watched; the seats of ``seen`` connected, the
+    states each is sent kept there; those of ``auto`` on 托管), the dealer discards ``card``;
+    then ``play`` the window."""
     store = open_store(db_url(tmp))
     rooms = Rooms(store, Config(bot_delay=PACE, dev_seeded_deals=True))
     room = await rooms.create([None, None, None], seed=SEED, **kw)
@@ -251,7 +254,15 @@ async def one_window(
     async def close(code: int, reason: str) -> None:
         pass
 
+    def keeper(states: list[Any]) -> Callable[[str], Coroutine[Any, Any, None]]:
+        async def keep(text: str) -> None:
+            states.append(json.loads(text))
+
+        return keep
+
     room.join(Listener(None, send, close, 1000))
+    for seat, states in (seen or {}).items():
+        room.join(Listener(seat, keeper(states), close, 1000))
     for seat in auto:
         assert await room.set_auto(seat, True) is None
     await until(lambda: room.frames.drained.is_set())
@@ -311,6 +322,38 @@ def test_a_window_timer_passes_for_every_person_still_to_answer(
         assert [str(a) for _, a in game.history][1:3] == ["pass", "pass"]
 
     run_virtual(one_window(deck, card, tmp_path / "db", play, timer=10), clock)
+
+
+def test_a_window_timeout_tells_each_person_at_once_on_its_question(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each person whose time ran out in a window is told so at once (D116), on the question
+    as it was put: whether the engine had come to that seat yet (another's answer) shows
+    nowhere (R8)."""
+    deck, _, card = sibling_decks()
+    monkeypatch.setattr(Room, "new_deck", lambda self: list(deck))
+    clock = Clock()
+    fake = types.SimpleNamespace(
+        monotonic=clock.monotonic, time=time.time, perf_counter=time.perf_counter
+    )
+    monkeypatch.setattr(rooms_module, "time", fake)
+    seen: dict[int, list[Any]] = {CHI_SEAT: [], PENG_SEAT: []}
+
+    async def play(room: Room) -> None:
+        game = room.game
+        assert game is not None
+        asked = {s: states[-1]["legal"] for s, states in seen.items()}
+        assert asked[CHI_SEAT] and asked[PENG_SEAT] == ["pass", "peng"]
+        await until(lambda: room.seats[CHI_SEAT].auto)
+        await until(lambda: room.frames.drained.is_set())
+        for seat, states in seen.items():
+            told = next(m for m in states if m["type"] == "state" and m["auto"][seat])
+            # Before the table moved on: the card still on offer, the question as it was put.
+            assert told["offer"] == KIND_NAMES[card] and told["legal"] == asked[seat]
+            assert told["timed_out"][seat] == {"n": 1, "action": "pass"}
+            assert told["deadline"] is None
+
+    run_virtual(one_window(deck, card, tmp_path / "db", play, seen=seen, timer=10), clock)
 
 
 def test_taking_back_control_while_tuoguan_answers_a_window_keeps_its_answer(

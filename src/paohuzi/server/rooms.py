@@ -370,6 +370,10 @@ class Window:
     """Each asked seat's question as if everyone before it passed: its widest options."""
     views: dict[int | None, str]
     """The states that put them to the people asked (for one who reconnects meanwhile)."""
+    asked: dict[int, Game]
+    """The hand as the engine will ask each of those people (the first one's is the hand in
+    play, unchanged until it answers): the state that tells one whose time ran out is made
+    from it, so it shows nothing of how far the others' answers took the engine (R8)."""
     answers: dict[int, Action] = field(default_factory=dict)
     done: set[int] = field(default_factory=set)
     """Seats whose answers the engine has taken."""
@@ -941,6 +945,7 @@ class Room:
         question whatever the others answer; the others are asked in turn, as before."""
         questions: dict[int, Observation] = {}
         views: dict[int | None, str] = {}
+        asked: dict[int, Game] = {}
         ahead = game
         above = 0  # the highest rank an earlier seat may claim
         while isinstance(ahead.phase, ClaimWindow) and ahead.event_count == key[1]:
@@ -952,10 +957,11 @@ class Room:
                 questions[seat] = observe(ahead, seat)
                 if not self._computer(seat):
                     views[seat] = self.view_text(seat, ahead)
+                    asked[seat] = ahead
             above = max(above, *ranks)
             ahead = ahead.clone()
             ahead.apply(PASS)
-        window = Window(key, questions, views)
+        window = Window(key, questions, views, asked)
         self._window = window
         for seat, obs in questions.items():
             if self._computer(seat) and seat != game.to_act:
@@ -1390,11 +1396,13 @@ class Room:
             late = [
                 s
                 for s in game.phase.asking
-                if s in window.questions and s not in window.answers and not self._computer(s)
+                if s in window.asked and s not in window.answers and not self._computer(s)
             ]
             for seat in late:
                 self.seats[seat].time_out("pass")
                 window.answers[seat] = PASS
+                # Told at once, on its question as it was put (D116).
+                self.frames.capture(self._frame(window.asked[seat], public=False, only=seat))
             self.deadline = None
             await self._settle()
 
@@ -1420,10 +1428,16 @@ class Room:
             info = self.seats[seat]
             before = info.control()
             info.time_out(str(action))
+            if action == PASS:
+                # A hidden question: the seat is told at once, on its question as it was put
+                # (next the table may wait for another seat's answer, which it may not see);
+                # a discard tells everyone itself (D116).
+                self.frames.capture(self._frame(game, public=False, only=seat))
             try:
                 await self._commit(seat, action)
             except StoreError as error:
                 info.restore(before)
+                self.frames.captured.clear()
                 log.warning("room %s: could not store a timeout: %s", self.id, error)
                 self._timer_task = asyncio.create_task(self._expire(seat, key, RETRY))
 
