@@ -473,6 +473,7 @@ def test_each_problem_says_what_happened_and_what_to_do(
         page.unroute_all()
     # The lobby shows each refusal by its field.
     page.goto(site.url + "/")
+    page.check("#bots-timer")  # against bots the timer is asked for (else none, D116)
     page.fill("#timer", "3")
     page.click("#vs-bots")
     assert "5 到 300" in page.inner_text("#timer-error")

@@ -1,10 +1,12 @@
 """托管 in a real headless Chromium (issue 24, point 1; D116): forgiving, as the players' apps
 are. It ends at a touch of a card or a button and at 准备; a timeout says at once what it
-played, with the way back beside it. The fixtures and helpers are ``test_web.py``'s."""
+played, with the way back beside it; a quick game against computers has no timer unless the
+lobby asks for one. The fixtures and helpers are ``test_web.py``'s."""
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -139,4 +141,36 @@ def test_saying_ready_ends_tuoguan_for_the_next_hand(
     assert page.is_hidden("#auto-bar")
     assert wire.autos() == [{"type": "auto", "on": True}]
     table.shot("ready-takes-back")
+    table.close()
+
+
+def created_timer(page: Page, button: str) -> int:
+    """Press ``button`` of the lobby; the timer the room was asked for."""
+    with page.expect_request(re.compile(r"/api/rooms$")) as request:
+        page.click(button)
+    body = request.value.post_data_json
+    assert body is not None
+    page.wait_for_selector("#hand .card")
+    timer: int = body["timer"]
+    return timer
+
+
+def test_the_quick_game_against_computers_has_no_timer_unless_asked(
+    site: Server, browser: Browser, shots: Path
+) -> None:
+    table = Table(browser, shots, PHONE)
+    page = table.page
+    page.goto(site.url + "/")
+    assert created_timer(page, "#vs-bots") == 0
+    room = re.search(r"/room/([\w-]+)", page.url)
+    assert room and site.get(f"/api/rooms/{room.group(1)}")["timer"] == 0
+    page.wait_for_selector(DECIDING + ", #settlement:not([hidden])")
+    if page.is_hidden("#settlement"):  # a bot may win before you decide: rare, no timer
+        assert page.is_hidden("#timebar")
+    table.shot("quick-no-timer")
+    page.goto(site.url + "/")
+    assert not page.is_checked("#bots-timer")
+    page.check("#bots-timer")  # the lobby's option: a timer (the room settings' seconds)
+    assert created_timer(page, "#vs-bots") == 30
+    page.wait_for_selector("#timebar:not([hidden]), #settlement:not([hidden])")
     table.close()
