@@ -92,9 +92,11 @@ def test_a_seat_stored_before_joined_was_counts_as_come() -> None:
 def test_each_timeout_is_numbered_and_puts_the_seat_on_auto() -> None:
     seat = Seat("t")
     seat.time_out("pass")
-    seat.auto = False  # the person took back control
+    assert seat.auto and seat.by_timer
+    seat.take_back()  # the person took back control
+    assert not seat.auto and not seat.by_timer and seat.timed_out == (1, "pass")
     seat.time_out("discard x7")
-    assert seat.auto and seat.timed_out == (2, "discard x7")
+    assert seat.auto and seat.by_timer and seat.timed_out == (2, "discard x7")
 
 
 def test_a_seat_keeps_one_connection_the_newest() -> None:

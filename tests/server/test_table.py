@@ -158,6 +158,70 @@ def test_acting_takes_back_control(tmp_path: Path) -> None:
     asyncio.run(run())
 
 
+async def answer_until(room: Room, people: set[int], seat: int) -> None:
+    """The people but ``seat`` answer with their first legal action until ``seat`` is asked
+    or the hand is over."""
+    game = room.game
+    assert game is not None
+    while True:
+        await until(lambda: game.is_over or game.to_act in people)
+        if game.is_over or game.to_act == seat:
+            return
+        other = game.to_act
+        assert other is not None
+        assert await room.act(other, str(game.legal_actions()[0]), room.seq(other)) is None
+
+
+def test_saying_ready_ends_tuoguan_for_the_next_hand_and_the_rematch(tmp_path: Path) -> None:
+    """托管 does not outlive the hand: a person who says ready (准备, 再来一场) is at the
+    table, and the next hand waits for that person's decisions (D116)."""
+
+    async def run() -> None:
+        store = open_store(db_url(tmp_path / "ready-auto.db"))
+        rooms = Rooms(store, Config(bot_delay=0, dev_seeded_deals=True))
+        room = await rooms.create([None, None, "greedy"], timer=0, seed=4, hands=2)
+        for hand in range(2):
+            assert await room.set_auto(0, True) is None
+            await play_out(room, {1})  # seat 0's decisions are 托管's
+            assert room.seats[0].auto and room.view(1)["auto"][0]  # the end shows it to all
+            assert await room.next_hand(0) is None
+            # Ready is being at the table: 托管 ends at once, for the seat and the others.
+            assert not room.seats[0].auto and room.hand_no == hand
+            assert not room.view(0)["auto"][0] and not room.view(1)["auto"][0]
+            assert room.view(1)["ready"] == [True, False, True]
+            assert await room.next_hand(1) is None
+            assert room.hand_no == hand + 1 and room.match_no == 1 + hand  # then a rematch
+            await answer_until(room, {0, 1}, 0)
+            game = room.game
+            assert game is not None and not game.is_over
+            # The new hand asks seat 0 itself: nobody plays for it.
+            assert game.to_act == 0 and not room.seats[0].auto and room.view(0)["legal"]
+            assert await room.act(0, str(game.legal_actions()[0]), room.seq(0)) is None
+        rooms.close()
+        store.close()
+
+    asyncio.run(run())
+
+
+def test_a_timeout_is_shown_to_its_seat_until_it_takes_back_control(tmp_path: Path) -> None:
+    async def run() -> None:
+        store = open_store(db_url(tmp_path / "told.db"))
+        rooms = Rooms(store, Config(bot_delay=0, dev_seeded_deals=True))
+        room = await rooms.create([None, None, "greedy"], timer=0.05, seed=4)
+        room.listeners = [Listener(s, _ignore, _closed, 1000) for s in (0, 1, None)]
+        await until(lambda: room.seats[0].auto or room.seats[1].auto)
+        seat = 0 if room.seats[0].auto else 1
+        told = room.view(seat)["timed_out"][seat]
+        assert told is not None and told["n"] == 1
+        assert await room.set_auto(seat, False) is None  # taken back: nothing more to say
+        assert room.view(seat)["timed_out"][seat] is None
+        assert room.seats[seat].timed_out == (1, told["action"])  # the next one is number 2
+        rooms.close()
+        store.close()
+
+    asyncio.run(run())
+
+
 async def _ignore(text: str) -> None:
     pass
 
@@ -223,9 +287,12 @@ def test_tuoguan_after_a_hidden_question_shows_nobody_the_question(
 
     asked = watch(asked_deck, "asked.db")
     quiet = watch(other_deck, "quiet.db")
-    # Seat 1 timed out on the hidden question and is on 托管: it alone is told so.
+    # Seat 1 timed out on the hidden question and is on 托管: it alone is told so, at once,
+    # on its question as it was put (the card still on offer), before the table moves on.
     mine = [m for m in asked[ASKED] if m["auto"][ASKED]]
     assert mine and mine[-1]["timed_out"][ASKED] == {"n": 1, "action": "pass"}
+    assert mine[0]["offer"] == KIND_NAMES[card] and mine[0]["legal"]
+    assert mine[0]["timed_out"][ASKED] == {"n": 1, "action": "pass"}
     assert not any(m["auto"][ASKED] for m in quiet[ASKED])
     # Every other seat and a spectator were sent the very same states in both deals.
     for seat in (DEALER, None):
@@ -258,9 +325,10 @@ def test_ready_and_auto_messages(tmp_path: Path) -> None:
                 assert len(state["reveal"]["group_huxi"]) == len(state["result"]["groups"])
             ws.send_json({"type": "ready"})
             state = ws.receive_json()
-            assert state["hand_no"] == 2 and not state["over"] and state["auto"][0]
+            # Saying ready is being at the table: 托管 ended with it (D116).
+            assert state["hand_no"] == 2 and not state["over"] and not state["auto"][0]
             ws.send_json({"type": "fly"})
-            while state["type"] == "state":  # 托管 plays on meanwhile
+            while state["type"] == "state":  # the bots play on meanwhile
                 state = ws.receive_json()
             assert "ready, auto" in state["message"]
 

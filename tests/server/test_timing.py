@@ -28,6 +28,7 @@ import pytest
 
 import paohuzi.server.rooms as rooms_module
 from paohuzi.engine.actions import PASS, ActionType, discard
+from paohuzi.engine.cards import KIND_NAMES
 from paohuzi.engine.position import ClaimWindow, Discarding
 from paohuzi.server.config import Config
 from paohuzi.server.database import Database
@@ -235,10 +236,14 @@ async def one_window(
     card: int,
     tmp: Path,
     play: Callable[[Room], Coroutine[Any, Any, None]],
+    *,
+    seen: dict[int, list[Any]] | None = None,
+    auto: tuple[int, ...] = (),
     **kw: Any,
 ) -> Room:
-    """Deal ``deck`` (people in every seat, watched), the dealer discards ``card``; then
-    ``play`` the window."""
+    """Deal ``deck`` (people in every seat, watched; the seats of ``seen`` connected, the
+    states each is sent kept there; those of ``auto`` on 托管), the dealer discards ``card``;
+    then ``play`` the window."""
     store = open_store(db_url(tmp))
     rooms = Rooms(store, Config(bot_delay=PACE, dev_seeded_deals=True))
     room = await rooms.create([None, None, None], seed=SEED, **kw)
@@ -249,7 +254,17 @@ async def one_window(
     async def close(code: int, reason: str) -> None:
         pass
 
+    def keeper(states: list[Any]) -> Callable[[str], Coroutine[Any, Any, None]]:
+        async def keep(text: str) -> None:
+            states.append(json.loads(text))
+
+        return keep
+
     room.join(Listener(None, send, close, 1000))
+    for seat, states in (seen or {}).items():
+        room.join(Listener(seat, keeper(states), close, 1000))
+    for seat in auto:
+        assert await room.set_auto(seat, True) is None
     await until(lambda: room.frames.drained.is_set())
     assert await room.act(DEALER, str(discard(card)), room.seq(DEALER)) is None
     await until(lambda: room.frames.drained.is_set())
@@ -307,3 +322,59 @@ def test_a_window_timer_passes_for_every_person_still_to_answer(
         assert [str(a) for _, a in game.history][1:3] == ["pass", "pass"]
 
     run_virtual(one_window(deck, card, tmp_path / "db", play, timer=10), clock)
+
+
+def test_a_window_timeout_tells_each_person_at_once_on_its_question(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each person whose time ran out in a window is told so at once (D116), on the question
+    as it was put: whether the engine had come to that seat yet (another's answer) shows
+    nowhere (R8)."""
+    deck, _, card = sibling_decks()
+    monkeypatch.setattr(Room, "new_deck", lambda self: list(deck))
+    clock = Clock()
+    fake = types.SimpleNamespace(
+        monotonic=clock.monotonic, time=time.time, perf_counter=time.perf_counter
+    )
+    monkeypatch.setattr(rooms_module, "time", fake)
+    seen: dict[int, list[Any]] = {CHI_SEAT: [], PENG_SEAT: []}
+
+    async def play(room: Room) -> None:
+        game = room.game
+        assert game is not None
+        asked = {s: states[-1]["legal"] for s, states in seen.items()}
+        assert asked[CHI_SEAT] and asked[PENG_SEAT] == ["pass", "peng"]
+        await until(lambda: room.seats[CHI_SEAT].auto)
+        await until(lambda: room.frames.drained.is_set())
+        for seat, states in seen.items():
+            told = next(m for m in states if m["type"] == "state" and m["auto"][seat])
+            # Before the table moved on: the card still on offer, the question as it was put.
+            assert told["offer"] == KIND_NAMES[card] and told["legal"] == asked[seat]
+            assert told["timed_out"][seat] == {"n": 1, "action": "pass"}
+            assert told["deadline"] is None
+
+    run_virtual(one_window(deck, card, tmp_path / "db", play, seen=seen, timer=10), clock)
+
+
+def test_taking_back_control_while_tuoguan_answers_a_window_keeps_its_answer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Seat 2, on 托管 when the window opened, had its computer asked at once (D69); its
+    person takes back control before the engine's turn comes: the computer's answer stands
+    (the question was never put to the person), and the window goes on (D116)."""
+    deck, _, card = sibling_decks()
+    monkeypatch.setattr(Room, "new_deck", lambda self: list(deck))
+    clock = Clock()
+
+    async def play(room: Room) -> None:
+        game = room.game
+        assert game is not None and game.to_act == CHI_SEAT
+        assert await room.set_auto(PENG_SEAT, False) is None
+        assert await room.act(CHI_SEAT, "pass", room.seq(CHI_SEAT)) is None
+        end = clock.now + PATIENCE  # virtual seconds: a stall, not a speed
+        while len(game.history) < 3:  # the discard, seat 1's pass and seat 2's answer
+            assert clock.now < end, "the window waits for an answer nobody is asked for"
+            await asyncio.sleep(0.001)
+        assert not room.seats[PENG_SEAT].auto
+
+    run_virtual(one_window(deck, card, tmp_path / "db", play, auto=(PENG_SEAT,), timer=0), clock)

@@ -395,7 +395,7 @@ def test_a_timeout_plays_for_you_and_offers_tuoguan(
         page.wait_for_selector("#timebar:not([hidden])")
         table.shot("timer")
         page.wait_for_selector("#auto-bar:not([hidden])")  # nobody answered
-        assert "时间到" in page.inner_text("#toast")
+        assert "时间到" in page.inner_text("#auto-bar")  # said beside the way back (D116)
         assert "托管" in page.inner_text("#me .badge.auto")
         table.shot("tuoguan")
         page.click("#auto-off")
@@ -473,6 +473,7 @@ def test_each_problem_says_what_happened_and_what_to_do(
         page.unroute_all()
     # The lobby shows each refusal by its field.
     page.goto(site.url + "/")
+    page.check("#bots-timer")  # against bots the timer is asked for (else none, D116)
     page.fill("#timer", "3")
     page.click("#vs-bots")
     assert "5 到 300" in page.inner_text("#timer-error")

@@ -197,12 +197,16 @@ class Seat:
     listener: Listener | None = None
     """The seat's one live connection, the newest (:meth:`Room.join`)."""
     auto: bool = False
-    """托管: the server plays greedy for the seat until it takes back control."""
+    """托管: the server plays greedy for the seat until its person takes back control: acts,
+    says ready, or asks (the page asks at a touch of a card or a button; D116)."""
     auto_shown: bool = False
     """托管 as the other seats see it: it changes only when the seat discards or the hand
     ends, so a timeout on a hidden question shows nobody that the seat was asked (R8)."""
     timed_out: tuple[int, str] | None = None
     """The last action the timer played for the seat, numbered, for the table to say so."""
+    by_timer: bool = False
+    """The seat's 托管 began with :attr:`timed_out`: until its person takes back control the
+    seat is shown what the timer played (the others, as ever, only a discard)."""
     own_actions: int = 0
     """The seat's actions in the hand in play (part of its ``seq``)."""
     ready: bool = False
@@ -222,7 +226,18 @@ class Seat:
     def time_out(self, action: str) -> None:
         """The timer played ``action`` for the seat, and put it on 托管 (D33)."""
         count = self.timed_out[0] + 1 if self.timed_out is not None else 1
-        self.auto, self.timed_out = True, (count, action)
+        self.auto, self.by_timer, self.timed_out = True, True, (count, action)
+
+    def take_back(self) -> None:
+        """The seat's person takes back control: 托管 ends (D116)."""
+        self.auto = self.by_timer = False
+
+    def control(self) -> tuple[bool, bool, tuple[int, str] | None]:
+        """Who plays the seat, as :meth:`restore` puts it back when a change is not stored."""
+        return self.auto, self.by_timer, self.timed_out
+
+    def restore(self, control: tuple[bool, bool, tuple[int, str] | None]) -> None:
+        self.auto, self.by_timer, self.timed_out = control
 
     def to_json(self) -> JSON:
         return {"token": self.token, "bot": self.bot, "name": self.name, "joined": self.joined}
@@ -355,6 +370,10 @@ class Window:
     """Each asked seat's question as if everyone before it passed: its widest options."""
     views: dict[int | None, str]
     """The states that put them to the people asked (for one who reconnects meanwhile)."""
+    asked: dict[int, Game]
+    """The hand as the engine will ask each of those people (the first one's is the hand in
+    play, unchanged until it answers): the state that tells one whose time ran out is made
+    from it, so it shows nothing of how far the others' answers took the engine (R8)."""
     answers: dict[int, Action] = field(default_factory=dict)
     done: set[int] = field(default_factory=set)
     """Seats whose answers the engine has taken."""
@@ -763,10 +782,14 @@ class Room:
         return None
 
     def _timed_out_for(self, viewer: int | None, seat: int) -> JSON | None:
-        """What the timer played for ``seat``, if ``viewer`` may know: its own, or a discard
-        (public); a pass on a hidden question is the seat's own business (R8)."""
-        found = self.seats[seat].timed_out
-        if found is None or (viewer != seat and not found[1].startswith("discard")):
+        """What the timer played for ``seat``, if ``viewer`` may know: its own while the 托管
+        it began lasts (the table says so, and offers control back), or a discard (public); a
+        pass on a hidden question is the seat's own business (R8)."""
+        info = self.seats[seat]
+        found = info.timed_out
+        if found is None or (viewer == seat and not info.by_timer):
+            return None
+        if viewer != seat and not found[1].startswith("discard"):
             return None
         return {"n": found[0], "action": found[1]}
 
@@ -922,6 +945,7 @@ class Room:
         question whatever the others answer; the others are asked in turn, as before."""
         questions: dict[int, Observation] = {}
         views: dict[int | None, str] = {}
+        asked: dict[int, Game] = {}
         ahead = game
         above = 0  # the highest rank an earlier seat may claim
         while isinstance(ahead.phase, ClaimWindow) and ahead.event_count == key[1]:
@@ -933,10 +957,11 @@ class Room:
                 questions[seat] = observe(ahead, seat)
                 if not self._computer(seat):
                     views[seat] = self.view_text(seat, ahead)
+                    asked[seat] = ahead
             above = max(above, *ranks)
             ahead = ahead.clone()
             ahead.apply(PASS)
-        window = Window(key, questions, views)
+        window = Window(key, questions, views, asked)
         self._window = window
         for seat, obs in questions.items():
             if self._computer(seat) and seat != game.to_act:
@@ -1026,20 +1051,20 @@ class Room:
                     return f"illegal action {action}: not one of your options"
                 # Kept until the engine asks this seat; the seat's question is withdrawn.
                 window.answers[seat] = action
-                self.seats[seat].auto = False
+                self.seats[seat].take_back()
                 self.frames.capture(self._frame(game, public=False, only=seat))
                 self.frames.show()
                 self.metrics.add(time.perf_counter() - started)
                 return None
-            auto = self.seats[seat].auto
-            self.seats[seat].auto = False  # a person who acts has taken back control
+            control = self.seats[seat].control()
+            self.seats[seat].take_back()  # a person who acts has taken back control
             try:
                 await self._commit(seat, action)
             except IllegalAction as error:
-                self.seats[seat].auto = auto
+                self.seats[seat].restore(control)
                 return str(error)
             except StoreError as error:
-                self.seats[seat].auto = auto
+                self.seats[seat].restore(control)
                 log.warning("room %s: could not store an action: %s", self.id, error)
                 return SAVE_FAILED
         self.metrics.add(time.perf_counter() - started)
@@ -1176,7 +1201,8 @@ class Room:
     async def next_hand(self, seat: int | None) -> str | None:
         """The seat is ready for the next hand, which is dealt once every person at the table
         is (bots always are). At the end of a match, ready is for a rematch: a new match of
-        the same length, the same seats and the same links, its score from zero."""
+        the same length, the same seats and the same links, its score from zero. A person who
+        says ready is at the table: the seat's 托管 ends (D116)."""
         async with self.lock:
             if seat is None:
                 return "spectators cannot deal"
@@ -1184,7 +1210,10 @@ class Room:
                 return "the first hand waits for everyone to come"
             if self.state is not RoomState.SETTLING:
                 return "the hand is not over"
-            self.seats[seat].ready = True
+            info = self.seats[seat]
+            info.ready = True
+            info.take_back()
+            info.auto_shown = False  # the hand is over: 托管 shows to all, as readiness does
             if not all(info.ready for info in self.seats if info.bot is None):
                 await self._settle()  # show the table who is ready
                 return None
@@ -1367,11 +1396,13 @@ class Room:
             late = [
                 s
                 for s in game.phase.asking
-                if s in window.questions and s not in window.answers and not self._computer(s)
+                if s in window.asked and s not in window.answers and not self._computer(s)
             ]
             for seat in late:
                 self.seats[seat].time_out("pass")
                 window.answers[seat] = PASS
+                # Told at once, on its question as it was put (D116).
+                self.frames.capture(self._frame(window.asked[seat], public=False, only=seat))
             self.deadline = None
             await self._settle()
 
@@ -1395,12 +1426,18 @@ class Room:
             self._timer_task = None
             action = PASS if PASS in obs.legal else GreedyBot().act(obs)
             info = self.seats[seat]
-            before = (info.auto, info.timed_out)
+            before = info.control()
             info.time_out(str(action))
+            if action == PASS:
+                # A hidden question: the seat is told at once, on its question as it was put
+                # (next the table may wait for another seat's answer, which it may not see);
+                # a discard tells everyone itself (D116).
+                self.frames.capture(self._frame(game, public=False, only=seat))
             try:
                 await self._commit(seat, action)
             except StoreError as error:
-                info.auto, info.timed_out = before
+                info.restore(before)
+                self.frames.captured.clear()
                 log.warning("room %s: could not store a timeout: %s", self.id, error)
                 self._timer_task = asyncio.create_task(self._expire(seat, key, RETRY))
 
@@ -1437,22 +1474,32 @@ class Room:
         async with self.lock:
             if self.closed:
                 return CLOSED_NOW
-            if self.seats[seat].auto == on:
+            info = self.seats[seat]
+            if info.auto == on:
                 return None
-            self.seats[seat].auto = on
+            if on:
+                info.auto = True
+            else:
+                info.take_back()
             if self.state is RoomState.WAITING:
                 return None
             game = self.dealt
             window = self._window_now(game)
             if (
-                on
-                and window is not None
+                window is not None
                 and seat != game.to_act
                 and seat in window.questions
                 and seat not in window.answers
                 and seat not in window.done
             ):
-                window.answers[seat] = GreedyBot().act(window.questions[seat])
+                # 托管 answers a question put to the seat ahead of its turn; and one its
+                # computer began on while it was on 托管 is still answered so when its person
+                # takes back control (never shown the question, nobody would ask it: D116).
+                pending = window.pending.pop(seat, None)
+                if pending is not None:
+                    pending.cancel()
+                if on or pending is not None:
+                    window.answers[seat] = GreedyBot().act(window.questions[seat])
             deciding = game.to_act == seat and not game.is_over
             if on and deciding:
                 self._cancel_timer()

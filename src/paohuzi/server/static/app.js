@@ -13,7 +13,7 @@ import {renderAnalysis} from "./analysis.js";
 import {ui} from "./state.js";
 import {$, claimsOf, toast} from "./shared.js";
 import {connect, problem, send, showConn} from "./connection.js";
-import {act, chiChoices, choose, render, tick} from "./table.js";
+import {act, chiChoices, choose, render, takeBack, tick} from "./table.js";
 import {endDrag, handKeys, moveDrag, renderHand, startDrag, tap} from "./hand.js";
 import {closeSettlement, openSettlement, renderSettlement} from "./settlement.js";
 import {goTo, jumpDecision, openFile, openReplay, renderReview, replayKeys, shareLink, startReview} from "./replay.js";
@@ -67,7 +67,13 @@ function wire() {
   hand.addEventListener("keydown", handKeys);
   $("sort").onclick = () => { ui.layout = arrange(cardsOf(ui.state.hand)); ui.selected = null; renderHand(); };
   $("auto-on").onclick = () => send({type: "auto", on: true});
-  $("auto-off").onclick = () => send({type: "auto", on: false});
+  $("auto-off").onclick = takeBack;
+  // Any other button of the live table pressed while on 托管 takes back control too (准备
+  // does on the server, D116).
+  $("table").addEventListener("click", e => {
+    const b = e.target.closest("button");
+    if (b && !b.closest("#replay-bar, #review") && !["auto-on", "auto-off", "ready-bar"].includes(b.id)) takeBack();
+  });
   $("ready").onclick = () => send({type: "ready"});
   $("ready-bar").onclick = () => send({type: "ready"});
   $("settle-close").onclick = closeSettlement;

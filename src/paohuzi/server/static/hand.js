@@ -4,7 +4,7 @@ import {t} from "./i18n.js";
 import {arrange, cardEl, cardName, cardsOf, reconcile, spoken} from "./cards.js";
 import {ui} from "./state.js";
 import {$, el, legalDiscards, motion, myDecision, toast} from "./shared.js";
-import {act} from "./table.js";
+import {act, takeBack} from "./table.js";
 
 const LAYOUT = "paohuzi.layout";
 
@@ -63,6 +63,7 @@ export function renderHand() {
 }
 
 export function tap(button) {
+  takeBack();
   const col = +button.dataset.col, i = +button.dataset.i, kind = button.dataset.kind;
   const legal = legalDiscards(), discarding = myDecision() && legal.size > 0;
   if (discarding && !legal.has(kind)) {
@@ -93,6 +94,7 @@ function shake(node) {
 
 export function startDrag(e) {
   const b = e.target.closest(".card");
+  if (b) takeBack();
   if (!b || e.button !== 0 || b.classList.contains("locked")) return;
   ui.drag = {b, x: e.clientX, y: e.clientY, moved: false, id: e.pointerId, ghost: null};
 }

@@ -247,7 +247,9 @@ function chosenRules() {
 
 async function createRoom(bots, extra = {}) {
   ["level-error", "timer-error", "form-error", "name-error"].forEach(id => fieldError(id, ""));
-  const timer = Number($("timer").value);
+  // Against computers only nobody waits for you: no timer unless asked for (D116).
+  const timed = bots.slice(1).includes(null) || $("bots-timer").checked;
+  const timer = timed ? Number($("timer").value) : 0;
   if (!Number.isInteger(timer) || (timer !== 0 && (timer < 5 || timer > 300))) {
     fieldError("timer-error", t("err_timer"));
     $("timer").focus();

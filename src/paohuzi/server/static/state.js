@@ -49,6 +49,9 @@ export const ui = {
   lastDiscardRect: null,
   /** Per seat of a room, the last timeout told (so each is told once). */
   toldTimeouts: {},
+  /** The connection 托管 off was asked on (a touch of a card or a button): asked once on each,
+   * until a state says 托管 is off. */
+  takingBack: null,
   /** The deal's commitment as shown at the deal, per hand (checked at the settlement). */
   seenCommitments: {},
   /** The hand whose finished hands were listed last. */

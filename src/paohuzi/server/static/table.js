@@ -270,10 +270,23 @@ function askHint() {
 }
 
 function renderAuto() {
-  const s = ui.state, mine = s.you !== null;
-  $("auto-bar").hidden = !(mine && s.auto[s.you]);
+  const s = ui.state, mine = s.you !== null, on = mine && s.auto[s.you];
+  // The 托管 a timeout began says what the timer played, beside the way back (D116).
+  const told = on && s.timed_out[s.you];
+  $("auto-bar").hidden = !on;
+  $("auto-bar").classList.toggle("timed-out", !!told);
+  $("auto-note").textContent = told ? t("timed_out_you", {action: played(told.action)}) : t("tuoguan_on");
   $("auto-on").hidden = !mine || s.auto[s.you] || s.over || ui.replaying;
   $("auto-on").title = t("tuoguan_title");
+}
+
+/** A touch of a card or a press of a button at the table while on 托管 takes back control:
+ * the page asks (once a connection, until 托管 is off), the server decides (D116). */
+export function takeBack() {
+  const s = ui.state;
+  if (!s || ui.replaying || s.you === null || !s.auto[s.you] || ui.takingBack === ui.socket) return;
+  ui.takingBack = ui.socket;
+  send({type: "auto", on: false});
 }
 
 function trackTimers() {
@@ -294,7 +307,7 @@ export function tick() {
     const left = Math.max(0, (ui.deadlineAt - now) / 1000);
     bar.hidden = false;
     bar.querySelector("i").style.width = (100 * left / Math.max(1, ui.state.timer)) + "%";
-    bar.querySelector("span").textContent = t("timer_s", {s: Math.ceil(left)});
+    bar.querySelector("span").textContent = left > 0 ? t("timer_s", {s: Math.ceil(left)}) : t("time_up");
     bar.classList.toggle("low", left <= 5);
     const whole = Math.ceil(left);
     if (left <= 5 && whole !== ui.lastTick && whole > 0) { ui.lastTick = whole; sound.play("tick"); }
@@ -308,9 +321,8 @@ function noticeTimeouts(first) {
     const key = ui.state.room + ":" + seat;
     if (!found || ui.toldTimeouts[key] === found.n) return;
     ui.toldTimeouts[key] = found.n;
-    if (first) return;
-    toast(seat === ui.state.you ? t("timed_out_you", {action: played(found.action)}) :
-      t("timed_out_other", {who: who(seat), action: played(found.action)}), 6000);
+    if (first || seat === ui.state.you) return;  // yours stays said on the 托管 bar
+    toast(t("timed_out_other", {who: who(seat), action: played(found.action)}), 6000);
   });
 }
 
@@ -435,6 +447,7 @@ export function onState(m) {
   const key = m.room + ":" + m.hand_no;
   if (m.commitment && !(key in ui.seenCommitments)) ui.seenCommitments[key] = m.commitment;
   ui.state = m;
+  if (m.you === null || !m.auto[m.you]) ui.takingBack = null;
   if (!old || old.hand_no !== m.hand_no) { ui.hint = null; ui.chiOpen = false; }
   trackTimers();
   render();
