@@ -11,7 +11,6 @@ import time
 from collections import OrderedDict
 from collections.abc import MutableMapping
 from contextlib import suppress
-from importlib import resources
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -25,14 +24,6 @@ from paohuzi.server.reviews import Reviews
 from paohuzi.server.rooms import Room, Rooms
 from paohuzi.server.store import StoreError
 
-STATIC = resources.files("paohuzi.server") / "static"
-TYPES = {
-    "js": "text/javascript",
-    "css": "text/css",
-    "woff2": "font/woff2",
-    "svg": "image/svg+xml",
-    "txt": "text/plain",
-}
 MAX_ID = 64
 """Longest room id looked up (ours are 22 characters)."""
 log = logging.getLogger("paohuzi.server")

@@ -2,54 +2,46 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, Response
 
-from paohuzi.server.routes.common import STATIC, TYPES
+from paohuzi.server.assets import Asset, files
 
 router = APIRouter()
 
-PAGE = (STATIC / "index.html").read_bytes()
-FILES = {
-    f.name: (f.read_bytes(), TYPES[f.name.rsplit(".", 1)[-1]])
-    for f in STATIC.iterdir()
-    if f.is_file() and f.name.rsplit(".", 1)[-1] in TYPES
-}
-"""Every file the page loads, read once, with its type."""
-
-
-def _page() -> Response:
-    return Response(PAGE, media_type="text/html; charset=utf-8")
+FILES = {path: Asset.of(path, data) for path, data in files() if not path.endswith(".html")}
+"""Every file the page loads (in static/ and its folders), read and compressed once."""
+PAGE = next(Asset.of(path, data) for path, data in files() if path == "index.html")
 
 
 @router.get("/", response_class=HTMLResponse)
-async def index() -> Response:
-    return _page()
+async def index(request: Request) -> Response:
+    return PAGE.response(request)
 
 
 @router.get("/room/{room_id}", response_class=HTMLResponse)
-async def room_page(room_id: str) -> Response:
-    return _page()
+async def room_page(request: Request, room_id: str) -> Response:
+    return PAGE.response(request)
 
 
 @router.get("/room/{room_id}/hand/{n}", response_class=HTMLResponse)
-async def replay_page(room_id: str, n: str) -> Response:
-    return _page()
+async def replay_page(request: Request, room_id: str, n: str) -> Response:
+    return PAGE.response(request)
 
 
 @router.get("/rules", response_class=HTMLResponse)
 @router.get("/analysis", response_class=HTMLResponse)
 @router.get("/replay", response_class=HTMLResponse)
-async def other_page() -> Response:
-    return _page()
+async def other_page(request: Request) -> Response:
+    return PAGE.response(request)
 
 
-@router.get("/static/{name}")
-async def static(name: str) -> Response:
-    found = FILES.get(name)
+@router.get("/static/{path:path}")
+async def static(request: Request, path: str) -> Response:
+    found = FILES.get(path)
     if found is None:
         raise HTTPException(404, "no such file")
-    return Response(found[0], media_type=f"{found[1]}; charset=utf-8")
+    return found.response(request)
 
 
 @router.get("/favicon.ico")
