@@ -91,5 +91,6 @@ def test_a_file_gzip_would_not_shrink_is_sent_as_it_is() -> None:
 
 def test_every_file_of_the_static_folders_is_found() -> None:
     found = dict(files())
-    assert "index.html" in found and "app.js" in found and "style.css" in found
+    assert "index.html" in found and "app.js" in found and "fonts.css" in found
+    assert any(path.startswith("fonts/zi-ui-00.") for path in found)
     assert all(not path.startswith("/") and ".." not in path for path in found)
