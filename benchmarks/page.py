@@ -1,17 +1,21 @@
-"""Page weight and first render of the web table on loopback (issue 12).
+"""Page weight and first render of the web table on loopback (issues 12 and 24).
 
     python benchmarks/page.py [--runs 5]
 
-Starts ``paohuzi serve`` on a free port, opens a room in headless Chromium (Debian's, as the
-tests do) and prints the bytes of every file the page loads (HTML, scripts, styles, fonts) and
-the time from navigation to the table drawn in the shipped fonts: the hand's cards on screen
-and ``document.fonts.ready``.
+Starts ``paohuzi serve`` on a free port and opens a seat's invite link in headless Chromium
+(Debian's, as the tests do), each run in a fresh browser context (a first visit), then reloads
+it (a repeat visit: the same context, its cache). Prints the bytes over the wire (headers and
+encoded bodies, as Chromium counts them) of every file the page loads (HTML, scripts, styles,
+fonts) on a first and on a repeat visit, and the time from navigation to the table drawn in the
+shipped fonts (the hand's cards on screen and ``document.fonts.ready``) on each, with the
+machine's load.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import socket
 import statistics
@@ -19,10 +23,11 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import Page, Response, sync_playwright
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 DRAWN = """
@@ -63,11 +68,36 @@ def main() -> None:
             server.wait()
 
 
+def transferred(responses: list[Response]) -> dict[str, int]:
+    """Bytes over the wire of each of the page's own files (the API left out): headers and
+    encoded body, nothing for a file the cache gave."""
+    sizes: dict[str, int] = {}
+    for response in responses:
+        path = urllib.parse.urlsplit(response.url).path
+        if path.startswith("/api/"):
+            continue
+        size = response.request.sizes()
+        sizes[path] = max(0, size["responseHeadersSize"] + size["responseBodySize"])
+    return sizes
+
+
+def drawn(page: Page) -> float:
+    deadline = time.monotonic() + 60
+    while page.evaluate("window.__drawn === undefined"):
+        if time.monotonic() > deadline:
+            raise SystemExit("page.py: the table was not drawn within a minute")
+        page.wait_for_timeout(20)
+    found: float = page.evaluate("window.__drawn")
+    return found
+
+
 def measure(base: str, runs: int) -> None:
+    load = os.getloadavg()[0]
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"], headless=True)
-        times = []
-        sizes: dict[str, int] = {}
+        times: dict[str, list[float]] = {"first": [], "repeat": []}
+        sizes: dict[str, dict[str, int]] = {}
+        seen: list[Response] = []
         for _ in range(runs):
             request = urllib.request.Request(
                 base + "/api/rooms",
@@ -78,25 +108,27 @@ def measure(base: str, runs: int) -> None:
             context = browser.new_context(viewport={"width": 1280, "height": 800})
             page = context.new_page()
             page.add_init_script(DRAWN)
+            seen.clear()
+            page.on("response", lambda response: seen.append(response))
             page.goto(base + f"/room/{room['room']}#token={room['seats'][0]['token']}")
-            page.wait_for_function("window.__drawn !== undefined")
-            times.append(page.evaluate("window.__drawn"))
-            entries = page.evaluate(
-                "performance.getEntriesByType('navigation').concat("
-                "performance.getEntriesByType('resource'))"
-                ".filter(e => !e.name.includes('/api/'))"
-                ".map(e => [e.name.replace(location.origin, ''), e.encodedBodySize])"
-            )
-            sizes = {name.split("?")[0]: size for name, size in entries}
+            times["first"].append(drawn(page))
+            sizes["first"] = transferred(seen)
+            seen.clear()
+            page.reload()
+            times["repeat"].append(drawn(page))
+            sizes["repeat"] = transferred(seen)
             context.close()
         browser.close()
-    for name, size in sorted(sizes.items(), key=lambda item: -item[1]):
-        print(f"{size / 1024:8.1f} KB  {name}")
-    print(f"{sum(sizes.values()) / 1024:8.1f} KB  page weight (HTML + JS + CSS + fonts)")
-    print(
-        f"first render: median {statistics.median(times):.0f} ms, "
-        f"worst {max(times):.0f} ms over {runs} loads (fresh browser context each)"
-    )
+    print(f"{'first':>9} {'repeat':>9}  bytes over the wire, by file (the last run)")
+    for name, size in sorted(sizes["first"].items(), key=lambda item: -item[1]):
+        print(f"{size / 1024:6.1f} KB {sizes['repeat'].get(name, 0) / 1024:6.1f} KB  {name}")
+    for visit in ("first", "repeat"):
+        print(
+            f"{visit} visit: {sum(sizes[visit].values()) / 1024:.1f} KB (HTML + JS + CSS + fonts),"
+            f" drawn after median {statistics.median(times[visit]):.0f} ms,"
+            f" worst {max(times[visit]):.0f} ms over {runs} loads"
+        )
+    print(f"load average {load:.2f} before, {os.getloadavg()[0]:.2f} after ({os.cpu_count()} CPUs)")
 
 
 if __name__ == "__main__":
