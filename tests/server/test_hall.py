@@ -10,6 +10,7 @@ import signal
 import subprocess
 import threading
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -48,9 +49,9 @@ NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 
 class Nginx:
     """nginx with deploy/nginx.conf's routing (its map and upstream, TLS left out) in front of
-    the given processes, on a free loopback port."""
+    the given processes, on a free loopback port; ``http``: more directives of its http block."""
 
-    def __init__(self, folder: Path, ports: list[int]) -> None:
+    def __init__(self, folder: Path, ports: list[int], http: str = "") -> None:
         deploy = (Path(__file__).parents[2] / "deploy" / "nginx.conf").read_text()
         routing = deploy[: deploy.index("server {")]
         lines = [f"    server 127.0.0.1:{p} max_fails=1 fail_timeout=5s;" for p in ports]
@@ -63,7 +64,7 @@ class Nginx:
         (folder / "nginx.conf").write_text(
             f"daemon off; pid {folder}/nginx.pid; error_log {folder}/logs/error.log;\n"
             "events {}\n"
-            f"http {{ client_body_temp_path {folder}; proxy_temp_path {folder};\n"
+            f"http {{ client_body_temp_path {folder}; proxy_temp_path {folder}; {http}\n"
             f"{routing}\n"
             f"server {{ listen 127.0.0.1:{self.port};"
             f" access_log {folder}/logs/access.log paohuzi;"
@@ -354,4 +355,50 @@ def test_nginx_refuses_a_reconnecting_flood_before_the_server(tmp_path: Path) ->
         server.stop()
     assert statuses.count(429) >= 30, statuses
     assert statuses.count(101) >= 100, statuses
+    assert "Traceback" not in server.errors()
+
+
+def test_nginx_passes_the_static_files_compression_and_caching_through(tmp_path: Path) -> None:
+    """The web table's files through deploy/nginx.conf's routing, with the gzip of Debian's
+    nginx.conf on (and the types it suggests): gzipped once, by the server, with its ETag,
+    answered 304 when current, the fonts kept a year (D114)."""
+    if not Path(NGINX).exists():
+        pytest.skip("nginx is not installed (scripts/test installs it)")
+    debian = "gzip on; gzip_proxied any; gzip_types text/css text/javascript application/json;"
+
+    def get(url: str, **headers: str) -> tuple[int, dict[str, str], bytes]:
+        request = urllib.request.Request(url, headers=headers)
+        try:
+            with urllib.request.urlopen(request, timeout=clock.PATIENCE) as response:
+                found = {k.lower(): v for k, v in response.headers.items()}
+                return response.status, found, response.read()
+        except urllib.error.HTTPError as answer:  # a 304
+            return answer.code, {k.lower(): v for k, v in answer.headers.items()}, answer.read()
+
+    server = LoggedServer(tmp_path / "db")
+    server.start()
+    proxy: Nginx | None = None
+    try:
+        proxy = Nginx(tmp_path / "nginx", [server.port], http=debian)
+        html = get(server.url + "/")[2].decode()
+        font = next(h for h in html.split('"') if h.startswith("/static/fonts/zi-ui-00."))
+        for path in ("/", "/static/app.js", "/static/style.css", "/static/fonts.css"):
+            _, direct, body = get(server.url + path, **{"Accept-Encoding": "gzip"})
+            status, through, same = get(proxy.url + path, **{"Accept-Encoding": "gzip"})
+            assert status == 200 and same == body, path
+            assert through["content-encoding"] == "gzip" and through["etag"] == direct["etag"]
+            assert through["cache-control"] == "no-cache" and "content-security-policy" in through
+            status, _, empty = get(
+                proxy.url + path, **{"Accept-Encoding": "gzip", "If-None-Match": through["etag"]}
+            )
+            assert (status, empty) == (304, b""), path
+            _, plain, whole = get(proxy.url + path)
+            assert "content-encoding" not in plain and len(whole) > len(body), path
+        status, through, _ = get(proxy.url + font, **{"Accept-Encoding": "gzip"})
+        assert status == 200 and "content-encoding" not in through
+        assert through["cache-control"] == "public, max-age=31536000, immutable"
+    finally:
+        if proxy is not None:
+            proxy.stop()
+        server.stop()
     assert "Traceback" not in server.errors()
