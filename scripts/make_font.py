@@ -10,7 +10,7 @@ the interface's in ``unicode-range`` slices, with their ``@font-face`` rules and
   (the message catalogue ``static/i18n.js`` included), printable ASCII and ``EXTRA``. The
   others hold, :data:`SLICE` characters each, GB2312 (its 6,763 hanzi and 682 symbols),
   Latin-1 and the most frequent characters of Chinese text (``scripts/font_order.txt``), the
-  most frequent first: names in common characters land in a few early slices;
+  most frequent first;
 * ``fonts.css``: an ``@font-face`` rule for each file, each slice with its ``unicode-range``
   (exactly its characters): a page loads only the slices of the characters it shows, and a
   character outside every slice goes to the next font of the stack (a system font);
@@ -116,8 +116,8 @@ def slices(own: set[int], cmap: set[int]) -> list[tuple[int, list[int]]]:
 
     common = sorted((set(tiers) | set(standard) | latin) & cmap, key=rank)
     first = own & cmap
-    cut = [set(common[i : i + SLICE]) - first for i in range(0, len(common), SLICE)]
-    return [(0, sorted(first))] + [(n + 1, sorted(part)) for n, part in enumerate(cut) if part]
+    chunks = [set(common[i : i + SLICE]) - first for i in range(0, len(common), SLICE)]
+    return [(0, sorted(first))] + [(n + 1, sorted(c)) for n, c in enumerate(chunks) if c]
 
 
 def source_folder(given: Path | None, work: Path) -> tuple[Path, Path | None]:
@@ -148,7 +148,7 @@ def cut(font: TTFont, points: Iterable[int]) -> TTFont:
     options.layout_features = ["kern", "palt"]
     options.hinting = False
     options.desubroutinize = True
-    options.notdef_outline = True  # a character no font has is a box, never blank
+    options.notdef_outline = True  # were .notdef drawn, a box (empty, it was the blank of issue 24)
     options.name_IDs = [0, 1, 2, 3, 4, 5, 6, 13, 14]
     subsetter = subset.Subsetter(options)
     subsetter.populate(unicodes=points)
@@ -168,17 +168,11 @@ def rename(font: TTFont, family: str) -> None:
     names.setName(family.replace(" ", ""), 6, 3, 1, 0x409)
 
 
-def woff2(font: TTFont) -> bytes:
-    font.flavor = "woff2"
+def saved(font: TTFont, flavor: str | None = "woff2") -> bytes:
+    """``font``'s file, WOFF2 unless ``flavor`` is None."""
+    font.flavor = flavor
     font.recalcTimestamp = False  # the same input makes the same file
     out = io.BytesIO()
-    font.save(out)
-    return out.getvalue()
-
-
-def serialized(font: TTFont) -> bytes:
-    out = io.BytesIO()
-    font.recalcTimestamp = False
     font.save(out)
     return out.getvalue()
 
@@ -242,7 +236,7 @@ def card_font(font: TTFont) -> tuple[str, bytes]:
     points = {ord(c) for c in face_glyphs()} | {*range(32, 127)}
     cut(font, points)
     rename(font, CARD[2])
-    data = woff2(font)
+    data = saved(font)
     return hashed("zi-card", data), data
 
 
@@ -251,10 +245,10 @@ def ui_font(font: TTFont, own: set[int]) -> list[tuple[str, bytes, list[int]]]:
     parts = slices(own, set(font.getBestCmap()))
     cut(font, [p for _, part in parts for p in part])
     rename(font, UI[2])
-    whole = serialized(font)  # each slice is cut from this (far quicker than from the source)
+    whole = saved(font, None)  # each slice is cut from this (far quicker than from the source)
     made = []
     for number, part in parts:
-        data = woff2(cut(TTFont(io.BytesIO(whole)), part))
+        data = saved(cut(TTFont(io.BytesIO(whole)), part))
         made.append((hashed(f"zi-ui-{number:02d}", data), data, part))
     return made
 
