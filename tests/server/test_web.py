@@ -93,9 +93,14 @@ def local(url: str) -> str:
     return re.sub(r"^https?://[^/]+", "", url)
 
 
-def tap(card: Locator, force: bool = False) -> None:
+def tap(card: Locator, force: bool = False, timeout: float | None = None) -> None:
     """Tap a card of the hand where it shows: its top (the cards of a column overlap)."""
-    card.click(position={"x": 12, "y": 14}, force=force)
+    card.click(position={"x": 12, "y": 14}, force=force, timeout=timeout)
+
+
+LOOK_AGAIN = 5000
+"""Milliseconds :func:`step` tries a click on what the next state may take away: it gives up
+soon and its caller looks at the table again (a retry, not a bound: nothing fails by it)."""
 
 
 def step(page: Page, before_discard: Callable[[], None] | None = None) -> str | None:
@@ -106,28 +111,30 @@ def step(page: Page, before_discard: Callable[[], None] | None = None) -> str | 
         actions = [b.get_attribute("data-action") or "" for b in claims.all()]
         for want in ("hu", "peng"):
             if want in actions:
-                claims.nth(actions.index(want)).click()
+                claims.nth(actions.index(want)).click(timeout=LOOK_AGAIN)
                 return want
         chis = [a for a in actions if a.startswith("chi")]
         if "chi-open" in actions:
-            claims.nth(actions.index("chi-open")).click()
+            claims.nth(actions.index("chi-open")).click(timeout=LOOK_AGAIN)
             options = page.locator("#prompt .chi-option")
-            options.first.wait_for()
+            options.first.wait_for(timeout=LOOK_AGAIN)
             choices = sorted(b.get_attribute("data-action") or "" for b in options.all())
-            page.locator(f'#prompt .chi-option[data-action="{choices[0]}"]').click()
+            page.locator(f'#prompt .chi-option[data-action="{choices[0]}"]').click(
+                timeout=LOOK_AGAIN
+            )
             return "chi"
         if chis:
-            claims.nth(actions.index(chis[0])).click()
+            claims.nth(actions.index(chis[0])).click(timeout=LOOK_AGAIN)
             return "chi"
-        claims.nth(actions.index("pass")).click()
+        claims.nth(actions.index("pass")).click(timeout=LOOK_AGAIN)
         return "pass"
     playable = page.locator("#hand.discarding .card.playable")
     if playable.count():
         kinds = sorted({c.get_attribute("data-kind") or "" for c in playable.all()})
-        tap(page.locator(f'#hand .card.playable[data-kind="{kinds[0]}"]').first)
+        tap(page.locator(f'#hand .card.playable[data-kind="{kinds[0]}"]').first, timeout=LOOK_AGAIN)
         if before_discard is not None:
             before_discard()
-        tap(page.locator("#hand .card.selected"))
+        tap(page.locator("#hand .card.selected"), timeout=LOOK_AGAIN)
         return "discard"
     return None
 
