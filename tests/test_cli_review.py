@@ -80,7 +80,7 @@ def test_loss_se_is_the_standard_error_of_the_paired_differences() -> None:
     assert found["loss_se"] == 0.97
     # Unpaired, the two means' errors would add up: √(5 / 5 + 0.7 / 5) = 1.068.
     assert found["loss_se"] != round(math.sqrt(5 / 5 + 0.7 / 5), 3)
-    assert found["samples"] == 5 and found["mistake"] is False  # fewer than 10 samples
+    assert found["samples"] == 5 and found["mistake"] is False  # fewer than 20 samples
     assert judged([2.0], [5.0])["loss_se"] is None  # one sample: no spread to measure
 
 
@@ -97,10 +97,10 @@ def test_a_loss_within_the_noise_is_not_a_mistake_and_a_clear_one_is() -> None:
         found = judged([2.0] * 20, [12.0] * better + [2.0] * (20 - better))
         assert (found["loss"], found["loss_se"], found["mistake"]) == (loss, error, mistake)
         assert mistakes([found], 5) == ([NOISY_HU[2]] if mistake else [])
-    assert MISTAKE_Z == 3 and MISTAKE_SAMPLES == 10
-    # Always 10 points better: a mistake from 10 samples, too few samples to tell before.
-    assert judged([2.0] * 10, [12.0] * 10)["mistake"] is True
-    assert judged([2.0] * 9, [12.0] * 9)["mistake"] is False
+    assert MISTAKE_Z == 3 and MISTAKE_SAMPLES == 20
+    # Always 10 points better: a mistake from 20 samples, too few samples to tell before.
+    assert judged([2.0] * 20, [12.0] * 20)["mistake"] is True
+    assert judged([2.0] * 19, [12.0] * 19)["mistake"] is False
 
 
 def test_a_hu_is_a_mistake_only_when_passing_is_clearly_better() -> None:
@@ -130,14 +130,14 @@ def test_the_review_prints_each_loss_with_its_error_and_only_clear_mistakes(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     noisy = json.loads(review(tmp_path, capsys, *NOISY_HU[:2], "--json"))
-    assert noisy["mistakes"] == [] and (noisy["mistake_z"], noisy["mistake_samples"]) == (3, 10)
+    assert noisy["mistakes"] == [] and (noisy["mistake_z"], noisy["mistake_samples"]) == (3, 20)
     assert any(d["loss"] > 0 for d in noisy["decisions"])  # the old review's mistakes
     for d in noisy["decisions"]:
         assert d["mistake"] is False and d["loss"] <= MISTAKE_Z * d["loss_se"]
     text = " ".join(review(tmp_path, capsys, *NOISY_HU[:2]).split())
     hu = next(d for d in noisy["decisions"] if d["index"] == NOISY_HU[2])
     assert f"15 hu {hu['best']} {hu['loss']:.2f} ± {hu['loss_se']:.2f} 误差内 noise" in text
-    assert "没有发现失误：少得都在抽样误差之内（不到 3 个标准误，或不到 10 个样本）" in text
+    assert "没有发现失误：少得都在抽样误差之内（不到 3 个标准误，或不到 20 个样本）" in text
     assert "no mistakes found: every loss is within the noise of the samples" in text
     costly = json.loads(review(tmp_path, capsys, *COSTLY_HU[:2], "--json"))
     assert costly["mistakes"] == [COSTLY_HU[2]]

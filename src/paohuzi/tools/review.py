@@ -25,7 +25,7 @@ from paohuzi.engine.record import Record, RecordError
 JSON = dict[str, Any]
 MISTAKE_Z = 3.0
 """Standard errors of its paired loss beyond which a decision is a mistake (D115)."""
-MISTAKE_SAMPLES = 10
+MISTAKE_SAMPLES = 20
 """Samples below which no loss is called a mistake: too few to measure their spread (D115)."""
 
 
