@@ -170,5 +170,8 @@ def test_review_cli(capsys: pytest.CaptureFixture[str]) -> None:
             and decision["best"] in decision["estimates"]
         )
         assert decision["loss"] >= 0
-    assert set(data["mistakes"]) <= {d["index"] for d in data["decisions"]}
+        # One sample measures no spread: no standard error, and nothing called a mistake.
+        assert decision["samples"] == 1 and decision["loss_se"] is None
+        assert decision["mistake"] is False
+    assert data["mistakes"] == []
     assert main(["review", "/nonexistent.json", "--seat", "0"]) == 2

@@ -12,6 +12,7 @@ import pytest
 
 from paohuzi.cli import main
 from paohuzi.engine.record import Record, position_json
+from paohuzi.tools.review import MISTAKE_SAMPLES
 from tests import clock
 from tests.server.harness import FAST, app_client, new_room, play_out, receive, room_of, seated
 
@@ -202,11 +203,12 @@ def test_replay_frames_are_the_engines_positions(tmp_path: Path) -> None:
 def test_a_review_in_the_background_finds_what_paohuzi_review_prints(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    samples = MISTAKE_SAMPLES  # the fewest at which a review calls a mistake (D115)
     with app_client(tmp_path / "db", **FAST) as client:
         room, record = finished_hand(client)
         url = f"/api/rooms/{room}/hands/0/review"
-        assert client.get(url, params={"seat": 0, "samples": 2}).status_code == 404
-        started = client.post(url, json={"seat": 0, "samples": 2})
+        assert client.get(url, params={"seat": 0, "samples": samples}).status_code == 404
+        started = client.post(url, json={"seat": 0, "samples": samples})
         assert started.status_code in (200, 202)
         # A stall is a review that makes no progress, not one slower than some time: on a
         # loaded machine (CI's PostgreSQL run reviews on the Python core) it takes minutes.
@@ -215,18 +217,19 @@ def test_a_review_in_the_background_finds_what_paohuzi_review_prints(
         while found["state"] in ("queued", "running"):
             progress.check((found["state"], found["done"]), "the review stopped")
             time.sleep(0.1)
-            found = client.get(url, params={"seat": 0, "samples": 2}).json()
+            found = client.get(url, params={"seat": 0, "samples": samples}).json()
         assert found["state"] == "done" and found["done"] == found["total"]
         assert client.post(url, json={"seat": 5}).status_code == 422
     path = tmp_path / "hand.json"
     path.write_text(json.dumps(record))
-    assert main(["review", str(path), "--seat", "0", "--samples", "2", "--json"]) == 0
+    assert main(["review", str(path), "--seat", "0", "--samples", str(samples), "--json"]) == 0
     printed = json.loads(capsys.readouterr().out)
-    keys = ("index", "played", "best", "loss", "estimates")
+    keys = ("index", "played", "best", "loss", "loss_se", "mistake", "estimates", "samples")
     assert [{k: d[k] for k in keys} for d in found["decisions"]] == [
         {k: d[k] for k in keys} for d in printed["decisions"]
     ]
-    assert found["mistakes"] == printed["mistakes"]
+    for key in ("mistakes", "mistake_z", "mistake_samples"):
+        assert found[key] == printed[key]
 
 
 def test_the_analysis_board_answers_what_paohuzi_analyze_does(

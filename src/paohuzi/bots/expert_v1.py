@@ -159,6 +159,14 @@ class ExpertV1Bot:
         """Estimated points of each candidate (by default the shortlist); ``seed`` the samples'
         (by default the next of the bot's own generator)."""
         chosen = tuple(candidates if candidates is not None else self.shortlist(observation))
+        return estimates(chosen, self.payments(observation, chosen, seed=seed))
+
+    def payments(
+        self, observation: Observation, candidates: Sequence[Action], *, seed: int | None = None
+    ) -> list[list[float]]:
+        """What :meth:`evaluate` estimates from: the payment of each candidate (rows) on each
+        sample (columns, the same samples in the same order for every row)."""
+        chosen = tuple(candidates)
         now = time.monotonic()
         deadline = None if self.samples is not None else now + self.budget
         if self.time_limit is not None:
@@ -186,7 +194,7 @@ class ExpertV1Bot:
             for part in self._pool.map(_rollout_job, jobs):
                 for row, more in zip(values, part, strict=True):
                     row.extend(more)
-        return estimates(chosen, values)
+        return values
 
     def close(self) -> None:
         if self._pool is not None:

@@ -14,7 +14,15 @@ from rich.table import Table
 from paohuzi.bots.expert import DEFAULT_BUDGET, ExpertBot
 from paohuzi.cli.replay import read_record
 from paohuzi.engine.record import RecordError
-from paohuzi.tools.review import decisions, judge, mistakes, seeds
+from paohuzi.tools.review import (
+    MISTAKE_SAMPLES,
+    MISTAKE_Z,
+    decisions,
+    judge,
+    mistakes,
+    rule,
+    seeds,
+)
 
 
 def add_parser(commands: Any) -> None:
@@ -67,26 +75,44 @@ def run(args: argparse.Namespace) -> int:
     worst = mistakes(judged, args.top)
     by_index = {d["index"]: d for d in judged}
     if args.json:
-        print(
-            json.dumps(
-                {
-                    "seat": args.seat,
-                    "decisions": judged,
-                    "mistakes": worst,
-                }
-            )
-        )
+        print(json.dumps({"seat": args.seat, "decisions": judged, "mistakes": worst} | rule()))
         return 0
     out = Console(highlight=False)
-    table = Table("#", "played", "expert", "loss (points)", box=None, padding=(0, 2))
+    table = Table("#", "played", "expert", "loss ± s.e. (points)", "", box=None, padding=(0, 2))
     for d in judged:
-        table.add_row(str(d["index"]), d["played"], d["best"], f"{d['loss']:.2f}")
+        table.add_row(str(d["index"]), d["played"], d["best"], lost(d), verdict(d))
     out.print(table)
     if worst:
-        out.print("[bold]biggest mistakes[/bold]")
+        out.print(f"[bold]最大的失误[/bold]（少得超过 {MISTAKE_Z:g} 个标准误）")
+        out.print(f"[bold]biggest mistakes[/bold] (a loss over {MISTAKE_Z:g} standard errors)")
         for d in (by_index[i] for i in worst):
-            gain = f"+{d['loss']:.2f}"
-            out.print(f"  action {d['index']}: played {d['played']}, better {d['best']} ({gain})")
+            out.print(
+                f"  第{d['index']}步：选了 {d['played']}，高手会 {d['best']}，估计少得 {lost(d)} 分"
+            )
+            out.print(
+                f"  action {d['index']}: played {d['played']}, better {d['best']} "
+                f"(+{lost(d)} points)"
+            )
     else:
-        out.print("no mistakes found at this budget")
+        out.print(
+            f"没有发现失误：少得都在抽样误差之内（不到 {MISTAKE_Z:g} 个标准误，"
+            f"或不到 {MISTAKE_SAMPLES} 个样本）"
+        )
+        out.print(
+            f"no mistakes found: every loss is within the noise of the samples (under "
+            f"{MISTAKE_Z:g} standard errors, or fewer than {MISTAKE_SAMPLES} samples)"
+        )
     return 0
+
+
+def lost(d: dict[str, Any]) -> str:
+    """A decision's estimated loss with its standard error (unknown from one sample)."""
+    error = "?" if d["loss_se"] is None else f"{d['loss_se']:.2f}"
+    return f"{d['loss']:.2f} ± {error}"
+
+
+def verdict(d: dict[str, Any]) -> str:
+    """Whether a decision that is not the expert's choice is a mistake or within the noise."""
+    if d["played"] == d["best"]:
+        return ""
+    return "失误 mistake" if d["mistake"] else "误差内 noise"

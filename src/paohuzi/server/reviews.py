@@ -20,7 +20,15 @@ from typing import Any
 from paohuzi.bots.expert import ExpertBot
 from paohuzi.engine.record import Record
 from paohuzi.server.botrunner import worker_pool
-from paohuzi.tools.review import Decision, decisions, judge, mistakes, offer_name, seeds
+from paohuzi.tools.review import (
+    Decision,
+    decisions,
+    judge,
+    mistakes,
+    offer_name,
+    rule,
+    seeds,
+)
 
 JSON = dict[str, Any]
 Key = tuple[str, int, int, int]
@@ -71,6 +79,7 @@ class Review:
         if self.state in ("done", "timeout"):
             data["decisions"] = self.decisions
             data["mistakes"] = mistakes(self.decisions, TOP)
+            data |= rule()
         if self.error:
             data["error"] = self.error
         return data
