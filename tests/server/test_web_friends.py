@@ -15,6 +15,7 @@ from playwright.sync_api import Browser, Page, WebSocketRoute
 from paohuzi.cli import main
 from paohuzi.engine.observation import observe
 from paohuzi.engine.record import Record, position_json
+from paohuzi.tools.review import MISTAKE_SAMPLES
 from tests import clock
 from tests.server.conftest import Server
 from tests.server.test_web import (
@@ -296,16 +297,20 @@ def test_every_step_of_the_replay_board_is_the_engines_position(
 def test_the_review_in_the_browser_is_what_paohuzi_review_prints(
     site: Server, browser: Browser, shots: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    room, record = finished_hand(site, seed=38)
+    # A hand of greedy bots where seat 0 makes a mistake the review calls at its fewest
+    # samples (D115): the list, the verdict with its uncertainty, the board at that step.
+    room, record = finished_hand(site, seed=31)
     path = tmp_path / "hand.json"
     path.write_text(json.dumps(record))
-    assert main(["review", str(path), "--seat", "0", "--samples", "2", "--json"]) == 0
+    samples = str(MISTAKE_SAMPLES)
+    assert main(["review", str(path), "--seat", "0", "--samples", samples, "--json"]) == 0
     printed = json.loads(capsys.readouterr().out)
     by_index = {d["index"]: d for d in printed["decisions"]}
+    assert printed["mistakes"]
     for viewport in (DESKTOP, PHONE):
         table = Table(browser, shots, viewport)
         page = table.page
-        page.goto(f"{site.url}/room/{room}/hand/0?samples=2")
+        page.goto(f"{site.url}/room/{room}/hand/0?samples={samples}")
         page.wait_for_selector("#replay-bar:not([hidden])")
         page.click("#review-start")
         page.wait_for_selector("#review-list li", timeout=3 * clock.PATIENCE * 1000)
@@ -318,11 +323,21 @@ def test_the_review_in_the_browser_is_what_paohuzi_review_prints(
             expected = by_index[int(found["index"])]
             assert (found["played"], found["best"]) == (expected["played"], expected["best"])
             assert float(found["loss"]) == expected["loss"]
-        if printed["mistakes"]:
-            page.click("#review-list li.mistake button")
-            worst = by_index[printed["mistakes"][0]]
-            assert f"{worst['loss']:.2f}" in page.inner_text("#review-here")
-            assert page.evaluate(BOARD)["slider"] == worst["index"]
+        page.click("#review-list li.mistake button")
+        worst = by_index[printed["mistakes"][0]]
+        said = page.inner_text("#review-here")
+        assert f"{worst['loss']:.2f} ± {worst['loss_se']:.2f}" in said, said
+        assert page.evaluate(BOARD)["slider"] == worst["index"]
+        # A decision that differs from the expert's by less than the noise is said so, and
+        # not called a mistake.
+        quiet = [d for d in printed["decisions"] if d["played"] != d["best"] and not d["mistake"]]
+        if quiet:
+            page.click("#replay-slider")
+            page.evaluate(f"document.getElementById('replay-slider').value = {quiet[0]['index']}")
+            page.dispatch_event("#replay-slider", "input")
+            assert "不算失误" in page.inner_text("#review-here") or "不下结论" in page.inner_text(
+                "#review-here"
+            )
         table.shot("review")
         table.close()
 

@@ -91,8 +91,8 @@ export const MESSAGES = {
     a_hand_of: "{who}的手牌",
     review_start: "高手复盘", review_mistakes: "最大的失误", review_queued: "排队中…", review_running: "高手在复盘：{i}/{n}",
     review_done: "复盘完成：{who}的{n}个决定", review_timeout: "时间到，只复盘了前{n}个决定", review_failed: "复盘失败：{why}",
-    review_busy: "复盘的人太多了，请过一会儿再试", review_clean: "没有发现失误", review_step: "第{i}步",
-    review_line: "选了{played}，高手会{best}，估计少得{loss}分", st_replay_decides: "{who}在{n}种选择里决定", st_replay_moves: "轮到{who}", review_good: "{played}：和高手一样",
+    review_busy: "复盘的人太多了，请过一会儿再试", review_clean: "没有发现失误：差别都在抽样误差之内", review_step: "第{i}步",
+    review_line: "选了{played}，高手会{best}，估计少得 {loss} ± {se} 分", st_replay_decides: "{who}在{n}种选择里决定", st_replay_moves: "轮到{who}", review_good: "{played}：和高手一样",
     open_title: "打开牌谱", open_note: "选一个牌谱文件（paohuzi 记录的 JSON，F4），在牌桌上一步一步回放。",
     open_big: "文件太大了，不像是一局的牌谱", open_bad: "读不了这个牌谱：{why}",
     p_hand_title: "找不到这一局", p_hand_body: "这一局可能还没打完，或者链接不完整。",
@@ -115,6 +115,7 @@ export const MESSAGES = {
     ask_title: "朋友请你来打跑胡子", ask_name: "你的昵称（大家会看到）", ask_sit: "入座", ask_skip: "不填，直接入座",
     act_pao: "跑", claim_lost: "你的{mine}没成：{who}{theirs}了这张牌", f_deng_rule: "{base}胡息1等，每多{step}胡息加1等", list_sep: "；", glyph_hu: "胡", glyph_peng: "碰", glyph_chi: "吃", glyph_pass: "过", glyph_wei: "偎", glyph_pao: "跑", glyph_ti: "提", banner_hu: "胡", banner_draw: "荒庄", "bot_expert-v1": "电脑·高手（旧版）",
     card_name: "{glyph}", cards_sep: "", card_spoken: "{glyph} ({size} {n}{red})",
+    review_noise: "{played}：比高手的{best}估计少得 {loss} ± {se} 分，在抽样误差之内，不算失误", review_few: "{played}：比高手的{best}估计少得 {loss} 分，样本太少（{samples}个，至少要{needed}个），不下结论",
   },
   en: {
     lang_switch: "中文", lang_switch_label: "Switch to Chinese",
@@ -204,8 +205,8 @@ export const MESSAGES = {
     a_hand_of: "{who}'s hand",
     review_start: "Expert review", review_mistakes: "Biggest mistakes", review_queued: "Waiting in the queue…", review_running: "The expert is reviewing: {i}/{n}",
     review_done: "Review done: {n} decisions of {who}", review_timeout: "Out of time: the first {n} decisions reviewed", review_failed: "Review failed: {why}",
-    review_busy: "The reviewer is busy; try again in a minute", review_clean: "No mistake found", review_step: "step {i}",
-    review_line: "played {played}, the expert would {best}: about {loss} points lost", st_replay_decides: "{who} decides among {n} choices", st_replay_moves: "{who} to move", review_good: "{played}: as the expert would",
+    review_busy: "The reviewer is busy; try again in a minute", review_clean: "No mistake found: every difference is within the noise of the samples", review_step: "step {i}",
+    review_line: "played {played}, the expert would {best}: about {loss} ± {se} points lost", st_replay_decides: "{who} decides among {n} choices", st_replay_moves: "{who} to move", review_good: "{played}: as the expert would",
     open_title: "Open a record", open_note: "Pick a record file (a paohuzi record, JSON, F4) to replay it step by step on the table.",
     open_big: "That file is too big to be a hand's record", open_bad: "Cannot read this record: {why}",
     p_hand_title: "No such hand", p_hand_body: "The hand may not be over yet, or the link is incomplete.",
@@ -229,6 +230,7 @@ export const MESSAGES = {
     ask_title: "A friend invites you to play Paohuzi", ask_name: "Your nickname (everyone sees it)", ask_sit: "Take the seat", ask_skip: "Sit without a name",
     act_pao: "Pao", claim_lost: "Your {mine} lost: {who} took the card ({theirs})", f_deng_rule: "1 deng at {base} hu-xi, +1 for every {step} more", list_sep: "; ", glyph_hu: "Hu", glyph_peng: "Peng", glyph_chi: "Chi", glyph_pass: "Pass", glyph_wei: "Wei", glyph_pao: "Pao", glyph_ti: "Ti", banner_hu: "Hu!", banner_draw: "Draw", "bot_expert-v1": "Bot · expert (v1)",
     card_name: "{size} {n}", cards_sep: ", ", card_spoken: "{size} {n}{red}",
+    review_noise: "{played}: {loss} ± {se} points behind the expert's {best}, within the noise of the samples — not a mistake", review_few: "{played}: {loss} points behind the expert's {best}, too few samples ({samples}; {needed} needed) to call it",
   },
 };
 

@@ -165,8 +165,17 @@ export function renderReview() {
   renderReviewHere();
 }
 
+/** The review's verdict on a decision in words, with its uncertainty (D115): a mistake only
+ * when the loss is over the review's standard errors on enough samples; a smaller loss is
+ * shown as within the noise, and one from too few samples is not called either way. */
 function reviewWords(d) {
-  return t("review_line", {played: actionWords(r2(d.played)), best: actionWords(r2(d.best)), loss: d.loss.toFixed(2)});
+  const r = ui.review;
+  const p = {played: actionWords(r2(d.played)), best: actionWords(r2(d.best)), loss: d.loss.toFixed(2),
+    se: d.loss_se === null || d.loss_se === undefined ? "?" : d.loss_se.toFixed(2),
+    samples: d.samples, needed: r.mistake_samples};
+  if (d.mistake) return t("review_line", p);
+  if (d.loss_se === null || d.loss_se === undefined || d.samples < r.mistake_samples) return t("review_few", p);
+  return t("review_noise", p);
 }
 
 const r2 = action => ui.viewSeat + " " + action;
@@ -180,7 +189,7 @@ function renderReviewHere() {
   const d = ui.review.decisions.find(x => x.index === ui.frameAt);
   if (!d) return;
   here.textContent = d.played === d.best ? t("review_good", {played: actionWords(r2(d.played))}) : reviewWords(d);
-  here.className = d.loss > 0 ? "loss" : "good";
+  here.className = d.mistake ? "loss" : d.played === d.best ? "good" : "noise";
   here.dataset.index = String(d.index);
 }
 
