@@ -28,6 +28,7 @@ from tests.server.conftest import Server
 
 DESKTOP: ViewportSize = {"width": 1280, "height": 800}
 PHONE: ViewportSize = {"width": 390, "height": 844}
+SMALL_PHONE: ViewportSize = {"width": 360, "height": 640}
 WIN_SEED = 6
 """A seeded room where seat 0, playing as :func:`step` clicks, wins (乌胡, 5 番)."""
 HAIDI_SEED = 38
@@ -51,7 +52,13 @@ class Table:
         self.page: Page = self.context.new_page()
         self.errors: list[str] = []
         self.shots = shots
-        self.size = "phone" if viewport["width"] < 700 else "desktop"
+        self.size = (
+            "desktop"
+            if viewport["width"] >= 700
+            else "phone"
+            if viewport["height"] >= 700
+            else "phone-small"
+        )
         self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
 

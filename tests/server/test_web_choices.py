@@ -18,7 +18,15 @@ from paohuzi.engine.game import Game
 from paohuzi.engine.groups import GroupType
 from paohuzi.server.rooms import reveal_of, winning_group
 from tests.server.conftest import Server
-from tests.server.test_web import DESKTOP, FAKE_ROOM, PHONE, Table, four_seat_state, wait_js
+from tests.server.test_web import (
+    DESKTOP,
+    FAKE_ROOM,
+    PHONE,
+    SMALL_PHONE,
+    Table,
+    four_seat_state,
+    wait_js,
+)
 
 pytestmark = pytest.mark.xdist_group("browser")
 
@@ -44,7 +52,9 @@ def fake_room(page: Any, first: dict[str, Any], sent: list[str]) -> None:
     page.route("**/api/rooms/*/hands/*/record", lambda r: r.fulfill(json={}))
 
 
-@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+@pytest.mark.parametrize(
+    "viewport", [DESKTOP, PHONE, SMALL_PHONE], ids=["desktop", "phone", "phone-small"]
+)
 def test_a_chi_is_one_choice_per_result(
     site: Server, browser: Browser, shots: Path, viewport: ViewportSize
 ) -> None:
@@ -89,7 +99,9 @@ SETTLED = four_seat_state(0) | {
 }  # fmt: skip
 
 
-@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+@pytest.mark.parametrize(
+    "viewport", [DESKTOP, PHONE, SMALL_PHONE], ids=["desktop", "phone", "phone-small"]
+)
 def test_only_the_card_that_won_is_marked(
     site: Server, browser: Browser, shots: Path, viewport: ViewportSize
 ) -> None:

@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Browser
 
 from tests.server.conftest import Server
-from tests.server.test_web import DESKTOP, PHONE, Table, wait_js
+from tests.server.test_web import DESKTOP, PHONE, SMALL_PHONE, Table, wait_js
 
 pytestmark = pytest.mark.xdist_group("browser")
 
@@ -18,7 +18,7 @@ pytestmark = pytest.mark.xdist_group("browser")
 def test_two_friends_are_asked_their_names_and_the_host_finds_the_room_again(
     site: Server, browser: Browser, shots: Path
 ) -> None:
-    host, one, two = (Table(browser, shots, v) for v in (DESKTOP, PHONE, PHONE))
+    host, one, two = (Table(browser, shots, v) for v in (DESKTOP, PHONE, SMALL_PHONE))
     page = host.page
     page.goto(site.url + "/")
     page.fill("#nickname", "老张")
