@@ -8,9 +8,11 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::mem::ManuallyDrop;
+use std::ptr::NonNull;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::ffi;
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyList, PyTuple};
@@ -101,16 +103,53 @@ impl Kit {
     }
 }
 
+/// An object a [`Kit`] holds, by its address: the Kit keeps every object it made or was given
+/// for as long as it lives, so a game (which holds its Kit) keeps its legal actions' objects
+/// without a reference of its own to take at each position and drop at the next.
+#[derive(Clone, Copy)]
+struct Held(NonNull<ffi::PyObject>);
+
+// SAFETY: an address, read only under the GIL, of an object its Kit owns (see `Held`).
+unsafe impl Send for Held {}
+// SAFETY: as for Send.
+unsafe impl Sync for Held {}
+
+impl Held {
+    fn of(object: &Py<PyAny>) -> Held {
+        Held(NonNull::new(object.as_ptr()).expect("an object"))
+    }
+
+    fn is(self, object: &Bound<'_, PyAny>) -> bool {
+        self.0.as_ptr() == object.as_ptr()
+    }
+
+    /// The object, borrowed for `py`.
+    ///
+    /// # Safety
+    /// The Kit that holds it is alive.
+    unsafe fn bind<'a, 'py>(self, py: Python<'py>) -> Borrowed<'a, 'py, PyAny> {
+        // SAFETY: the caller's Kit holds the object (a valid, live reference).
+        unsafe { Borrowed::from_ptr(py, self.0.as_ptr()) }
+    }
+}
+
 impl Kit {
     fn object(&self, py: Python<'_>, act: Act) -> PyResult<Py<PyAny>> {
+        let held = self.held(py, act)?;
+        // SAFETY: `self` holds the object.
+        Ok(unsafe { held.bind(py) }.to_owned().unbind())
+    }
+
+    /// The object of an action, which this Kit holds (made on first use for a 吃).
+    fn held(&self, py: Python<'_>, act: Act) -> PyResult<Held> {
         Ok(match act {
-            Act::Discard(k) => self.discards[usize::from(k)].clone_ref(py),
-            Act::Peng => self.peng.clone_ref(py),
-            Act::Hu => self.hu.clone_ref(py),
-            Act::Pass => self.pass.clone_ref(py),
+            Act::Discard(k) => Held::of(&self.discards[usize::from(k)]),
+            Act::Peng => Held::of(&self.peng),
+            Act::Hu => Held::of(&self.hu),
+            Act::Pass => Held::of(&self.pass),
             Act::Chi(chi) => {
                 if let Some(found) = self.chis.lock().unwrap_or_else(|e| e.into_inner()).get(&chi) {
-                    return Ok(found.clone_ref(py));
+                    return Ok(Held::of(found));
                 }
                 let groups = chi
                     .shapes()
@@ -120,8 +159,10 @@ impl Kit {
                 let made = self
                     .action
                     .call1(py, (self.types[1].clone_ref(py), py.None(), PyTuple::new(py, groups)?))?;
-                self.chis.lock().unwrap_or_else(|e| e.into_inner()).insert(chi, made.clone_ref(py));
-                made
+                let held = Held::of(&made);
+                // Never removed: a Held of it stays valid while the Kit lives.
+                self.chis.lock().unwrap_or_else(|e| e.into_inner()).insert(chi, made);
+                held
             }
         })
     }
@@ -175,8 +216,9 @@ pub struct Game {
     /// Actions applied through this object (or played to the end by it): what Python's caches
     /// of the position are keyed by.
     moves: u64,
-    /// The `Action` objects of the legal actions, in order, while `legal_at == moves`.
-    legal: Vec<Py<PyAny>>,
+    /// The `Action` objects of the legal actions (held by `kit`), in order, while
+    /// `legal_at == moves`.
+    legal: Vec<Held>,
     legal_at: u64,
     /// The game's `RuleSet`, for the words of a refusal ([`Game::play`]).
     rules: Option<Py<PyAny>>,
@@ -357,13 +399,13 @@ impl Game {
         }
     }
 
-    /// The legal actions' objects, made once per position.
-    fn legal_objects(&mut self, py: Python<'_>) -> PyResult<&[Py<PyAny>]> {
+    /// The legal actions' objects, found once per position.
+    fn legal_objects(&mut self, py: Python<'_>) -> PyResult<&[Held]> {
         if self.legal_at != self.moves {
             let kit = self.kit.get();
             self.legal.clear();
             for &a in self.core.legal() {
-                self.legal.push(kit.object(py, a)?);
+                self.legal.push(kit.held(py, a)?);
             }
             self.legal_at = self.moves;
         }
@@ -510,7 +552,8 @@ impl Game {
     /// objects (made once per position).
     fn legal<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let objects = self.legal_objects(py)?;
-        PyList::new(py, objects.iter().map(|o| o.bind(py)))
+        // SAFETY: the game's Kit holds them.
+        PyList::new(py, objects.iter().map(|o| unsafe { o.bind(py) }))
     }
 
     /// Carries out an action (`Game.apply`), or raises the `IllegalAction` the Kit's `refuse`
