@@ -384,6 +384,71 @@ fn hand_of(counts: &[i64]) -> PyResult<crate::engine::cards::Counts> {
     Ok(found)
 }
 
+/// The deals of one rule set (`paohuzi.native.core` makes one per `RuleSet`): its game rules,
+/// evaluator, Kit and `RuleSet` (for the words of a refusal, [`Game::play`]) taken once, so a
+/// deal converts only its own arguments (a game is made per hand, D112).
+#[pyclass(frozen, module = "paohuzi._native")]
+pub struct Dealer {
+    rules: Arc<GameRules>,
+    ev: Py<Evaluator>,
+    kit: Py<Kit>,
+    rule_set: Py<PyAny>,
+}
+
+#[pymethods]
+impl Dealer {
+    #[new]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        ev: &Bound<'_, Evaluator>,
+        kit: Py<Kit>,
+        players: u8,
+        hu_on_discard: bool,
+        take_needs_discard: bool,
+        break_kan_when_stuck: bool,
+        rule_set: Py<PyAny>,
+    ) -> PyResult<Self> {
+        let rules = rules_of(ev, players, hu_on_discard, take_needs_discard, break_kan_when_stuck)?;
+        Ok(Dealer { rules, ev: ev.clone().unbind(), kit, rule_set })
+    }
+
+    /// A hand dealt from `deck` (R2).
+    #[pyo3(signature = (dealer, deck, keep_log = true, pauses = false))]
+    fn deal(&self, py: Python<'_>, dealer: u8, deck: Vec<i64>, keep_log: bool, pauses: bool) -> PyResult<Game> {
+        let deck = core::check_deck(&deck).map_err(PyValueError::new_err)?;
+        self.dealt(py, dealer, &deck, keep_log, pauses)
+    }
+
+    /// A hand dealt inside the core from the deck Python's `random.Random(seed).shuffle` makes of
+    /// `full_deck()` (D92's `PyRandom`): `seed` is the int seed's absolute value, as CPython
+    /// seeds from it. The very deal of `paohuzi.engine.game.Game(seed=…)` (D93).
+    #[pyo3(signature = (dealer, seed, keep_log = true, pauses = false))]
+    fn deal_python_seeded(
+        &self,
+        py: Python<'_>,
+        dealer: u8,
+        seed: u128,
+        keep_log: bool,
+        pauses: bool,
+    ) -> PyResult<Game> {
+        self.dealt(py, dealer, &core::python_shuffled_deck(seed), keep_log, pauses)
+    }
+}
+
+impl Dealer {
+    fn dealt(&self, py: Python<'_>, dealer: u8, deck: &[Kind], keep_log: bool, pauses: bool) -> PyResult<Game> {
+        if dealer >= self.rules.players {
+            return Err(PyValueError::new_err(format!("no seat {dealer} to deal")));
+        }
+        let mut core = core::Game::dealt_in(spare(), self.rules.clone(), dealer, deck, keep_log, pauses)
+            .map_err(invalid)?;
+        reserve_log(&mut core);
+        let mut game = Game::wrap(core, self.ev.clone_ref(py), self.kit.clone_ref(py));
+        game.rules = Some(self.rule_set.clone_ref(py));
+        Ok(game)
+    }
+}
+
 type SeatTuple<'py> = (Vec<i64>, Vec<(usize, Vec<i64>)>, Vec<i64>, Vec<i64>, Vec<i64>, Vec<(i64, i64)>);
 
 impl Game {
@@ -440,31 +505,6 @@ impl Game {
 
 #[pymethods]
 impl Game {
-    /// A hand dealt from `deck` (R2).
-    #[staticmethod]
-    #[allow(clippy::too_many_arguments)]
-    #[pyo3(signature = (ev, kit, players, hu_on_discard, take_needs_discard, break_kan_when_stuck, dealer, deck, keep_log = true, pauses = false))]
-    fn deal(
-        ev: &Bound<'_, Evaluator>,
-        kit: Py<Kit>,
-        players: u8,
-        hu_on_discard: bool,
-        take_needs_discard: bool,
-        break_kan_when_stuck: bool,
-        dealer: u8,
-        deck: Vec<i64>,
-        keep_log: bool,
-        pauses: bool,
-    ) -> PyResult<Game> {
-        let rules =
-            dealing_rules(ev, players, hu_on_discard, take_needs_discard, break_kan_when_stuck, dealer)?;
-        let deck = core::check_deck(&deck).map_err(PyValueError::new_err)?;
-        let mut core =
-            core::Game::dealt_in(spare(), rules, dealer, &deck, keep_log, pauses).map_err(invalid)?;
-        reserve_log(&mut core);
-        Ok(Game::wrap(core, ev.clone().unbind(), kit))
-    }
-
     /// A game at a position whose shape Python has checked: `seats` as
     /// `(hand counts, [(group type index, cards)], row, discarded, chou, [(kind, hu-xi)])`, the
     /// phase as `("claim", card, owner, source, asking, offered, claims)`, `("discard", seat)`,
@@ -522,6 +562,7 @@ impl Game {
         // The same count of moves: Python's caches of a copy's position stay keyed rightly.
         let mut copy = Game::wrap((*self.core).clone(), self.ev.clone_ref(py), self.kit.clone_ref(py));
         copy.moves = self.moves;
+        copy.rules = self.rules.as_ref().map(|r| r.clone_ref(py));
         copy
     }
 
@@ -842,33 +883,6 @@ impl Game {
         let rules =
             dealing_rules(ev, players, hu_on_discard, take_needs_discard, break_kan_when_stuck, dealer)?;
         let core = core::Game::deal_seeded(rules, dealer, seed, keep_log).map_err(invalid)?;
-        Ok(Game::wrap(core, ev.clone().unbind(), kit))
-    }
-
-    /// A hand dealt inside the core from the deck Python's `random.Random(seed).shuffle` makes of
-    /// `full_deck()` (D92's `PyRandom`): `seed` is the int seed's absolute value, as CPython
-    /// seeds from it. The very deal of `paohuzi.engine.game.Game(seed=…)` (D93).
-    #[staticmethod]
-    #[allow(clippy::too_many_arguments)]
-    #[pyo3(signature = (ev, kit, players, hu_on_discard, take_needs_discard, break_kan_when_stuck, dealer, seed, keep_log = true, pauses = false))]
-    fn deal_python_seeded(
-        ev: &Bound<'_, Evaluator>,
-        kit: Py<Kit>,
-        players: u8,
-        hu_on_discard: bool,
-        take_needs_discard: bool,
-        break_kan_when_stuck: bool,
-        dealer: u8,
-        seed: u128,
-        keep_log: bool,
-        pauses: bool,
-    ) -> PyResult<Game> {
-        let rules =
-            dealing_rules(ev, players, hu_on_discard, take_needs_discard, break_kan_when_stuck, dealer)?;
-        let deck = core::python_shuffled_deck(seed);
-        let mut core =
-            core::Game::dealt_in(spare(), rules, dealer, &deck, keep_log, pauses).map_err(invalid)?;
-        reserve_log(&mut core);
         Ok(Game::wrap(core, ev.clone().unbind(), kit))
     }
 

@@ -79,17 +79,19 @@ __all__ = [
 ]
 
 
-_NATIVE_CORE: tuple[Callable[[RuleSet], bool], Callable[..., Core]] | None = None
+_Deal = Callable[[RuleSet, int, Sequence[Kind] | None, int | None, bool], Core | None]
+"""``paohuzi.native.core.deal``: a native core dealt, or None where it does not serve the rules."""
+_NATIVE_CORE: tuple[Callable[[RuleSet], bool], _Deal] | None = None
 
 
-def _native_core() -> tuple[Callable[[RuleSet], bool], Callable[..., Core]]:
-    """``paohuzi.native.core``'s ``serves`` and ``NativeCore``, imported on first use (the
-    engine runs without the extension; an import statement per game cost ~0.6 µs, D93)."""
+def _native_core() -> tuple[Callable[[RuleSet], bool], _Deal]:
+    """``paohuzi.native.core``'s ``serves`` and ``deal``, imported on first use (the engine
+    runs without the extension; an import statement per game cost ~0.6 µs, D93)."""
     global _NATIVE_CORE
     if _NATIVE_CORE is None:
-        from paohuzi.native.core import NativeCore, serves
+        from paohuzi.native.core import deal, serves
 
-        _NATIVE_CORE = (serves, NativeCore)
+        _NATIVE_CORE = (serves, deal)
     return _NATIVE_CORE
 
 
@@ -129,11 +131,10 @@ class Game:
         # Either core checks the deck. _pick's choice, first without its calls (a game is made
         # per hand, D93); _pick words a bad name and a native core that does not serve.
         if core == "auto" or core == "native":
-            serves, native = _native_core()
-            if serves(rules):
-                # The core shuffles as random.Random(seed) does (D93).
+            # The core shuffles as random.Random(seed) does (D93).
+            made = _native_core()[1](rules, dealer, deck, seed, pause_at_offers)
+            if made is not None:
                 self.core = "native"
-                made = native(rules, dealer=dealer, deck=deck, seed=seed, pauses=pause_at_offers)
                 self._play(made)
                 return
         self.core = _pick(core, rules)

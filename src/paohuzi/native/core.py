@@ -13,10 +13,9 @@ state machine (the greedy choice, rollouts, the observation encoding, the sample
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Sequence
-from functools import partial
+from collections.abc import Iterable, Sequence
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal
 
 from paohuzi import native
 from paohuzi.engine.action_ids import ACTIONS
@@ -64,24 +63,18 @@ _EVENT_TYPES = list(EventType)
 _SOURCES = (Source.LIANG, Source.DRAWN, Source.DISCARDED)
 _SOURCE_INDEX = {s: i for i, s in enumerate(_SOURCES)}
 _KIT: Any = None
+_new = object.__new__
 _SEEDS = 1 << 128
 """Int seeds of an absolute value below this are shuffled inside the core (D93)."""
 
 
-class _Dealer(NamedTuple):
-    """The extension's deals under one rule set, their first arguments (the evaluator, the
-    kit, the flags) bound: made once per rule set (a game is made per hand, D93)."""
-
-    deal: Callable[..., Any]
-    deal_python_seeded: Callable[..., Any]
+_TERMS: tuple[RuleSet, Any] | None = None
+"""The rule set last dealt and its extension ``Dealer`` (see :func:`_dealer`)."""
 
 
-_TERMS: tuple[RuleSet, _Dealer | None] | None = None
-"""The rule set last dealt and :func:`_deal_terms` of it."""
-
-
-def _deal_terms(rules: RuleSet) -> _Dealer | None:
-    """The deals under ``rules``, or None when only Python serves the rule set."""
+def _dealer(rules: RuleSet) -> Any:
+    """The extension's ``Dealer`` of ``rules``, which holds the evaluator, the kit, the flags and
+    the rule set once (a game is made per hand, D112); None when only Python serves them."""
     global _TERMS
     last = _TERMS  # read once: another thread may replace it
     if last is not None and last[0] is rules:
@@ -89,10 +82,8 @@ def _deal_terms(rules: RuleSet) -> _Dealer | None:
     ev = _evaluator(rules)
     found = None
     if ev is not None:
-        games = native.extension().Game
         flags = (rules.players, rules.hu_on_discard, rules.take_needs_discard)
-        args = (ev, _kit(), *flags, rules.break_kan_when_stuck)
-        found = _Dealer(partial(games.deal, *args), partial(games.deal_python_seeded, *args))
+        found = native.extension().Dealer(ev, _kit(), *flags, rules.break_kan_when_stuck, rules)
     _TERMS = (rules, found)
     return found
 
@@ -171,6 +162,25 @@ def serves(rules: RuleSet) -> bool:
     return _evaluator(rules) is not None
 
 
+def deal(
+    rules: RuleSet,
+    dealer: int,
+    deck: Sequence[Kind] | None,
+    seed: int | None,
+    pauses: bool,
+) -> NativeCore | None:
+    """``NativeCore(rules, dealer=dealer, deck=deck, seed=seed, pauses=pauses)``, or None where
+    the native core does not serve ``rules``: how :class:`Game` deals on the native core, in one
+    call with no keywords (a game is made per hand, D112)."""
+    last = _TERMS  # read once: another thread may replace it
+    dealing = last[1] if last is not None and last[0] is rules else _dealer(rules)
+    if dealing is None:
+        return None
+    core = _new(NativeCore)
+    core._deal(dealing, rules, dealer, deck, seed, True, pauses)
+    return core
+
+
 def _seat_tuple(state: SeatState) -> tuple[Any, ...]:
     return (
         list(state.hand),
@@ -229,17 +239,30 @@ class NativeCore:
         """The hand dealt from ``deck``, or from the deck ``random.Random(seed)`` shuffles
         (``full_deck()`` shuffled, as :class:`PythonCore` deals it), shuffled inside the core
         for an int seed (D93); stopping at each card on offer with ``pauses`` (D101)."""
-        terms = _deal_terms(rules)
-        if terms is None:
+        dealing = _dealer(rules)
+        if dealing is None:
             raise ValueError("the native core does not serve this rule set: use core='python'")
+        self._deal(dealing, rules, dealer, deck, seed, keep_log, pauses)
+
+    def _deal(
+        self,
+        dealing: Any,
+        rules: RuleSet,
+        dealer: int,
+        deck: Sequence[Kind] | None,
+        seed: int | None,
+        keep_log: bool,
+        pauses: bool,
+    ) -> None:
+        """Play the hand ``dealing`` (the extension's ``Dealer`` of ``rules``) deals."""
         if deck is None and type(seed) is int and -_SEEDS < seed < _SEEDS:
-            made = terms.deal_python_seeded(dealer, abs(seed), keep_log, pauses)
+            made = dealing.deal_python_seeded(dealer, abs(seed), keep_log, pauses)
         else:
             if deck is None:
                 deck = full_deck()
                 random.Random(seed).shuffle(deck)
             check_deck(deck)
-            made = terms.deal(dealer, list(deck), keep_log, pauses)
+            made = dealing.deal(dealer, list(deck), keep_log, pauses)
         self._adopt(made, rules)
         self.dealer = dealer
         self.seating = rules.seating(dealer)
@@ -276,6 +299,7 @@ class NativeCore:
             _phase_tuple(position.phase),
             check,
         )
+        made.set_rules(rules)
         game._adopt(made, rules)
         game._seen_result = position.phase.result if isinstance(position.phase, Over) else None
         game._given_log = tuple(log)
@@ -289,7 +313,6 @@ class NativeCore:
         self._native = game
         self._over = game  # what Game.is_over reads (the extension's attribute, D93)
         self.rules = rules
-        game.set_rules(rules)
         self.legal_actions = game.legal  # type: ignore[method-assign]
         self.apply = game.play  # type: ignore[method-assign]
 
@@ -297,6 +320,7 @@ class NativeCore:
     def _of(cls, game: Any, rules: RuleSet) -> NativeCore:
         """The core playing ``game`` (the extension's, dealt or sampled; no log before it)."""
         core = cls.__new__(cls)
+        game.set_rules(rules)
         core._adopt(game, rules)
         core.dealer = game.dealer()
         core.seating = rules.seating(core.dealer)
