@@ -15,7 +15,7 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::ffi;
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyByteArray, PyList, PyTuple};
+use pyo3::types::{PyByteArray, PyList, PyTuple, PyWeakrefMethods, PyWeakrefReference};
 use rustc_hash::FxBuildHasher;
 
 use crate::engine::cards::{Kind, NUM_KINDS};
@@ -222,6 +222,9 @@ pub struct Game {
     legal_at: u64,
     /// The game's `RuleSet`, for the words of a refusal ([`Game::play`]).
     rules: Option<Py<PyAny>>,
+    /// The Python games whose `is_over` attribute this game keeps ([`Game::keep_over`]), held
+    /// weakly (a Python game dropped mid-hand is not kept alive by its core) until the hand ends.
+    keeping: Vec<Py<PyWeakrefReference>>,
 }
 
 pub(crate) fn rules_of(
@@ -461,7 +464,23 @@ impl Game {
             legal: Vec::new(),
             legal_at: u64::MAX,
             rules: None,
+            keeping: Vec::new(),
         }
+    }
+
+    /// The position changed (an action applied, a card's stop left, the hand played out): the
+    /// caches of Python are keyed by the count of moves, and the games kept are told when the
+    /// hand has ended.
+    fn moved(&mut self, py: Python<'_>) -> PyResult<()> {
+        self.moves += 1;
+        if !self.keeping.is_empty() && self.core.is_over() {
+            for kept in std::mem::take(&mut self.keeping) {
+                if let Some(game) = kept.bind(py).upgrade() {
+                    game.setattr(intern!(py, "is_over"), true)?;
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The legal actions' objects, found once per position.
@@ -643,11 +662,23 @@ impl Game {
         };
         match applied {
             Ok(()) => {
-                self.moves += 1;
+                self.moved(action.py())?;
                 Ok(0)
             }
             Err(e) => error(e),
         }
+    }
+
+    /// Keeps `game.is_over` current, an attribute of the Python game this one plays (read with
+    /// no call: a random-play loop asks it at every decision, D112): set now, and set again
+    /// when the hand ends.
+    fn keep_over(&mut self, game: &Bound<'_, PyAny>) -> PyResult<()> {
+        let over = self.core.is_over();
+        game.setattr(intern!(game.py(), "is_over"), over)?;
+        if !over {
+            self.keeping.push(PyWeakrefReference::new(game)?.unbind());
+        }
+        Ok(())
     }
 
     /// Whether the game is stopped at a card on offer, nobody asked yet (D101).
@@ -657,12 +688,12 @@ impl Game {
     }
 
     /// Go on from a card on offer (D101); False (nothing changed) when not stopped at one.
-    fn resume(&mut self) -> bool {
+    fn resume(&mut self, py: Python<'_>) -> PyResult<bool> {
         if self.core.resume().is_err() {
-            return false;
+            return Ok(false);
         }
-        self.moves += 1;
-        true
+        self.moved(py)?;
+        Ok(true)
     }
 
     /// How many actions this object applied (or whether it played to the end): it changes
@@ -808,9 +839,10 @@ impl Game {
     }
 
     /// Plays the hand to its end with the greedy bot at every seat; the payments.
-    fn play_greedy(&mut self, waits: bool) -> Vec<i64> {
-        self.moves += 1;
-        self.core.play_greedy(waits)
+    fn play_greedy(&mut self, py: Python<'_>, waits: bool) -> PyResult<Vec<i64>> {
+        let payments = self.core.play_greedy(waits);
+        self.moved(py)?;
+        Ok(payments)
     }
 
     /// `rollout_payments(game, candidates, seat)`: ValueError for a candidate that is not legal.

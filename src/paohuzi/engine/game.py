@@ -20,8 +20,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Sequence
-from operator import attrgetter
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from paohuzi.engine.actions import Action, parse_seat_action
 from paohuzi.engine.cards import (
@@ -108,6 +107,15 @@ def _pick(core: str, rules: RuleSet) -> Literal["native", "python"]:
     return "python"
 
 
+class _CoreIsOver:
+    """Whether the hand is over: :attr:`Game.is_over` read from the core, where the core does
+    not keep the game's own attribute current (:meth:`Core.keep_over`). Not a property: an
+    attribute in the game's ``__dict__`` is read before it, with no call (D112)."""
+
+    def __get__(self, game: Game | None, owner: type[Game] | None = None) -> Any:
+        return self if game is None else game._core.is_over
+
+
 class Game:
     """A hand of Paohuzi: the one game class, played by a core (:class:`Core`) chosen per
     game. ``Game(rules, dealer=…, deck=… | seed=…, core="auto" | "native" | "python")``; a seeded
@@ -191,8 +199,7 @@ class Game:
         self._core = core
         self.legal_actions = core.legal_actions  # type: ignore[method-assign]
         self.apply = core.apply  # type: ignore[method-assign]
-        # What answers is_over: the core, or what the core reads it from (its ``_over``).
-        self._over = getattr(core, "_over", core)
+        core.keep_over(self)
 
     # ----------------------------------------------------------------------------- queries
 
@@ -260,8 +267,7 @@ class Game:
         def is_over(self) -> bool: ...
 
     else:
-        # The core's attribute, read with no Python frame of the game's (D93).
-        is_over = property(attrgetter("_over.is_over"), doc="Whether the hand is over.")
+        is_over = _CoreIsOver()
 
     @property
     def wall(self) -> int:

@@ -311,7 +311,6 @@ class NativeCore:
         """Play ``game`` (the extension's) under ``rules``. :meth:`legal_actions` and
         :meth:`apply` become its methods (no Python frame per call, D93)."""
         self._native = game
-        self._over = game  # what Game.is_over reads (the extension's attribute, D93)
         self.rules = rules
         self.legal_actions = game.legal  # type: ignore[method-assign]
         self.apply = game.play  # type: ignore[method-assign]
@@ -385,6 +384,10 @@ class NativeCore:
         """Whether the game is stopped at a card on offer (D101)."""
         paused: bool = self._native.paused
         return paused
+
+    def keep_over(self, game: object) -> None:
+        """``game.is_over`` is set by the extension, now and when the hand ends (D112)."""
+        self._native.keep_over(game)
 
     def resume(self) -> None:
         """Go on from a card on offer (D101)."""
