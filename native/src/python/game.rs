@@ -140,31 +140,35 @@ impl Kit {
         Ok(unsafe { held.bind(py) }.to_owned().unbind())
     }
 
-    /// The object of an action, which this Kit holds (made on first use for a 吃).
+    /// The object of an action, which this Kit holds (made on first use for a 吃). Inlined:
+    /// a game asks it for each of its legal actions at each position.
+    #[inline(always)]
     fn held(&self, py: Python<'_>, act: Act) -> PyResult<Held> {
         Ok(match act {
             Act::Discard(k) => Held::of(&self.discards[usize::from(k)]),
             Act::Peng => Held::of(&self.peng),
             Act::Hu => Held::of(&self.hu),
             Act::Pass => Held::of(&self.pass),
-            Act::Chi(chi) => {
-                if let Some(found) = self.chis.lock().unwrap_or_else(|e| e.into_inner()).get(&chi) {
-                    return Ok(Held::of(found));
-                }
-                let groups = chi
-                    .shapes()
-                    .iter()
-                    .map(|&s| PyTuple::new(py, THREES[usize::from(s)]))
-                    .collect::<PyResult<Vec<_>>>()?;
-                let made = self
-                    .action
-                    .call1(py, (self.types[1].clone_ref(py), py.None(), PyTuple::new(py, groups)?))?;
-                let held = Held::of(&made);
-                // Never removed: a Held of it stays valid while the Kit lives.
-                self.chis.lock().unwrap_or_else(|e| e.into_inner()).insert(chi, made);
-                held
-            }
+            Act::Chi(chi) => return self.chi(py, chi),
         })
+    }
+
+    #[inline(never)]
+    fn chi(&self, py: Python<'_>, chi: Chi) -> PyResult<Held> {
+        if let Some(found) = self.chis.lock().unwrap_or_else(|e| e.into_inner()).get(&chi) {
+            return Ok(Held::of(found));
+        }
+        let groups = chi
+            .shapes()
+            .iter()
+            .map(|&s| PyTuple::new(py, THREES[usize::from(s)]))
+            .collect::<PyResult<Vec<_>>>()?;
+        let made =
+            self.action.call1(py, (self.types[1].clone_ref(py), py.None(), PyTuple::new(py, groups)?))?;
+        let held = Held::of(&made);
+        // Never removed: a Held of it stays valid while the Kit lives.
+        self.chis.lock().unwrap_or_else(|e| e.into_inner()).insert(chi, made);
+        Ok(held)
     }
 
     /// The action of a Python `Action`; None for one no game offers (a 吃 of no shape).
@@ -471,13 +475,20 @@ impl Game {
     /// The position changed (an action applied, a card's stop left, the hand played out): the
     /// caches of Python are keyed by the count of moves, and the games kept are told when the
     /// hand has ended.
+    #[inline]
     fn moved(&mut self, py: Python<'_>) -> PyResult<()> {
         self.moves += 1;
         if !self.keeping.is_empty() && self.core.is_over() {
-            for kept in std::mem::take(&mut self.keeping) {
-                if let Some(game) = kept.bind(py).upgrade() {
-                    game.setattr(intern!(py, "is_over"), true)?;
-                }
+            return self.tell_over(py);
+        }
+        Ok(())
+    }
+
+    #[cold]
+    fn tell_over(&mut self, py: Python<'_>) -> PyResult<()> {
+        for kept in std::mem::take(&mut self.keeping) {
+            if let Some(game) = kept.bind(py).upgrade() {
+                game.setattr(intern!(py, "is_over"), true)?;
             }
         }
         Ok(())
