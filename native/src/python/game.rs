@@ -419,17 +419,27 @@ impl Dealer {
         Ok(Dealer { rules, ev: ev.clone().unbind(), kit, rule_set })
     }
 
-    /// A hand dealt from `deck` (R2).
-    #[pyo3(signature = (dealer, deck, keep_log = true, pauses = false))]
-    fn deal(&self, py: Python<'_>, dealer: u8, deck: Vec<i64>, keep_log: bool, pauses: bool) -> PyResult<Game> {
+    /// A hand dealt from `deck` (R2), keeping `keep.is_over` ([`Game::keep_over`]) unless
+    /// `keep` is None.
+    #[pyo3(signature = (dealer, deck, keep_log = true, pauses = false, keep = None))]
+    fn deal(
+        &self,
+        py: Python<'_>,
+        dealer: u8,
+        deck: Vec<i64>,
+        keep_log: bool,
+        pauses: bool,
+        keep: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Game> {
         let deck = core::check_deck(&deck).map_err(PyValueError::new_err)?;
-        self.dealt(py, dealer, &deck, keep_log, pauses)
+        self.dealt(py, dealer, &deck, keep_log, pauses, keep)
     }
 
     /// A hand dealt inside the core from the deck Python's `random.Random(seed).shuffle` makes of
     /// `full_deck()` (D92's `PyRandom`): `seed` is the int seed's absolute value, as CPython
-    /// seeds from it. The very deal of `paohuzi.engine.game.Game(seed=…)` (D93).
-    #[pyo3(signature = (dealer, seed, keep_log = true, pauses = false))]
+    /// seeds from it. The very deal of `paohuzi.engine.game.Game(seed=…)` (D93). `keep` as
+    /// for [`Dealer::deal`].
+    #[pyo3(signature = (dealer, seed, keep_log = true, pauses = false, keep = None))]
     fn deal_python_seeded(
         &self,
         py: Python<'_>,
@@ -437,13 +447,22 @@ impl Dealer {
         seed: u128,
         keep_log: bool,
         pauses: bool,
+        keep: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Game> {
-        self.dealt(py, dealer, &core::python_shuffled_deck(seed), keep_log, pauses)
+        self.dealt(py, dealer, &core::python_shuffled_deck(seed), keep_log, pauses, keep)
     }
 }
 
 impl Dealer {
-    fn dealt(&self, py: Python<'_>, dealer: u8, deck: &[Kind], keep_log: bool, pauses: bool) -> PyResult<Game> {
+    fn dealt(
+        &self,
+        py: Python<'_>,
+        dealer: u8,
+        deck: &[Kind],
+        keep_log: bool,
+        pauses: bool,
+        keep: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Game> {
         if dealer >= self.rules.players {
             return Err(PyValueError::new_err(format!("no seat {dealer} to deal")));
         }
@@ -452,6 +471,9 @@ impl Dealer {
         reserve_log(&mut core);
         let mut game = Game::wrap(core, self.ev.clone_ref(py), self.kit.clone_ref(py));
         game.rules = Some(self.rule_set.clone_ref(py));
+        if let Some(keep) = keep {
+            game.keep_over(keep)?;
+        }
         Ok(game)
     }
 }

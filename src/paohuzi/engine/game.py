@@ -78,20 +78,43 @@ __all__ = [
 ]
 
 
-_Deal = Callable[[RuleSet, int, Sequence[Kind] | None, int | None, bool], Core | None]
-"""``paohuzi.native.core.deal``: a native core dealt, or None where it does not serve the rules."""
-_NATIVE_CORE: tuple[Callable[[RuleSet], bool], _Deal] | None = None
+# The native core's functions a game calls, each imported on first use (the engine runs without
+# the extension), by a function that then puts the imported one in its place (an import
+# statement per game cost ~0.6 µs, D93; a call to look it up, D112).
 
 
-def _native_core() -> tuple[Callable[[RuleSet], bool], _Deal]:
-    """``paohuzi.native.core``'s ``serves`` and ``deal``, imported on first use (the engine
-    runs without the extension; an import statement per game cost ~0.6 µs, D93)."""
-    global _NATIVE_CORE
-    if _NATIVE_CORE is None:
-        from paohuzi.native.core import deal, serves
+def _first_native_serves(rules: RuleSet) -> bool:
+    global _native_serves
+    from paohuzi.native.core import serves
 
-        _NATIVE_CORE = (serves, deal)
-    return _NATIVE_CORE
+    _native_serves = serves
+    return serves(rules)
+
+
+_native_serves: Callable[[RuleSet], bool] = _first_native_serves
+"""Whether the native core serves the rules: ``paohuzi.native.core.serves``."""
+
+
+def _first_native_deal(
+    rules: RuleSet,
+    dealer: int,
+    deck: Sequence[Kind] | None,
+    seed: int | None,
+    pauses: bool,
+    game: object,
+) -> Core | None:
+    global _native_deal
+    from paohuzi.native.core import deal
+
+    _native_deal = deal
+    return deal(rules, dealer, deck, seed, pauses, game)
+
+
+_native_deal: Callable[
+    [RuleSet, int, Sequence[Kind] | None, int | None, bool, object], Core | None
+] = _first_native_deal
+"""The native core dealt (keeping the game's ``is_over``), or None where it does not serve the
+rules: ``paohuzi.native.core.deal``."""
 
 
 def _pick(core: str, rules: RuleSet) -> Literal["native", "python"]:
@@ -100,7 +123,7 @@ def _pick(core: str, rules: RuleSet) -> Literal["native", "python"]:
         return "python"
     if core not in ("auto", "native"):
         raise ValueError(f"core is 'auto', 'native' or 'python', not {core!r}")
-    if _native_core()[0](rules):
+    if _native_serves(rules):
         return "native"
     if core == "native":
         raise ValueError("the native core does not serve this rule set (or is not built)")
@@ -140,10 +163,13 @@ class Game:
         # per hand, D93); _pick words a bad name and a native core that does not serve.
         if core == "auto" or core == "native":
             # The core shuffles as random.Random(seed) does (D93).
-            made = _native_core()[1](rules, dealer, deck, seed, pause_at_offers)
+            made = _native_deal(rules, dealer, deck, seed, pause_at_offers, self)
             if made is not None:
                 self.core = "native"
-                self._play(made)
+                # _play's, without its call and with is_over kept already (by the deal).
+                self._core = made
+                self.legal_actions = made.legal_actions  # type: ignore[method-assign]
+                self.apply = made.apply  # type: ignore[method-assign]
                 return
         self.core = _pick(core, rules)
         if deck is None:

@@ -68,23 +68,25 @@ _SEEDS = 1 << 128
 """Int seeds of an absolute value below this are shuffled inside the core (D93)."""
 
 
-_TERMS: tuple[RuleSet, Any] | None = None
-"""The rule set last dealt and its extension ``Dealer`` (see :func:`_dealer`)."""
+_TERMS: tuple[RuleSet | None, Any, tuple[Seating, ...]] = (None, None, ())
+"""The rule set last dealt, its extension ``Dealer`` and its seatings (see :func:`_terms`)."""
 
 
-def _dealer(rules: RuleSet) -> Any:
-    """The extension's ``Dealer`` of ``rules``, which holds the evaluator, the kit, the flags and
-    the rule set once (a game is made per hand, D112); None when only Python serves them."""
+def _terms(rules: RuleSet) -> tuple[RuleSet | None, Any, tuple[Seating, ...]]:
+    """``rules``, the extension's ``Dealer`` of them (None when only Python serves them) and
+    the seating of each dealer: made once per rule set (a game is made per hand, D112). The
+    Dealer holds the evaluator, the kit, the flags and the rule set."""
     global _TERMS
     last = _TERMS  # read once: another thread may replace it
-    if last is not None and last[0] is rules:
-        return last[1]
+    if last[0] is rules:
+        return last
     ev = _evaluator(rules)
-    found = None
+    dealing = None
     if ev is not None:
         flags = (rules.players, rules.hu_on_discard, rules.take_needs_discard)
-        found = native.extension().Dealer(ev, _kit(), *flags, rules.break_kan_when_stuck, rules)
-    _TERMS = (rules, found)
+        dealing = native.extension().Dealer(ev, _kit(), *flags, rules.break_kan_when_stuck, rules)
+    found = (rules, dealing, tuple(rules.seating(d) for d in range(rules.players)))
+    _TERMS = found
     return found
 
 
@@ -168,16 +170,19 @@ def deal(
     deck: Sequence[Kind] | None,
     seed: int | None,
     pauses: bool,
+    game: object,
 ) -> NativeCore | None:
-    """``NativeCore(rules, dealer=dealer, deck=deck, seed=seed, pauses=pauses)``, or None where
-    the native core does not serve ``rules``: how :class:`Game` deals on the native core, in one
-    call with no keywords (a game is made per hand, D112)."""
-    last = _TERMS  # read once: another thread may replace it
-    dealing = last[1] if last is not None and last[0] is rules else _dealer(rules)
-    if dealing is None:
+    """``NativeCore(rules, dealer=dealer, deck=deck, seed=seed, pauses=pauses)`` keeping
+    ``game.is_over`` (:meth:`NativeCore.keep_over`), or None where the native core does not
+    serve ``rules``: how :class:`Game` deals on the native core, in one call with no keywords
+    (a game is made per hand, D112)."""
+    terms = _TERMS  # read once: another thread may replace it
+    if terms[0] is not rules:
+        terms = _terms(rules)
+    if terms[1] is None:
         return None
-    core = _new(NativeCore)
-    core._deal(dealing, rules, dealer, deck, seed, True, pauses)
+    core: NativeCore = _new(NativeCore)
+    core._deal(terms, dealer, deck, seed, True, pauses, game)
     return core
 
 
@@ -239,33 +244,39 @@ class NativeCore:
         """The hand dealt from ``deck``, or from the deck ``random.Random(seed)`` shuffles
         (``full_deck()`` shuffled, as :class:`PythonCore` deals it), shuffled inside the core
         for an int seed (D93); stopping at each card on offer with ``pauses`` (D101)."""
-        dealing = _dealer(rules)
-        if dealing is None:
+        terms = _terms(rules)
+        if terms[1] is None:
             raise ValueError("the native core does not serve this rule set: use core='python'")
-        self._deal(dealing, rules, dealer, deck, seed, keep_log, pauses)
+        self._deal(terms, dealer, deck, seed, keep_log, pauses, None)
 
     def _deal(
         self,
-        dealing: Any,
-        rules: RuleSet,
+        terms: tuple[RuleSet | None, Any, tuple[Seating, ...]],
         dealer: int,
         deck: Sequence[Kind] | None,
         seed: int | None,
         keep_log: bool,
         pauses: bool,
+        game: object,
     ) -> None:
-        """Play the hand ``dealing`` (the extension's ``Dealer`` of ``rules``) deals."""
+        """Play the hand the ``Dealer`` of ``terms`` (:func:`_terms`) deals, keeping
+        ``game.is_over`` unless ``game`` is None."""
+        rules, dealing, seatings = terms
         if deck is None and type(seed) is int and -_SEEDS < seed < _SEEDS:
-            made = dealing.deal_python_seeded(dealer, abs(seed), keep_log, pauses)
+            made = dealing.deal_python_seeded(dealer, abs(seed), keep_log, pauses, game)
         else:
             if deck is None:
                 deck = full_deck()
                 random.Random(seed).shuffle(deck)
             check_deck(deck)
-            made = dealing.deal(dealer, list(deck), keep_log, pauses)
-        self._adopt(made, rules)
+            made = dealing.deal(dealer, list(deck), keep_log, pauses, game)
+        # _adopt's, without its call (a game is made per hand).
+        self._native = made
+        self.rules = rules  # type: ignore[assignment]
+        self.legal_actions = made.legal  # type: ignore[method-assign]
+        self.apply = made.play  # type: ignore[method-assign]
         self.dealer = dealer
-        self.seating = rules.seating(dealer)
+        self.seating = seatings[dealer]
 
     @classmethod
     def from_position(
