@@ -151,11 +151,3 @@ def test_a_game_dropped_mid_hand_is_freed() -> None:
     assert gone() is None  # no cycle through the core that keeps its is_over
     gc.collect()
     assert gone() is None
-
-
-def test_is_over_on_the_python_core_is_read_from_the_core() -> None:
-    game = Game(HUNAN, seed=8, core="python")
-    assert "is_over" not in vars(game)
-    while not game.is_over:
-        game.apply(game.legal_actions()[0])
-    assert game.result is not None

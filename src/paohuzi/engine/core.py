@@ -77,10 +77,10 @@ class Core(Protocol):
 
     def resume(self) -> None: ...
 
-    def keep_over(self, game: object) -> None:
+    def keep_over(self, game: object) -> bool:
         """Keep ``game.is_over``, an attribute of the :class:`Game` playing this core, current
-        from now on (set it now and when the hand ends), or do nothing (fallback: the game
-        asks :attr:`is_over` each time, :class:`paohuzi.engine.game.Game`)."""
+        from now on (set it now and when the hand ends): whether the core does (fallback: the
+        game sets it after each of its moves, :class:`paohuzi.engine.game.Game`)."""
         ...
 
     def position(self) -> Position: ...

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Literal
 
 from paohuzi.engine.actions import Action, parse_seat_action
 from paohuzi.engine.cards import (
@@ -130,15 +130,6 @@ def _pick(core: str, rules: RuleSet) -> Literal["native", "python"]:
     return "python"
 
 
-class _CoreIsOver:
-    """Whether the hand is over: :attr:`Game.is_over` read from the core, where the core does
-    not keep the game's own attribute current (:meth:`Core.keep_over`). Not a property: an
-    attribute in the game's ``__dict__`` is read before it, with no call (D112)."""
-
-    def __get__(self, game: Game | None, owner: type[Game] | None = None) -> Any:
-        return self if game is None else game._core.is_over
-
-
 class Game:
     """A hand of Paohuzi: the one game class, played by a core (:class:`Core`) chosen per
     game. ``Game(rules, dealer=…, deck=… | seed=…, core="auto" | "native" | "python")``; a seeded
@@ -147,6 +138,10 @@ class Game:
     _core: Core
     core: Literal["native", "python"]
     """The core playing this game."""
+    is_over: bool
+    """Whether the hand is over: the game's own attribute, read with no call (a random-play
+    loop asks it at every decision, D112), kept current by the core, or by the game after each
+    of its moves where the core does not keep it (:meth:`Core.keep_over`)."""
 
     def __init__(
         self,
@@ -219,13 +214,18 @@ class Game:
         return game
 
     def _play(self, core: Core) -> None:
-        """Be played by ``core``. :meth:`legal_actions` and :meth:`apply` only pass the call on
-        to the core, so they become the core's own methods here: a random-play loop over this
-        face then costs no Python frame of the game's per call (issue 23, point 3; D93)."""
+        """Be played by ``core``. :meth:`legal_actions` only passes the call on to the core, and
+        so does :meth:`apply` where the core keeps :attr:`is_over` (:meth:`Core.keep_over`), so
+        they become the core's own methods here: a random-play loop over this face then costs
+        no Python frame of the game's per call (issue 23, point 3; D93, D112)."""
         self._core = core
         self.legal_actions = core.legal_actions  # type: ignore[method-assign]
-        self.apply = core.apply  # type: ignore[method-assign]
-        core.keep_over(self)
+        if core.keep_over(self):
+            self.apply = core.apply  # type: ignore[method-assign]
+        else:
+            # The class's apply, which sets is_over after the move (a bound method of the game
+            # kept in the game would hold it in a cycle).
+            self.is_over = core.is_over
 
     # ----------------------------------------------------------------------------- queries
 
@@ -274,26 +274,21 @@ class Game:
         """Go on from a card on offer (:attr:`paused`): the seats with an option on it are
         asked in order (R8), or the hand carries on when there are none, to the next decision
         or the next offer. Raises :class:`IllegalAction` when the game is not stopped at one."""
-        self._core.resume()
+        core = self._core
+        core.resume()
+        self.is_over = core.is_over
 
     def resume_all(self) -> None:
         """:meth:`resume` until the game waits for a decision (or is over)."""
         core = self._core
         while core.paused:
             core.resume()
+        self.is_over = core.is_over
 
     @property
     def result(self) -> GameResult | None:
         """How the hand ended; None while it goes on."""
         return self._core.result
-
-    if TYPE_CHECKING:
-
-        @property
-        def is_over(self) -> bool: ...
-
-    else:
-        is_over = _CoreIsOver()
 
     @property
     def wall(self) -> int:
@@ -382,7 +377,9 @@ class Game:
 
     def apply(self, action: Action) -> None:
         """Carry out the decision of :attr:`to_act`; raises :class:`IllegalAction`."""
-        self._core.apply(action)
+        core = self._core
+        core.apply(action)
+        self.is_over = core.is_over
 
     def apply_text(self, text: str) -> None:
         """Apply an F3 line ``SEAT ACTION``; the seat must be the one to act."""
@@ -391,7 +388,7 @@ class Game:
         if seat != to_act:
             who = "nobody" if to_act is None else f"seat {to_act}"
             raise IllegalAction(f"it is not seat {seat}'s turn ({who} is to act)")
-        self._core.apply(action)
+        self.apply(action)
 
     def why_illegal(self, action: Action) -> str:
         """Why :attr:`to_act` may not take ``action`` now, in a player's words."""

@@ -521,8 +521,10 @@ class PythonCore:
         card, owner, source, queue = held
         self._advance_window(card, owner, source, list(queue), ())
 
-    def keep_over(self, game: object) -> None:
-        """Nothing: the game asks :attr:`is_over` (the reference keeps no other state)."""
+    def keep_over(self, game: object) -> bool:
+        """False: the game sets its ``is_over`` itself (the reference keeps no other state)."""
+        del game
+        return False
 
     def _why_illegal(self, seat: int, action: Action) -> str:
         phase = self._phase

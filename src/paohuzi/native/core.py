@@ -396,9 +396,10 @@ class NativeCore:
         paused: bool = self._native.paused
         return paused
 
-    def keep_over(self, game: object) -> None:
-        """``game.is_over`` is set by the extension, now and when the hand ends (D112)."""
+    def keep_over(self, game: object) -> bool:
+        """True: ``game.is_over`` is set by the extension, now and when the hand ends (D112)."""
         self._native.keep_over(game)
+        return True
 
     def resume(self) -> None:
         """Go on from a card on offer (D101)."""
