@@ -508,8 +508,9 @@ impl Game {
 
     #[cold]
     fn tell_over(&mut self, py: Python<'_>) -> PyResult<()> {
+        // Bound, not Py, references: this runs from `play_one` too, which drops no `Py`.
         for kept in std::mem::take(&mut self.keeping) {
-            if let Some(game) = kept.bind(py).upgrade() {
+            if let Some(game) = kept.into_bound(py).upgrade() {
                 game.setattr(intern!(py, "is_over"), true)?;
             }
         }
@@ -656,16 +657,32 @@ impl Game {
         if code == 0 {
             return Ok(());
         }
+        // Bound, not Py, references: this runs from `play_one` too, which drops no `Py`.
         let py = slf.py();
         let (kit, rules) = {
             let game = slf.borrow();
-            (game.kit.clone_ref(py), game.rules.as_ref().map(|r| r.clone_ref(py)))
+            (game.kit.bind(py).clone(), game.rules.as_ref().map(|r| r.bind(py).clone()))
         };
         let (Some(refuse), Some(rules)) = (kit.get().refuse.get(), rules) else {
             return Err(PyRuntimeError::new_err("an action refused, with no rules to say why"));
         };
-        refuse.call1(py, (slf, rules, action, code))?;
+        refuse.bind(py).call1((slf, rules, action, code))?;
         Err(PyRuntimeError::new_err("an action refused, and refuse did not raise"))
+    }
+
+    /// [`Game::play`] for this game as a function of one argument of C ([`play_one`]): what
+    /// `NativeCore.apply` is, called at every decision (D112).
+    fn applier<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        // SAFETY: PLAY is a static definition; the function made holds a reference to `slf`,
+        // which is a Game as `play_one` takes it.
+        unsafe {
+            let made = ffi::PyCFunction_NewEx(
+                std::ptr::addr_of!(PLAY.0).cast_mut(),
+                slf.as_ptr(),
+                std::ptr::null_mut(),
+            );
+            Bound::from_owned_ptr_or_err(slf.py(), made)
+        }
     }
 
     /// The game's `RuleSet` (for [`Game::play`]'s refusals).
@@ -1007,6 +1024,42 @@ impl Game {
         let played = py.detach(|| core::simulate_hands(&rules, seed, start, count)).map_err(invalid)?;
         Ok((played.decisions, played.wins, played.totals))
     }
+}
+
+/// A `PyMethodDef` (which holds pointers) as a static.
+struct MethodDef(ffi::PyMethodDef);
+
+// SAFETY: never written; it points to static strings and a function.
+unsafe impl Sync for MethodDef {}
+
+/// [`play_one`] as CPython calls it: with one argument (`METH_O`).
+static PLAY: MethodDef = MethodDef(ffi::PyMethodDef {
+    ml_name: c"play".as_ptr(),
+    ml_meth: ffi::PyMethodDefPointer { PyCFunction: play_one },
+    ml_flags: ffi::METH_O,
+    ml_doc: c"Game.play of one game (Game.applier).".as_ptr(),
+});
+
+/// [`Game::play`] of the game `slf` ([`Game::applier`]), called by CPython with its one argument:
+/// no parsing of arguments, none of the rest of PyO3's wrapping of a method (which cost about a
+/// tenth of a decision played from Python, D112). PyO3 is not told that the thread is attached:
+/// a `Py` dropped in this call would be released at the next call into the extension, so the
+/// paths it takes drop `Bound`s (released at once).
+unsafe extern "C" fn play_one(slf: *mut ffi::PyObject, action: *mut ffi::PyObject) -> *mut ffi::PyObject {
+    // SAFETY: CPython calls a function of C attached to the interpreter.
+    let py = unsafe { Python::assume_attached() };
+    let played = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        // SAFETY: CPython passes the function's `self` and its argument, both live for the call.
+        let (slf, action) = unsafe { (Borrowed::from_ptr(py, slf), Borrowed::from_ptr(py, action)) };
+        Game::play(&*slf.cast::<Game>()?, &action)
+    }));
+    let error = match played {
+        Ok(Ok(())) => return py.None().into_ptr(),
+        Ok(Err(e)) => e,
+        Err(_) => pyo3::panic::PanicException::new_err("the native core panicked playing an action"),
+    };
+    error.restore(py);
+    std::ptr::null_mut()
 }
 
 /// A small seeded generator (xorshift64*) for the benchmark's deals and choices.

@@ -274,7 +274,7 @@ class NativeCore:
         self._native = made
         self.rules = rules  # type: ignore[assignment]
         self.legal_actions = made.legal  # type: ignore[method-assign]
-        self.apply = made.play  # type: ignore[method-assign]
+        self.apply = made.applier()  # type: ignore[method-assign]
         self.dealer = dealer
         self.seating = seatings[dealer]
 
@@ -319,12 +319,13 @@ class NativeCore:
         return game
 
     def _adopt(self, game: Any, rules: RuleSet) -> None:
-        """Play ``game`` (the extension's) under ``rules``. :meth:`legal_actions` and
-        :meth:`apply` become its methods (no Python frame per call, D93)."""
+        """Play ``game`` (the extension's) under ``rules``. :meth:`legal_actions` becomes its
+        ``legal`` and :meth:`apply` its ``play`` as a function of one argument of C (no Python
+        frame per call, D93; no argument parsing, D112)."""
         self._native = game
         self.rules = rules
         self.legal_actions = game.legal  # type: ignore[method-assign]
-        self.apply = game.play  # type: ignore[method-assign]
+        self.apply = game.applier()  # type: ignore[method-assign]
 
     @classmethod
     def _of(cls, game: Any, rules: RuleSet) -> NativeCore:
