@@ -26,7 +26,9 @@ needs) and 吃 sorted by precomputed ranks: Hunan random 4,279 (8.2%), Hunan gre
 in the place of the last, tables made at build time, per-seat facts kept, a tighter bound, bit
 masks of the counts, the chosen action applied without finding it again): Hunan random 2,896
 (1.1%), the issue's aim of 3,000 met; Hunan greedy 19,442 (3.4%), Luzhou random 4,275 (1.0%),
-four seats random 3,018 (1.2%).
+four seats random 3,018 (1.2%). Then D112 (each playing seat's 下家 kept at the deal): Hunan
+random 2,835 (1.2%), Hunan greedy 19,375 (3.4%), Luzhou random 4,212 (1.0%), four seats random
+2,955 (1.2%), under 3,000 too.
 """
 
 from __future__ import annotations

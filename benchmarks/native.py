@@ -21,12 +21,14 @@ by the Python engine with the native evaluator (the engine before the native gam
 native core driven from Python (``Game(core="native")``, choices drawn in Python, as ``simulate``
 played before issue 23), inside Rust (deals and choices drawn there, no log), and the same
 hands as driven from Python played inside Rust (``Game.simulate_hands``, what ``simulate``
-plays now, D92), with the ratio of the two (issue 23 asks >= 60%, D93), in wall-clock seconds and
-in CPU seconds with the two loops taking turns. The AEC environment's steps per second
-(random legal actions from the mask, the observation encoded at every step) with Python games
-and with native games. The expert's rollouts per second (one rollout: a candidate played to
-the end on one sample) at the same time budget per decision, with Python and native rollouts,
-on the same decisions.
+plays now, D92), with the ratio of the two (issue 23 asks >= 60%, D93; the face's costs, D105
+and D112), in wall-clock seconds and in CPU seconds with the two loops taking turns. The same
+deals, not the same choices: the driven loop draws every choice from one
+``random.Random(seed)``, ``simulate_hands`` from one generator a hand (D92). The AEC
+environment's steps per second (random legal actions from the mask, the observation encoded at
+every step) with Python games and with native games. The expert's rollouts per second (one
+rollout: a candidate played to the end on one sample) at the same time budget per decision,
+with Python and native rollouts, on the same decisions.
 """
 
 from __future__ import annotations

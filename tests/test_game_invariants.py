@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import pickle
 import random
+import weakref
 from dataclasses import replace
 
 import pytest
 
 from paohuzi.engine.actions import Action
 from paohuzi.engine.cards import DECK_SIZE, to_counts
-from paohuzi.engine.game import EventType, Game
+from paohuzi.engine.game import CoreName, EventType, Game
 from paohuzi.engine.observation import observe
 from paohuzi.engine.position import Discarding, SelfHu
 from paohuzi.engine.record import Record, record_of, replay
@@ -196,3 +198,27 @@ def test_observation_hides_other_wei_and_draws() -> None:
                         assert event.card is None
                         checked["other draw or wei event"] += 1
     assert min(checked.values()) > 1000, checked
+
+
+@pytest.mark.parametrize("core", ["python", "auto"])
+def test_is_over_is_kept_through_every_move_stop_text_and_pickle(core: CoreName) -> None:
+    """``is_over`` is an attribute of the game (D112), set by its core or by the game itself:
+    it says what the result says after every move, stop and F3 line, and in a copy."""
+    for seed in range(6):
+        game = Game(seed=seed, core=core, pause_at_offers=seed % 2 == 0)
+        while not game.is_over:
+            assert game.result is None
+            if game.paused:
+                game.resume()
+            else:
+                game.apply_text(f"{game.to_act} {game.legal_actions()[0]}")
+        assert game.result is not None
+    game = Game(seed=4, core=core)
+    gone = weakref.ref(game)
+    del game
+    assert gone() is None  # freed at once: no cycle through what keeps is_over
+    if core == "python":  # the native core's games do not pickle
+        copy = pickle.loads(pickle.dumps(Game(seed=4, core=core)))
+        while not copy.is_over:
+            copy.apply(copy.legal_actions()[0])
+        assert copy.result is not None

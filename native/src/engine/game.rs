@@ -305,6 +305,8 @@ pub struct Game {
     pub liang: Kind,
     /// The playing seats in deal order from the dealer (R2, R12).
     pub playing: Vec<u8>,
+    /// Each playing seat's 下家, the next playing seat (R2): asked at every claim window.
+    next_seats: [u8; MAX_SEATS],
     pub deck: Option<Vec<Kind>>,
     wall: Vec<Kind>,
     drawn: usize,
@@ -347,7 +349,9 @@ pub struct Game {
 
 /// The seats that play a hand, in deal order from the dealer (R2); at four seats the dealer's
 /// opposite sits it out (R12).
-fn seat_order(players: u8, dealer: u8, out: &mut Vec<u8>) {
+/// The playing seats in deal order from the dealer (R2, R12) into `out`, and each one's 下家
+/// into `next`.
+fn seat_order(players: u8, dealer: u8, out: &mut Vec<u8>, next: &mut [u8; MAX_SEATS]) {
     let seats = usize::from(players);
     let sitting_out = (seats > 3).then(|| (usize::from(dealer) + seats / 2) % seats);
     out.clear();
@@ -356,6 +360,9 @@ fn seat_order(players: u8, dealer: u8, out: &mut Vec<u8>) {
             .map(|i| ((usize::from(dealer) + i) % seats) as u8)
             .filter(|&s| Some(usize::from(s)) != sitting_out),
     );
+    for (i, &seat) in out.iter().enumerate() {
+        next[usize::from(seat)] = out[(i + 1) % out.len()];
+    }
 }
 
 /// The most seats at a table (R12): the per-seat buffers of a game are arrays of this size.
@@ -369,12 +376,14 @@ impl Game {
     fn blank(rules: Arc<GameRules>, dealer: u8) -> Game {
         let seats = usize::from(rules.players);
         let mut playing = Vec::with_capacity(seats);
-        seat_order(rules.players, dealer, &mut playing);
+        let mut next_seats = [0; MAX_SEATS];
+        seat_order(rules.players, dealer, &mut playing, &mut next_seats);
         Game {
             rules,
             dealer,
             liang: 0,
             playing,
+            next_seats,
             deck: None,
             wall: Vec::new(),
             drawn: 0,
@@ -451,7 +460,7 @@ impl Game {
     /// so that a loop of hands allocates nothing per hand.
     pub fn redeal(&mut self, dealer: u8, deck: &[Kind]) -> Result<(), Invalid> {
         self.dealer = dealer;
-        seat_order(self.rules.players, dealer, &mut self.playing);
+        seat_order(self.rules.players, dealer, &mut self.playing, &mut self.next_seats);
         for seat in &mut self.seats {
             seat.hand = [0; NUM_KINDS];
             seat.table.clear();
@@ -639,17 +648,16 @@ impl Game {
     }
 
     fn next(&self, seat: u8) -> u8 {
-        let i = self.playing.iter().position(|&s| s == seat).expect("a playing seat");
-        self.playing[(i + 1) % self.playing.len()]
+        debug_assert!(self.playing.contains(&seat), "a playing seat");
+        self.next_seats[usize::from(seat)]
     }
 
     /// The playing seats from `seat` on, in play order (at most four), and how many.
     fn order_from(&self, seat: u8) -> ([u8; 4], usize) {
-        let i = self.playing.iter().position(|&s| s == seat).expect("a playing seat");
         let n = self.playing.len();
-        let mut order = [0u8; 4];
-        for (j, slot) in order.iter_mut().enumerate().take(n) {
-            *slot = self.playing[(i + j) % n];
+        let mut order = [seat; 4];
+        for j in 1..n {
+            order[j] = self.next(order[j - 1]);
         }
         (order, n)
     }

@@ -633,7 +633,7 @@ mod _native {
     #[pymodule_export]
     use super::{Core, Evaluator, PreparedHand};
     #[pymodule_export]
-    use crate::python::game::{greedy_choice, Game, Kit, Sampler};
+    use crate::python::game::{greedy_choice, Dealer, Game, Kit, Sampler};
     #[pymodule_export]
     use crate::python::vector::VecGames;
 }

@@ -8,12 +8,14 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::mem::ManuallyDrop;
+use std::ptr::NonNull;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::ffi;
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyByteArray, PyList, PyTuple};
+use pyo3::types::{PyByteArray, PyList, PyTuple, PyWeakrefMethods, PyWeakrefReference};
 use rustc_hash::FxBuildHasher;
 
 use crate::engine::cards::{Kind, NUM_KINDS};
@@ -101,29 +103,72 @@ impl Kit {
     }
 }
 
+/// An object a [`Kit`] holds, by its address: the Kit keeps every object it made or was given
+/// for as long as it lives, so a game (which holds its Kit) keeps its legal actions' objects
+/// without a reference of its own to take at each position and drop at the next.
+#[derive(Clone, Copy)]
+struct Held(NonNull<ffi::PyObject>);
+
+// SAFETY: an address, read only under the GIL, of an object its Kit owns (see `Held`).
+unsafe impl Send for Held {}
+// SAFETY: as for Send.
+unsafe impl Sync for Held {}
+
+impl Held {
+    fn of(object: &Py<PyAny>) -> Held {
+        Held(NonNull::new(object.as_ptr()).expect("an object"))
+    }
+
+    fn is(self, object: &Bound<'_, PyAny>) -> bool {
+        self.0.as_ptr() == object.as_ptr()
+    }
+
+    /// The object, borrowed for `py`.
+    ///
+    /// # Safety
+    /// The Kit that holds it is alive.
+    unsafe fn bind<'a, 'py>(self, py: Python<'py>) -> Borrowed<'a, 'py, PyAny> {
+        // SAFETY: the caller's Kit holds the object (a valid, live reference).
+        unsafe { Borrowed::from_ptr(py, self.0.as_ptr()) }
+    }
+}
+
 impl Kit {
     fn object(&self, py: Python<'_>, act: Act) -> PyResult<Py<PyAny>> {
+        let held = self.held(py, act)?;
+        // SAFETY: `self` holds the object.
+        Ok(unsafe { held.bind(py) }.to_owned().unbind())
+    }
+
+    /// The object of an action, which this Kit holds (made on first use for a 吃). Inlined:
+    /// a game asks it for each of its legal actions at each position.
+    #[inline(always)]
+    fn held(&self, py: Python<'_>, act: Act) -> PyResult<Held> {
         Ok(match act {
-            Act::Discard(k) => self.discards[usize::from(k)].clone_ref(py),
-            Act::Peng => self.peng.clone_ref(py),
-            Act::Hu => self.hu.clone_ref(py),
-            Act::Pass => self.pass.clone_ref(py),
-            Act::Chi(chi) => {
-                if let Some(found) = self.chis.lock().unwrap_or_else(|e| e.into_inner()).get(&chi) {
-                    return Ok(found.clone_ref(py));
-                }
-                let groups = chi
-                    .shapes()
-                    .iter()
-                    .map(|&s| PyTuple::new(py, THREES[usize::from(s)]))
-                    .collect::<PyResult<Vec<_>>>()?;
-                let made = self
-                    .action
-                    .call1(py, (self.types[1].clone_ref(py), py.None(), PyTuple::new(py, groups)?))?;
-                self.chis.lock().unwrap_or_else(|e| e.into_inner()).insert(chi, made.clone_ref(py));
-                made
-            }
+            Act::Discard(k) => Held::of(&self.discards[usize::from(k)]),
+            Act::Peng => Held::of(&self.peng),
+            Act::Hu => Held::of(&self.hu),
+            Act::Pass => Held::of(&self.pass),
+            Act::Chi(chi) => return self.chi(py, chi),
         })
+    }
+
+    #[inline(never)]
+    fn chi(&self, py: Python<'_>, chi: Chi) -> PyResult<Held> {
+        if let Some(found) = self.chis.lock().unwrap_or_else(|e| e.into_inner()).get(&chi) {
+            return Ok(Held::of(found));
+        }
+        let groups = chi
+            .shapes()
+            .iter()
+            .map(|&s| PyTuple::new(py, THREES[usize::from(s)]))
+            .collect::<PyResult<Vec<_>>>()?;
+        let made =
+            self.action.call1(py, (self.types[1].clone_ref(py), py.None(), PyTuple::new(py, groups)?))?;
+        let held = Held::of(&made);
+        // Never removed: a Held of it stays valid while the Kit lives.
+        self.chis.lock().unwrap_or_else(|e| e.into_inner()).insert(chi, made);
+        Ok(held)
     }
 
     /// The action of a Python `Action`; None for one no game offers (a 吃 of no shape).
@@ -175,11 +220,15 @@ pub struct Game {
     /// Actions applied through this object (or played to the end by it): what Python's caches
     /// of the position are keyed by.
     moves: u64,
-    /// The `Action` objects of the legal actions, in order, while `legal_at == moves`.
-    legal: Vec<Py<PyAny>>,
+    /// The `Action` objects of the legal actions (held by `kit`), in order, while
+    /// `legal_at == moves`.
+    legal: Vec<Held>,
     legal_at: u64,
     /// The game's `RuleSet`, for the words of a refusal ([`Game::play`]).
     rules: Option<Py<PyAny>>,
+    /// The Python games whose `is_over` attribute this game keeps ([`Game::keep_over`]), held
+    /// weakly (a Python game dropped mid-hand is not kept alive by its core) until the hand ends.
+    keeping: Vec<Py<PyWeakrefReference>>,
 }
 
 pub(crate) fn rules_of(
@@ -342,6 +391,93 @@ fn hand_of(counts: &[i64]) -> PyResult<crate::engine::cards::Counts> {
     Ok(found)
 }
 
+/// The deals of one rule set (`paohuzi.native.core` makes one per `RuleSet`): its game rules,
+/// evaluator, Kit and `RuleSet` (for the words of a refusal, [`Game::play`]) taken once, so a
+/// deal converts only its own arguments (a game is made per hand, D112).
+#[pyclass(frozen, module = "paohuzi._native")]
+pub struct Dealer {
+    rules: Arc<GameRules>,
+    ev: Py<Evaluator>,
+    kit: Py<Kit>,
+    rule_set: Py<PyAny>,
+}
+
+#[pymethods]
+impl Dealer {
+    #[new]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        ev: &Bound<'_, Evaluator>,
+        kit: Py<Kit>,
+        players: u8,
+        hu_on_discard: bool,
+        take_needs_discard: bool,
+        break_kan_when_stuck: bool,
+        rule_set: Py<PyAny>,
+    ) -> PyResult<Self> {
+        let rules = rules_of(ev, players, hu_on_discard, take_needs_discard, break_kan_when_stuck)?;
+        Ok(Dealer { rules, ev: ev.clone().unbind(), kit, rule_set })
+    }
+
+    /// A hand dealt from `deck` (R2), keeping `keep.is_over` ([`Game::keep_over`]) unless
+    /// `keep` is None.
+    #[pyo3(signature = (dealer, deck, keep_log = true, pauses = false, keep = None))]
+    fn deal(
+        &self,
+        py: Python<'_>,
+        dealer: u8,
+        deck: Vec<i64>,
+        keep_log: bool,
+        pauses: bool,
+        keep: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Game> {
+        let deck = core::check_deck(&deck).map_err(PyValueError::new_err)?;
+        self.dealt(py, dealer, &deck, keep_log, pauses, keep)
+    }
+
+    /// A hand dealt inside the core from the deck Python's `random.Random(seed).shuffle` makes of
+    /// `full_deck()` (D92's `PyRandom`): `seed` is the int seed's absolute value, as CPython
+    /// seeds from it. The very deal of `paohuzi.engine.game.Game(seed=…)` (D93). `keep` as
+    /// for [`Dealer::deal`].
+    #[pyo3(signature = (dealer, seed, keep_log = true, pauses = false, keep = None))]
+    fn deal_python_seeded(
+        &self,
+        py: Python<'_>,
+        dealer: u8,
+        seed: u128,
+        keep_log: bool,
+        pauses: bool,
+        keep: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Game> {
+        self.dealt(py, dealer, &core::python_shuffled_deck(seed), keep_log, pauses, keep)
+    }
+}
+
+impl Dealer {
+    fn dealt(
+        &self,
+        py: Python<'_>,
+        dealer: u8,
+        deck: &[Kind],
+        keep_log: bool,
+        pauses: bool,
+        keep: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Game> {
+        if dealer >= self.rules.players {
+            return Err(PyValueError::new_err(format!("no seat {dealer} to deal")));
+        }
+        let mut core = core::Game::dealt_in(spare(), self.rules.clone(), dealer, deck, keep_log, pauses)
+            .map_err(invalid)?;
+        reserve_log(&mut core);
+        let mut game = Game::wrap(core, self.ev.clone_ref(py), self.kit.clone_ref(py));
+        game.rules = Some(self.rule_set.clone_ref(py));
+        if let Some(keep) = keep {
+            game.keep_over(keep)?;
+        }
+        Ok(game)
+    }
+}
+
 type SeatTuple<'py> = (Vec<i64>, Vec<(usize, Vec<i64>)>, Vec<i64>, Vec<i64>, Vec<i64>, Vec<(i64, i64)>);
 
 impl Game {
@@ -354,16 +490,40 @@ impl Game {
             legal: Vec::new(),
             legal_at: u64::MAX,
             rules: None,
+            keeping: Vec::new(),
         }
     }
 
-    /// The legal actions' objects, made once per position.
-    fn legal_objects(&mut self, py: Python<'_>) -> PyResult<&[Py<PyAny>]> {
+    /// The position changed (an action applied, a card's stop left, the hand played out): the
+    /// caches of Python are keyed by the count of moves, and the games kept are told when the
+    /// hand has ended.
+    #[inline]
+    fn moved(&mut self, py: Python<'_>) -> PyResult<()> {
+        self.moves += 1;
+        if !self.keeping.is_empty() && self.core.is_over() {
+            return self.tell_over(py);
+        }
+        Ok(())
+    }
+
+    #[cold]
+    fn tell_over(&mut self, py: Python<'_>) -> PyResult<()> {
+        // Bound, not Py, references: this runs from `play_one` too, which drops no `Py`.
+        for kept in std::mem::take(&mut self.keeping) {
+            if let Some(game) = kept.into_bound(py).upgrade() {
+                game.setattr(intern!(py, "is_over"), true)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The legal actions' objects, found once per position.
+    fn legal_objects(&mut self, py: Python<'_>) -> PyResult<&[Held]> {
         if self.legal_at != self.moves {
             let kit = self.kit.get();
             self.legal.clear();
             for &a in self.core.legal() {
-                self.legal.push(kit.object(py, a)?);
+                self.legal.push(kit.held(py, a)?);
             }
             self.legal_at = self.moves;
         }
@@ -398,31 +558,6 @@ impl Game {
 
 #[pymethods]
 impl Game {
-    /// A hand dealt from `deck` (R2).
-    #[staticmethod]
-    #[allow(clippy::too_many_arguments)]
-    #[pyo3(signature = (ev, kit, players, hu_on_discard, take_needs_discard, break_kan_when_stuck, dealer, deck, keep_log = true, pauses = false))]
-    fn deal(
-        ev: &Bound<'_, Evaluator>,
-        kit: Py<Kit>,
-        players: u8,
-        hu_on_discard: bool,
-        take_needs_discard: bool,
-        break_kan_when_stuck: bool,
-        dealer: u8,
-        deck: Vec<i64>,
-        keep_log: bool,
-        pauses: bool,
-    ) -> PyResult<Game> {
-        let rules =
-            dealing_rules(ev, players, hu_on_discard, take_needs_discard, break_kan_when_stuck, dealer)?;
-        let deck = core::check_deck(&deck).map_err(PyValueError::new_err)?;
-        let mut core =
-            core::Game::dealt_in(spare(), rules, dealer, &deck, keep_log, pauses).map_err(invalid)?;
-        reserve_log(&mut core);
-        Ok(Game::wrap(core, ev.clone().unbind(), kit))
-    }
-
     /// A game at a position whose shape Python has checked: `seats` as
     /// `(hand counts, [(group type index, cards)], row, discarded, chou, [(kind, hu-xi)])`, the
     /// phase as `("claim", card, owner, source, asking, offered, claims)`, `("discard", seat)`,
@@ -480,6 +615,7 @@ impl Game {
         // The same count of moves: Python's caches of a copy's position stay keyed rightly.
         let mut copy = Game::wrap((*self.core).clone(), self.ev.clone_ref(py), self.kit.clone_ref(py));
         copy.moves = self.moves;
+        copy.rules = self.rules.as_ref().map(|r| r.clone_ref(py));
         copy
     }
 
@@ -510,7 +646,8 @@ impl Game {
     /// objects (made once per position).
     fn legal<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let objects = self.legal_objects(py)?;
-        PyList::new(py, objects.iter().map(|o| o.bind(py)))
+        // SAFETY: the game's Kit holds them.
+        PyList::new(py, objects.iter().map(|o| unsafe { o.bind(py) }))
     }
 
     /// Carries out an action (`Game.apply`), or raises the `IllegalAction` the Kit's `refuse`
@@ -520,16 +657,32 @@ impl Game {
         if code == 0 {
             return Ok(());
         }
+        // Bound, not Py, references: this runs from `play_one` too, which drops no `Py`.
         let py = slf.py();
         let (kit, rules) = {
             let game = slf.borrow();
-            (game.kit.clone_ref(py), game.rules.as_ref().map(|r| r.clone_ref(py)))
+            (game.kit.bind(py).clone(), game.rules.as_ref().map(|r| r.bind(py).clone()))
         };
         let (Some(refuse), Some(rules)) = (kit.get().refuse.get(), rules) else {
             return Err(PyRuntimeError::new_err("an action refused, with no rules to say why"));
         };
-        refuse.call1(py, (slf, rules, action, code))?;
+        refuse.bind(py).call1((slf, rules, action, code))?;
         Err(PyRuntimeError::new_err("an action refused, and refuse did not raise"))
+    }
+
+    /// [`Game::play`] for this game as a function of one argument of C ([`play_one`]): what
+    /// `NativeCore.apply` is, called at every decision (D112).
+    fn applier<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        // SAFETY: PLAY is a static definition; the function made holds a reference to `slf`,
+        // which is a Game as `play_one` takes it.
+        unsafe {
+            let made = ffi::PyCFunction_NewEx(
+                std::ptr::addr_of!(PLAY.0).cast_mut(),
+                slf.as_ptr(),
+                std::ptr::null_mut(),
+            );
+            Bound::from_owned_ptr_or_err(slf.py(), made)
+        }
     }
 
     /// The game's `RuleSet` (for [`Game::play`]'s refusals).
@@ -559,11 +712,23 @@ impl Game {
         };
         match applied {
             Ok(()) => {
-                self.moves += 1;
+                self.moved(action.py())?;
                 Ok(0)
             }
             Err(e) => error(e),
         }
+    }
+
+    /// Keeps `game.is_over` current, an attribute of the Python game this one plays (read with
+    /// no call: a random-play loop asks it at every decision, D112): set now, and set again
+    /// when the hand ends.
+    fn keep_over(&mut self, game: &Bound<'_, PyAny>) -> PyResult<()> {
+        let over = self.core.is_over();
+        game.setattr(intern!(game.py(), "is_over"), over)?;
+        if !over {
+            self.keeping.push(PyWeakrefReference::new(game)?.unbind());
+        }
+        Ok(())
     }
 
     /// Whether the game is stopped at a card on offer, nobody asked yet (D101).
@@ -573,12 +738,12 @@ impl Game {
     }
 
     /// Go on from a card on offer (D101); False (nothing changed) when not stopped at one.
-    fn resume(&mut self) -> bool {
+    fn resume(&mut self, py: Python<'_>) -> PyResult<bool> {
         if self.core.resume().is_err() {
-            return false;
+            return Ok(false);
         }
-        self.moves += 1;
-        true
+        self.moved(py)?;
+        Ok(true)
     }
 
     /// How many actions this object applied (or whether it played to the end): it changes
@@ -724,9 +889,10 @@ impl Game {
     }
 
     /// Plays the hand to its end with the greedy bot at every seat; the payments.
-    fn play_greedy(&mut self, waits: bool) -> Vec<i64> {
-        self.moves += 1;
-        self.core.play_greedy(waits)
+    fn play_greedy(&mut self, py: Python<'_>, waits: bool) -> PyResult<Vec<i64>> {
+        let payments = self.core.play_greedy(waits);
+        self.moved(py)?;
+        Ok(payments)
     }
 
     /// `rollout_payments(game, candidates, seat)`: ValueError for a candidate that is not legal.
@@ -802,33 +968,6 @@ impl Game {
         Ok(Game::wrap(core, ev.clone().unbind(), kit))
     }
 
-    /// A hand dealt inside the core from the deck Python's `random.Random(seed).shuffle` makes of
-    /// `full_deck()` (D92's `PyRandom`): `seed` is the int seed's absolute value, as CPython
-    /// seeds from it. The very deal of `paohuzi.engine.game.Game(seed=…)` (D93).
-    #[staticmethod]
-    #[allow(clippy::too_many_arguments)]
-    #[pyo3(signature = (ev, kit, players, hu_on_discard, take_needs_discard, break_kan_when_stuck, dealer, seed, keep_log = true, pauses = false))]
-    fn deal_python_seeded(
-        ev: &Bound<'_, Evaluator>,
-        kit: Py<Kit>,
-        players: u8,
-        hu_on_discard: bool,
-        take_needs_discard: bool,
-        break_kan_when_stuck: bool,
-        dealer: u8,
-        seed: u128,
-        keep_log: bool,
-        pauses: bool,
-    ) -> PyResult<Game> {
-        let rules =
-            dealing_rules(ev, players, hu_on_discard, take_needs_discard, break_kan_when_stuck, dealer)?;
-        let deck = core::python_shuffled_deck(seed);
-        let mut core =
-            core::Game::dealt_in(spare(), rules, dealer, &deck, keep_log, pauses).map_err(invalid)?;
-        reserve_log(&mut core);
-        Ok(Game::wrap(core, ev.clone().unbind(), kit))
-    }
-
     /// The deck `deal_seeded(…, seed)` deals (D90), as kinds.
     #[staticmethod]
     fn seeded_deck(seed: u64) -> Vec<i64> {
@@ -885,6 +1024,42 @@ impl Game {
         let played = py.detach(|| core::simulate_hands(&rules, seed, start, count)).map_err(invalid)?;
         Ok((played.decisions, played.wins, played.totals))
     }
+}
+
+/// A `PyMethodDef` (which holds pointers) as a static.
+struct MethodDef(ffi::PyMethodDef);
+
+// SAFETY: never written; it points to static strings and a function.
+unsafe impl Sync for MethodDef {}
+
+/// [`play_one`] as CPython calls it: with one argument (`METH_O`).
+static PLAY: MethodDef = MethodDef(ffi::PyMethodDef {
+    ml_name: c"play".as_ptr(),
+    ml_meth: ffi::PyMethodDefPointer { PyCFunction: play_one },
+    ml_flags: ffi::METH_O,
+    ml_doc: c"Game.play of one game (Game.applier).".as_ptr(),
+});
+
+/// [`Game::play`] of the game `slf` ([`Game::applier`]), called by CPython with its one argument:
+/// no parsing of arguments, none of the rest of PyO3's wrapping of a method (which cost about a
+/// tenth of a decision played from Python, D112). PyO3 is not told that the thread is attached:
+/// a `Py` dropped in this call would be released at the next call into the extension, so the
+/// paths it takes drop `Bound`s (released at once).
+unsafe extern "C" fn play_one(slf: *mut ffi::PyObject, action: *mut ffi::PyObject) -> *mut ffi::PyObject {
+    // SAFETY: CPython calls a function of C attached to the interpreter.
+    let py = unsafe { Python::assume_attached() };
+    let played = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        // SAFETY: CPython passes the function's `self` and its argument, both live for the call.
+        let (slf, action) = unsafe { (Borrowed::from_ptr(py, slf), Borrowed::from_ptr(py, action)) };
+        Game::play(&*slf.cast::<Game>()?, &action)
+    }));
+    let error = match played {
+        Ok(Ok(())) => return py.None().into_ptr(),
+        Ok(Err(e)) => e,
+        Err(_) => pyo3::panic::PanicException::new_err("the native core panicked playing an action"),
+    };
+    error.restore(py);
+    std::ptr::null_mut()
 }
 
 /// A small seeded generator (xorshift64*) for the benchmark's deals and choices.

@@ -20,8 +20,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Sequence
-from operator import attrgetter
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from paohuzi.engine.actions import Action, parse_seat_action
 from paohuzi.engine.cards import (
@@ -79,18 +78,43 @@ __all__ = [
 ]
 
 
-_NATIVE_CORE: tuple[Callable[[RuleSet], bool], Callable[..., Core]] | None = None
+# The native core's functions a game calls, each imported on first use (the engine runs without
+# the extension), by a function that then puts the imported one in its place (an import
+# statement per game cost ~0.6 µs, D93; a call to look it up, D112).
 
 
-def _native_core() -> tuple[Callable[[RuleSet], bool], Callable[..., Core]]:
-    """``paohuzi.native.core``'s ``serves`` and ``NativeCore``, imported on first use (the
-    engine runs without the extension; an import statement per game cost ~0.6 µs, D93)."""
-    global _NATIVE_CORE
-    if _NATIVE_CORE is None:
-        from paohuzi.native.core import NativeCore, serves
+def _first_native_serves(rules: RuleSet) -> bool:
+    global _native_serves
+    from paohuzi.native.core import serves
 
-        _NATIVE_CORE = (serves, NativeCore)
-    return _NATIVE_CORE
+    _native_serves = serves
+    return serves(rules)
+
+
+_native_serves: Callable[[RuleSet], bool] = _first_native_serves
+"""Whether the native core serves the rules: ``paohuzi.native.core.serves``."""
+
+
+def _first_native_deal(
+    rules: RuleSet,
+    dealer: int,
+    deck: Sequence[Kind] | None,
+    seed: int | None,
+    pauses: bool,
+    game: object,
+) -> Core | None:
+    global _native_deal
+    from paohuzi.native.core import deal
+
+    _native_deal = deal
+    return deal(rules, dealer, deck, seed, pauses, game)
+
+
+_native_deal: Callable[
+    [RuleSet, int, Sequence[Kind] | None, int | None, bool, object], Core | None
+] = _first_native_deal
+"""The native core dealt (keeping the game's ``is_over``), or None where it does not serve the
+rules: ``paohuzi.native.core.deal``."""
 
 
 def _pick(core: str, rules: RuleSet) -> Literal["native", "python"]:
@@ -99,7 +123,7 @@ def _pick(core: str, rules: RuleSet) -> Literal["native", "python"]:
         return "python"
     if core not in ("auto", "native"):
         raise ValueError(f"core is 'auto', 'native' or 'python', not {core!r}")
-    if _native_core()[0](rules):
+    if _native_serves(rules):
         return "native"
     if core == "native":
         raise ValueError("the native core does not serve this rule set (or is not built)")
@@ -114,6 +138,10 @@ class Game:
     _core: Core
     core: Literal["native", "python"]
     """The core playing this game."""
+    is_over: bool
+    """Whether the hand is over: the game's own attribute, read with no call (a random-play
+    loop asks it at every decision, D112), kept current by the core, or by the game after each
+    of its moves where the core does not keep it (:meth:`Core.keep_over`)."""
 
     def __init__(
         self,
@@ -129,12 +157,14 @@ class Game:
         # Either core checks the deck. _pick's choice, first without its calls (a game is made
         # per hand, D93); _pick words a bad name and a native core that does not serve.
         if core == "auto" or core == "native":
-            serves, native = _native_core()
-            if serves(rules):
-                # The core shuffles as random.Random(seed) does (D93).
+            # The core shuffles as random.Random(seed) does (D93).
+            made = _native_deal(rules, dealer, deck, seed, pause_at_offers, self)
+            if made is not None:
                 self.core = "native"
-                made = native(rules, dealer=dealer, deck=deck, seed=seed, pauses=pause_at_offers)
-                self._play(made)
+                # _play's, without its call and with is_over kept already (by the deal).
+                self._core = made
+                self.legal_actions = made.legal_actions  # type: ignore[method-assign]
+                self.apply = made.apply  # type: ignore[method-assign]
                 return
         self.core = _pick(core, rules)
         if deck is None:
@@ -184,14 +214,18 @@ class Game:
         return game
 
     def _play(self, core: Core) -> None:
-        """Be played by ``core``. :meth:`legal_actions` and :meth:`apply` only pass the call on
-        to the core, so they become the core's own methods here: a random-play loop over this
-        face then costs no Python frame of the game's per call (issue 23, point 3; D93)."""
+        """Be played by ``core``. :meth:`legal_actions` only passes the call on to the core, and
+        so does :meth:`apply` where the core keeps :attr:`is_over` (:meth:`Core.keep_over`), so
+        they become the core's own methods here: a random-play loop over this face then costs
+        no Python frame of the game's per call (issue 23, point 3; D93, D112)."""
         self._core = core
         self.legal_actions = core.legal_actions  # type: ignore[method-assign]
-        self.apply = core.apply  # type: ignore[method-assign]
-        # What answers is_over: the core, or what the core reads it from (its ``_over``).
-        self._over = getattr(core, "_over", core)
+        if core.keep_over(self):
+            self.apply = core.apply  # type: ignore[method-assign]
+        else:
+            # The class's apply, which sets is_over after the move (a bound method of the game
+            # kept in the game would hold it in a cycle).
+            self.is_over = core.is_over
 
     # ----------------------------------------------------------------------------- queries
 
@@ -240,27 +274,21 @@ class Game:
         """Go on from a card on offer (:attr:`paused`): the seats with an option on it are
         asked in order (R8), or the hand carries on when there are none, to the next decision
         or the next offer. Raises :class:`IllegalAction` when the game is not stopped at one."""
-        self._core.resume()
+        core = self._core
+        core.resume()
+        self.is_over = core.is_over
 
     def resume_all(self) -> None:
         """:meth:`resume` until the game waits for a decision (or is over)."""
         core = self._core
         while core.paused:
             core.resume()
+        self.is_over = core.is_over
 
     @property
     def result(self) -> GameResult | None:
         """How the hand ended; None while it goes on."""
         return self._core.result
-
-    if TYPE_CHECKING:
-
-        @property
-        def is_over(self) -> bool: ...
-
-    else:
-        # The core's attribute, read with no Python frame of the game's (D93).
-        is_over = property(attrgetter("_over.is_over"), doc="Whether the hand is over.")
 
     @property
     def wall(self) -> int:
@@ -349,7 +377,9 @@ class Game:
 
     def apply(self, action: Action) -> None:
         """Carry out the decision of :attr:`to_act`; raises :class:`IllegalAction`."""
-        self._core.apply(action)
+        core = self._core
+        core.apply(action)
+        self.is_over = core.is_over
 
     def apply_text(self, text: str) -> None:
         """Apply an F3 line ``SEAT ACTION``; the seat must be the one to act."""
@@ -358,7 +388,7 @@ class Game:
         if seat != to_act:
             who = "nobody" if to_act is None else f"seat {to_act}"
             raise IllegalAction(f"it is not seat {seat}'s turn ({who} is to act)")
-        self._core.apply(action)
+        self.apply(action)
 
     def why_illegal(self, action: Action) -> str:
         """Why :attr:`to_act` may not take ``action`` now, in a player's words."""

@@ -521,6 +521,11 @@ class PythonCore:
         card, owner, source, queue = held
         self._advance_window(card, owner, source, list(queue), ())
 
+    def keep_over(self, game: object) -> bool:
+        """False: the game sets its ``is_over`` itself (the reference keeps no other state)."""
+        del game
+        return False
+
     def _why_illegal(self, seat: int, action: Action) -> str:
         phase = self._phase
         if isinstance(phase, Discarding):

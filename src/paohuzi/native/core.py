@@ -13,10 +13,9 @@ state machine (the greedy choice, rollouts, the observation encoding, the sample
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Sequence
-from functools import partial
+from collections.abc import Iterable, Sequence
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal
 
 from paohuzi import native
 from paohuzi.engine.action_ids import ACTIONS
@@ -64,36 +63,30 @@ _EVENT_TYPES = list(EventType)
 _SOURCES = (Source.LIANG, Source.DRAWN, Source.DISCARDED)
 _SOURCE_INDEX = {s: i for i, s in enumerate(_SOURCES)}
 _KIT: Any = None
+_new = object.__new__
 _SEEDS = 1 << 128
 """Int seeds of an absolute value below this are shuffled inside the core (D93)."""
 
 
-class _Dealer(NamedTuple):
-    """The extension's deals under one rule set, their first arguments (the evaluator, the
-    kit, the flags) bound: made once per rule set (a game is made per hand, D93)."""
-
-    deal: Callable[..., Any]
-    deal_python_seeded: Callable[..., Any]
+_TERMS: tuple[RuleSet | None, Any, tuple[Seating, ...]] = (None, None, ())
+"""The rule set last dealt, its extension ``Dealer`` and its seatings (see :func:`_terms`)."""
 
 
-_TERMS: tuple[RuleSet, _Dealer | None] | None = None
-"""The rule set last dealt and :func:`_deal_terms` of it."""
-
-
-def _deal_terms(rules: RuleSet) -> _Dealer | None:
-    """The deals under ``rules``, or None when only Python serves the rule set."""
+def _terms(rules: RuleSet) -> tuple[RuleSet | None, Any, tuple[Seating, ...]]:
+    """``rules``, the extension's ``Dealer`` of them (None when only Python serves them) and
+    the seating of each dealer: made once per rule set (a game is made per hand, D112). The
+    Dealer holds the evaluator, the kit, the flags and the rule set."""
     global _TERMS
     last = _TERMS  # read once: another thread may replace it
-    if last is not None and last[0] is rules:
-        return last[1]
+    if last[0] is rules:
+        return last
     ev = _evaluator(rules)
-    found = None
+    dealing = None
     if ev is not None:
-        games = native.extension().Game
         flags = (rules.players, rules.hu_on_discard, rules.take_needs_discard)
-        args = (ev, _kit(), *flags, rules.break_kan_when_stuck)
-        found = _Dealer(partial(games.deal, *args), partial(games.deal_python_seeded, *args))
-    _TERMS = (rules, found)
+        dealing = native.extension().Dealer(ev, _kit(), *flags, rules.break_kan_when_stuck, rules)
+    found = (rules, dealing, tuple(rules.seating(d) for d in range(rules.players)))
+    _TERMS = found
     return found
 
 
@@ -171,6 +164,28 @@ def serves(rules: RuleSet) -> bool:
     return _evaluator(rules) is not None
 
 
+def deal(
+    rules: RuleSet,
+    dealer: int,
+    deck: Sequence[Kind] | None,
+    seed: int | None,
+    pauses: bool,
+    game: object,
+) -> NativeCore | None:
+    """``NativeCore(rules, dealer=dealer, deck=deck, seed=seed, pauses=pauses)`` keeping
+    ``game.is_over`` (:meth:`NativeCore.keep_over`), or None where the native core does not
+    serve ``rules``: how :class:`Game` deals on the native core, in one call with no keywords
+    (a game is made per hand, D112)."""
+    terms = _TERMS  # read once: another thread may replace it
+    if terms[0] is not rules:
+        terms = _terms(rules)
+    if terms[1] is None:
+        return None
+    core: NativeCore = _new(NativeCore)
+    core._deal(terms, dealer, deck, seed, True, pauses, game)
+    return core
+
+
 def _seat_tuple(state: SeatState) -> tuple[Any, ...]:
     return (
         list(state.hand),
@@ -229,20 +244,39 @@ class NativeCore:
         """The hand dealt from ``deck``, or from the deck ``random.Random(seed)`` shuffles
         (``full_deck()`` shuffled, as :class:`PythonCore` deals it), shuffled inside the core
         for an int seed (D93); stopping at each card on offer with ``pauses`` (D101)."""
-        terms = _deal_terms(rules)
-        if terms is None:
+        terms = _terms(rules)
+        if terms[1] is None:
             raise ValueError("the native core does not serve this rule set: use core='python'")
+        self._deal(terms, dealer, deck, seed, keep_log, pauses, None)
+
+    def _deal(
+        self,
+        terms: tuple[RuleSet | None, Any, tuple[Seating, ...]],
+        dealer: int,
+        deck: Sequence[Kind] | None,
+        seed: int | None,
+        keep_log: bool,
+        pauses: bool,
+        game: object,
+    ) -> None:
+        """Play the hand the ``Dealer`` of ``terms`` (:func:`_terms`) deals, keeping
+        ``game.is_over`` unless ``game`` is None."""
+        rules, dealing, seatings = terms
         if deck is None and type(seed) is int and -_SEEDS < seed < _SEEDS:
-            made = terms.deal_python_seeded(dealer, abs(seed), keep_log, pauses)
+            made = dealing.deal_python_seeded(dealer, abs(seed), keep_log, pauses, game)
         else:
             if deck is None:
                 deck = full_deck()
                 random.Random(seed).shuffle(deck)
             check_deck(deck)
-            made = terms.deal(dealer, list(deck), keep_log, pauses)
-        self._adopt(made, rules)
+            made = dealing.deal(dealer, list(deck), keep_log, pauses, game)
+        # _adopt's, without its call (a game is made per hand).
+        self._native = made
+        self.rules = rules  # type: ignore[assignment]
+        self.legal_actions = made.legal  # type: ignore[method-assign]
+        self.apply = made.applier()  # type: ignore[method-assign]
         self.dealer = dealer
-        self.seating = rules.seating(dealer)
+        self.seating = seatings[dealer]
 
     @classmethod
     def from_position(
@@ -276,6 +310,7 @@ class NativeCore:
             _phase_tuple(position.phase),
             check,
         )
+        made.set_rules(rules)
         game._adopt(made, rules)
         game._seen_result = position.phase.result if isinstance(position.phase, Over) else None
         game._given_log = tuple(log)
@@ -284,19 +319,19 @@ class NativeCore:
         return game
 
     def _adopt(self, game: Any, rules: RuleSet) -> None:
-        """Play ``game`` (the extension's) under ``rules``. :meth:`legal_actions` and
-        :meth:`apply` become its methods (no Python frame per call, D93)."""
+        """Play ``game`` (the extension's) under ``rules``. :meth:`legal_actions` becomes its
+        ``legal`` and :meth:`apply` its ``play`` as a function of one argument of C (no Python
+        frame per call, D93; no argument parsing, D112)."""
         self._native = game
-        self._over = game  # what Game.is_over reads (the extension's attribute, D93)
         self.rules = rules
-        game.set_rules(rules)
         self.legal_actions = game.legal  # type: ignore[method-assign]
-        self.apply = game.play  # type: ignore[method-assign]
+        self.apply = game.applier()  # type: ignore[method-assign]
 
     @classmethod
     def _of(cls, game: Any, rules: RuleSet) -> NativeCore:
         """The core playing ``game`` (the extension's, dealt or sampled; no log before it)."""
         core = cls.__new__(cls)
+        game.set_rules(rules)
         core._adopt(game, rules)
         core.dealer = game.dealer()
         core.seating = rules.seating(core.dealer)
@@ -361,6 +396,11 @@ class NativeCore:
         """Whether the game is stopped at a card on offer (D101)."""
         paused: bool = self._native.paused
         return paused
+
+    def keep_over(self, game: object) -> bool:
+        """True: ``game.is_over`` is set by the extension, now and when the hand ends (D112)."""
+        self._native.keep_over(game)
+        return True
 
     def resume(self) -> None:
         """Go on from a card on offer (D101)."""
