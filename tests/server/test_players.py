@@ -9,7 +9,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from paohuzi.server.players import COOKIE, hashed
-from tests.server.harness import app_client, new_room, receive, sql, ws_path
+from tests.server.harness import app_client, hello, new_room, receive, sql, ws_path
 
 ORIGIN = {"origin": "http://127.0.0.1:8000"}
 
@@ -80,7 +80,7 @@ def test_a_player_who_opens_a_seat_sits_as_themselves(tmp_path: Path) -> None:
         client.patch("/api/me", json={"name": "阿明", "avatar": 5}, headers=ORIGIN)
         room = new_room(client, [None, "greedy", "greedy"])
         with client.websocket_connect(ws_path(room)) as ws:
-            ws.send_text('{"type": "hello", "token": "%s"}' % room["seats"][0]["token"])
+            ws.send_text(hello(room, 0))
             receive(ws)
         info = client.get(f"/api/rooms/{room['room']}").json()
         assert info["seats"][0]["name"] == "阿明"
