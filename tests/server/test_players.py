@@ -46,7 +46,9 @@ def test_a_first_visit_makes_a_player_with_an_httponly_strict_cookie(tmp_path: P
 def test_a_name_and_an_avatar_are_changed_and_kept(tmp_path: Path) -> None:
     with app_client(tmp_path / "p.db") as client:
         pid = me(client)["id"]
-        response = client.patch("/api/me", json={"name": " 小王  同学 ", "avatar": 3}, headers=ORIGIN)
+        response = client.patch(
+            "/api/me", json={"name": " 小王  同学 ", "avatar": 3}, headers=ORIGIN
+        )
         assert response.status_code == 200, response.text
         assert response.json()["name"] == "小王 同学" and response.json()["avatar"] == 3
         assert me(client)["name"] == "小王 同学" and me(client)["id"] == pid
