@@ -73,18 +73,20 @@ def read_cookie(value: str | None) -> tuple[str, str] | None:
 
 def check_name(value: Any) -> str:
     """A player's name as stored and shown (as text, never markup): NFC, spaces trimmed and
-    collapsed, 1–:data:`NAME_LENGTH` characters, none a control, format, private-use or
-    unassigned character (NUL, direction marks). Raises ValueError saying what is wrong."""
+    collapsed, 1–:data:`NAME_LENGTH` characters; a control, format, private-use, unassigned
+    or separator character other than the space (NUL, a newline, direction marks) is
+    refused, not dropped. Raises ValueError saying what is wrong."""
     if not isinstance(value, str):
         raise ValueError("a name is a string")
-    name = " ".join(unicodedata.normalize("NFC", value).split())
+    text = unicodedata.normalize("NFC", value)
+    for ch in text:
+        if ch != " " and unicodedata.category(ch)[0] in "CZ":
+            raise ValueError(f"a name may not hold the character U+{ord(ch):04X}")
+    name = " ".join(text.split())
     if not name:
         raise ValueError("a name needs at least one visible character")
     if len(name) > NAME_LENGTH:
         raise ValueError(f"a name has at most {NAME_LENGTH} characters")
-    for ch in name:
-        if ch != " " and unicodedata.category(ch)[0] in "CZ":
-            raise ValueError(f"a name may not hold the character U+{ord(ch):04X}")
     return name
 
 
