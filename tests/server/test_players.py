@@ -8,7 +8,8 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from paohuzi.server.players import COOKIE, hashed
+from paohuzi.server.players import AVATARS, COOKIE, hashed
+from tests import clock
 from tests.server.harness import app_client, hello, new_room, receive, sql, ws_path
 
 ORIGIN = {"origin": "http://127.0.0.1:8000"}
@@ -90,3 +91,28 @@ def test_a_player_who_opens_a_seat_sits_as_themselves(tmp_path: Path) -> None:
         assert "token" not in info["seats"][0]
         stored = sql(tmp_path / "p.db", "SELECT seats FROM rooms WHERE id = ?", room["room"])
         assert pid in stored[0][0]
+
+
+def test_a_player_gone_past_the_timer_counts_a_leave(tmp_path: Path) -> None:
+    db = tmp_path / "p.db"
+    with app_client(db) as client:
+        pid = me(client)["id"]
+        room = client.post(
+            "/api/rooms", json={"bots": [None, "greedy", "greedy"], "timer": 5}
+        ).json()
+        with client.websocket_connect(ws_path(room)) as ws:
+            ws.send_text(hello(room, 0))
+            receive(ws)
+        # The connection is gone: when the seat must decide, the timer plays for it, and
+        # that is a hand left.
+        clock.wait_until(
+            lambda: sql(db, "SELECT leaves FROM players WHERE id = ?", pid) == [(1,)],
+            "no leave counted",
+        )
+
+
+def test_every_avatar_of_the_set_is_served(tmp_path: Path) -> None:
+    with app_client(tmp_path / "p.db") as client:
+        for n in range(AVATARS):
+            response = client.get(f"/static/avatars/{n}.svg")
+            assert response.status_code == 200 and response.text.startswith("<svg")
