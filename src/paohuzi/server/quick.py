@@ -30,7 +30,7 @@ from typing import Any
 from paohuzi.engine.match import Match
 from paohuzi.server.players import BLOCK, add_leave
 from paohuzi.server.roomrules import room_rules
-from paohuzi.server.rooms import Room, RoomHooks, Rooms, family_of
+from paohuzi.server.rooms import Elsewhere, Room, RoomHooks, Rooms, family_of
 from paohuzi.server.store import Store, StoredRoom, StoreError
 
 log = logging.getLogger("paohuzi.server")
@@ -331,14 +331,14 @@ class Matcher:
             return []
         made = await rooms.db.call(seat_waiting, rooms.store, time.time(), self.rating_of)
         self.passes += 1
-        for stored in made:
+        for stored in made:  # every room known before any is opened (an await)
             self.seated += sum(s["bot"] is None for s in stored.seats)
+            rooms.adopt(stored)
+        for stored in made:
             try:
-                await rooms.adopt(stored)
-            except StoreError as error:  # opened at its first request instead
+                await rooms.get(stored.id)
+            except (StoreError, Elsewhere) as error:  # opened at its first request instead
                 log.warning("quick play: room %s not opened yet: %s", stored.id, error)
-                if not rooms.store.hall:
-                    rooms._stored[stored.id] = stored
         return [s.id for s in made]
 
 

@@ -1800,11 +1800,13 @@ class Rooms:
         room.hooks = self.hooks
         return room
 
-    async def adopt(self, stored: StoredRoom) -> Room:
+    def adopt(self, stored: StoredRoom) -> None:
         """A room this process has just stored by other means (the quick-play queue, which
-        seats its players in the room's own transaction): made a live room here."""
-        room = self.rooms.get(stored.id)
-        return room if room is not None else await self._restore(stored)
+        seats its players in the room's own transaction): known here at once, so a request
+        for it finds it (SQLite; a hall reads it from the database), restored at the first
+        request or by :meth:`get`."""
+        if not self.store.hall and stored.id not in self.rooms:
+            self._stored.setdefault(stored.id, stored)
 
     # ------------------------------------------------------------------ restore
 
