@@ -24,6 +24,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from paohuzi.server.config import Config
 from paohuzi.server.limits import RateLimiter
+from paohuzi.server.quick import HallHooks, Matcher
 from paohuzi.server.reviews import Reviews
 from paohuzi.server.rooms import Rooms
 from paohuzi.server.routes import ROUTERS
@@ -196,10 +197,17 @@ def create_app(config: Config | str = "paohuzi.db", **settings: Any) -> FastAPI:
             60,
         )
         rooms = Rooms(store, config)
+        rooms.hooks = HallHooks(rooms)  # the ratings module's subclass replaces it (issue 25)
         app.state.rooms = rooms
+        matcher = Matcher(rooms, config.quick_every)
+        app.state.matcher = matcher
         app.state.reviews = Reviews(config.review_workers, config.review_queue, config.review_limit)
         await rooms.load()
-        tasks = [asyncio.create_task(rooms.restore_all()), asyncio.create_task(rooms.expire())]
+        tasks = [
+            asyncio.create_task(rooms.restore_all()),
+            asyncio.create_task(rooms.expire()),
+            asyncio.create_task(matcher.run()),
+        ]
         if store.hall:
             tasks.append(asyncio.create_task(rooms.keep_leases()))
         yield

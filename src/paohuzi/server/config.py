@@ -115,6 +115,23 @@ class Config:
     """Reviews started per client address per minute."""
     analyses_per_minute: int = 120
     """Analyses (the analysis board) and record replays per client address per minute."""
+    players_per_minute: int = 10
+    """New players (a first visit without a cookie) per client address per minute."""
+    me_per_minute: int = 120
+    """Reads and changes of one's own player (``/api/me``), per player and per address."""
+    quick_per_minute: int = 20
+    """Quick-play joins, leaves and status reads of the queue's write side (``POST`` and
+    ``DELETE /api/quick``), per player and per address."""
+    quick_polls_per_minute: int = 120
+    """``GET /api/quick`` (a waiting page polls it), per player and per address."""
+    tables_per_minute: int = 60
+    """Reads of the open-table list, per player and per address (a page polls every 5 s)."""
+    blocks_per_minute: int = 30
+    """Mutes, blocks and seat takings of open tables, per player and per address."""
+    claims_per_minute: int = 5
+    """Transfer codes made or tried, per address (a code is 60 random bits)."""
+    quick_every: float = 1.0
+    """Seconds between two passes of the quick-play matcher of a process."""
 
 
 LOBBY_ORDER = ("greedy", "learned", "expert", "random")

@@ -118,6 +118,11 @@ class Database:
         self._leases = concurrent.futures.ThreadPoolExecutor(
             1, "paohuzi-db-lease", initializer=store.open_thread
         )
+        self._hall = concurrent.futures.ThreadPoolExecutor(
+            2, "paohuzi-db-hall", initializer=store.open_thread
+        )
+        """Players, blocks, the quick-play queue and the open tables (issue 25): threads of
+        their own, so a burst of them never holds up a room's restore."""
         self._answered: list[_Pending] = []
         """Writes the writer has answered, not yet handed to their loops."""
         self._in_loop: LoopWriter | None = None
@@ -298,6 +303,11 @@ class Database:
         :class:`StoreError` when it fails or takes longer than ``deadline``."""
         return await self._call(self._readers, work, args, deadline)
 
+    async def call(self, work: Callable[..., T], *args: Any, deadline: float = READ_DEADLINE) -> T:
+        """``work(*args)`` (a function of the hall's tables, given the store) in a thread of
+        the hall's, which may read and write; raises :class:`StoreError` as :meth:`read`."""
+        return await self._call(self._hall, work, args, deadline)
+
     async def lease(self, work: Callable[..., T], *args: Any, deadline: float = READ_DEADLINE) -> T:
         """A lease call (claim, heartbeat, orphans, release) in the hall's own thread."""
         return await self._call(self._leases, work, args, deadline)
@@ -363,7 +373,7 @@ class Database:
             self._queue.put(None)
             self._writer.join(timeout)
         self._stopping = True
-        pools = (self._readers, self._leases)
+        pools = (self._readers, self._leases, self._hall)
         for pool in pools:
             pool.shutdown(wait=False, cancel_futures=True)
         # A read still running uses its thread's connection: the store closes the connections

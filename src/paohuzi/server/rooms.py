@@ -71,6 +71,7 @@ from paohuzi.server.config import Config
 from paohuzi.server.database import READ_DEADLINE, Database
 from paohuzi.server.limits import Bucket, Histogram
 from paohuzi.server.pacing import Frame, Pacer
+from paohuzi.server.players import Player
 from paohuzi.server.roomrules import room_rules
 from paohuzi.server.roomstate import RoomState, RoomStateError, Stage
 from paohuzi.server.store import (
@@ -215,13 +216,22 @@ class Seat:
     """The seat's bot failed once and was replaced by greedy (logged once)."""
     hint: tuple[tuple[int, int], JSON] | None = None
     """The last hint worked out for the seat, with the state it was for."""
+    player: str | None = None
+    """The player (:mod:`players`) who sits here, if a known one took the seat: their
+    public id, never their secret (issue 25)."""
+    avatar: int | None = None
+    """That player's avatar, an index into the shipped set."""
+    left_hand: int = -1
+    """The last hand the seat's player was counted as leaving (once a hand)."""
 
     @classmethod
     def from_json(cls, data: JSON) -> Seat:
         """A seat as stored (``joined`` missing: stored before it was, so come)."""
-        return cls(
+        seat = cls(
             data["token"], data.get("bot"), data.get("name", ""), bool(data.get("joined", True))
         )
+        seat.player, seat.avatar = data.get("player"), data.get("avatar")
+        return seat
 
     def time_out(self, action: str) -> None:
         """The timer played ``action`` for the seat, and put it on 托管 (D33)."""
@@ -240,11 +250,26 @@ class Seat:
         self.auto, self.by_timer, self.timed_out = control
 
     def to_json(self) -> JSON:
-        return {"token": self.token, "bot": self.bot, "name": self.name, "joined": self.joined}
+        found: JSON = {
+            "token": self.token,
+            "bot": self.bot,
+            "name": self.name,
+            "joined": self.joined,
+        }
+        if self.player is not None:
+            found |= {"player": self.player, "avatar": self.avatar}
+        return found
 
     def public(self) -> JSON:
-        """What everyone may know of the seat."""
-        return {"name": self.name, "bot": self.bot, "joined": self.joined or self.bot is not None}
+        """What everyone may know of the seat: a player's public profile (id, name, avatar),
+        never a secret."""
+        return {
+            "name": self.name,
+            "bot": self.bot,
+            "joined": self.joined or self.bot is not None,
+            "player": self.player,
+            "avatar": self.avatar,
+        }
 
 
 NAME_LENGTH = 16
@@ -411,6 +436,10 @@ class Room:
     match_no: int = 1
     awaits_everyone: bool = False
     """Created to deal only when its people have come."""
+    listed: str = ""
+    """Shown in the open-table list: "quick", "public", or "" (invites only)."""
+    hooks: RoomHooks = field(default_factory=lambda: RoomHooks())
+    """What the hall is told of the room (a finished match, a player who left)."""
     creator: str = ""
     """Who created the room (a client address), for the per-address limit; not stored."""
     created: float = field(default_factory=time.time)
@@ -1285,6 +1314,15 @@ class Room:
             return
         match.totals, match.hands, match.dealer, match.huangzhuang_streak = after
         self.finishing = False
+        if self.match_info()["over"]:
+            self.hooks.match_over(
+                self,
+                self.match_no,
+                family_of(self.ruleset),
+                [s.player for s in self.seats],
+                list(match.totals),
+                [s.bot for s in self.seats],
+            )
 
     async def _retry_finish(self) -> None:
         # Also once the room closed meanwhile (idle): nobody else would store it.
@@ -1428,6 +1466,13 @@ class Room:
             info = self.seats[seat]
             before = info.control()
             info.time_out(str(action))
+            if (
+                info.player is not None
+                and (info.listener is None or not info.listener.alive)
+                and info.left_hand != self.hand_no
+            ):
+                info.left_hand = self.hand_no  # gone past the timer: left the hand (issue 25)
+                self.hooks.left(self, info.player)
             if action == PASS:
                 # A hidden question: the seat is told at once, on its question as it was put
                 # (next the table may wait for another seat's answer, which it may not see);
@@ -1548,7 +1593,92 @@ class Room:
             match_start=self.match_start,
             match_no=self.match_no,
             awaits_everyone=self.awaits_everyone,
+            listed=self.listed,
         )
+
+    async def seat_player(self, seat: int, player: str, name: str, avatar: int) -> bool:
+        """A known player opened ``seat``: the seat records them (their name becomes the
+        seat's) while the room waits for its people, or if nobody had it; once dealt, a seat
+        stays its first player's (the hand's results are theirs). Whether it changed."""
+        async with self.lock:
+            info = self.seats[seat]
+            if info.bot is not None or (
+                info.player not in (None, player) and self.state is not RoomState.WAITING
+            ):
+                return False
+            before = (info.player, info.name, info.avatar)
+            if before == (player, name, avatar):
+                return False
+            info.player, info.name, info.avatar = player, name, avatar
+            try:
+                await self._save("set_seats", self._seats_json())
+            except StoreError as error:
+                info.player, info.name, info.avatar = before
+                log.warning("room %s: could not store a seat's player: %s", self.id, error)
+                return False
+            if self.state is RoomState.WAITING:
+                self._show_lobby()
+            return True
+
+    async def take_seat(self, player: Player, seat: int | None, avoid: set[str]) -> int:
+        """A player takes a free seat of a listed room waiting for its people (``seat``, or
+        the first free one): the seat is theirs from now on (its secret is for them). Refused
+        (RoomError) when the room is not listed, is dealt, has no such free seat, or seats a
+        player in ``avoid`` (blocks, either way)."""
+        async with self.lock:
+            if not self.listed or self.state is not RoomState.WAITING:
+                raise RoomError("this table takes nobody now")
+            if avoid & {s.player for s in self.seats if s.player is not None}:
+                raise RoomError("you cannot sit at this table")
+            mine = [n for n, s in enumerate(self.seats) if s.player == player.id]
+            if mine:
+                return mine[0]
+            free = [
+                n
+                for n, s in enumerate(self.seats)
+                if s.bot is None and s.player is None and not s.joined
+            ]
+            if seat is not None and seat not in free:
+                raise RoomError("that seat is not free")
+            if not free:
+                raise RoomError("this table has no free seat")
+            chosen = free[0] if seat is None else seat
+            info = self.seats[chosen]
+            info.player, info.name, info.avatar = player.id, player.name, player.avatar
+            try:
+                await self._save("set_seats", self._seats_json())
+            except StoreError:
+                info.player, info.name, info.avatar = None, "", None
+                raise RoomError(SAVE_FAILED) from None
+            self._show_lobby()
+            return chosen
+
+
+class RoomHooks:
+    """What a room tells the hall: a finished match (ratings, issue 25: the ratings module
+    replaces :meth:`match_over`) and a player who left mid-hand (:meth:`left`). Called in
+    the event loop; each must return at once (start a task for any database work)."""
+
+    def match_over(
+        self,
+        room: Room,
+        match_no: int,
+        family: str,
+        players: list[str | None],
+        totals: list[int],
+        bots: list[str | None],
+    ) -> None:
+        """A match of ``room`` is finished and stored: each seat's player (None: a bot or a
+        person who is no known player), the match's totals and each seat's bot level."""
+
+    def left(self, room: Room, player: str) -> None:
+        """``player`` left a hand in play: their seat timed out with no connection."""
+
+
+def family_of(rules: RuleSet) -> str:
+    """The rule family a rating is kept in: the preset a rule set is named after, and its
+    number of seats (``hunan/3``)."""
+    return f"{rules.name}/{rules.players}"
 
 
 class Rooms:
@@ -1565,6 +1695,8 @@ class Rooms:
         self.sends = Histogram()
         """Messages: from queued for a connection to handed to its socket (the wait for the
         connection's writer task, a turn of the event loop or more, and the send)."""
+        self.hooks = RoomHooks()
+        """Given to every room: the hall's (ratings, leaves) once the application sets it."""
         self.rooms: dict[str, Room] = {}
         self._stored: dict[str, StoredRoom] = {}
         """Open rooms of the database not restored yet."""
@@ -1585,6 +1717,7 @@ class Rooms:
         creator: str = "",
         hands: int = 0,
         wait: bool = False,
+        listed: str = "",
     ) -> Room:
         """A new room, stored with its first deal before anyone sees it; with ``wait`` (the
         lobby's tables of friends) a room with people is stored without one and deals when
@@ -1615,7 +1748,7 @@ class Rooms:
                 timer,
                 seeded=seed is not None,
             )
-            room.length, room.awaits_everyone = hands, wait
+            room.length, room.awaits_everyone, room.listed = hands, wait, listed
             hand = None if wait and any(s.bot is None for s in seats) else room.deal()
             if await self.db.write(
                 "create_room", room.id, room.stored(), hand, deadline=READ_DEADLINE
@@ -1664,7 +1797,16 @@ class Rooms:
         )
         if created is not None:
             room.created = created
+        room.hooks = self.hooks
         return room
+
+    def adopt(self, stored: StoredRoom) -> None:
+        """A room this process has just stored by other means (the quick-play queue, which
+        seats its players in the room's own transaction): known here at once, so a request
+        for it finds it (SQLite; a hall reads it from the database), restored at the first
+        request or by :meth:`get`."""
+        if not self.store.hall and stored.id not in self.rooms:
+            self._stored.setdefault(stored.id, stored)
 
     # ------------------------------------------------------------------ restore
 
@@ -1777,6 +1919,7 @@ class Rooms:
             stored.match_no,
             stored.awaits_everyone,
         )
+        room.listed = stored.listed
         hand = await self.db.read(self.store.last_hand, stored.id)
         if hand is None and not room.awaits_everyone:
             raise ValueError("the room has no hand")

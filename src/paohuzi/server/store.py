@@ -85,6 +85,53 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE rooms ADD COLUMN match_no INTEGER NOT NULL DEFAULT 1;
     ALTER TABLE rooms ADD COLUMN waits INTEGER NOT NULL DEFAULT 0;
     """,
+    # 4: the hall for strangers (issue 25): players known by a cookie (only a hash of its
+    # secret is kept), other devices' keys, blocks, the quick-play queue, and which rooms the
+    # open-table list shows.
+    """
+    CREATE TABLE IF NOT EXISTS players (
+        id TEXT PRIMARY KEY,
+        secret TEXT NOT NULL,
+        name TEXT NOT NULL,
+        avatar INTEGER NOT NULL DEFAULT 0,
+        created REAL NOT NULL,
+        seen REAL NOT NULL,
+        leaves INTEGER NOT NULL DEFAULT 0,
+        transfer TEXT,
+        transfer_until REAL
+    );
+    CREATE UNIQUE INDEX IF NOT EXISTS players_transfer ON players (transfer);
+    CREATE TABLE IF NOT EXISTS player_keys (
+        hash TEXT PRIMARY KEY,
+        player TEXT NOT NULL,
+        created REAL NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS player_keys_player ON player_keys (player);
+    CREATE TABLE IF NOT EXISTS blocks (
+        player TEXT NOT NULL,
+        other TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        PRIMARY KEY (player, other)
+    );
+    CREATE INDEX IF NOT EXISTS blocks_other ON blocks (other);
+    CREATE TABLE IF NOT EXISTS queue (
+        player TEXT PRIMARY KEY,
+        rules TEXT NOT NULL,
+        family TEXT NOT NULL,
+        seats INTEGER NOT NULL,
+        fill_after REAL NOT NULL,
+        fill_level TEXT NOT NULL,
+        since REAL NOT NULL,
+        eligible REAL NOT NULL,
+        room TEXT,
+        seat INTEGER,
+        token TEXT,
+        seated REAL
+    );
+    CREATE INDEX IF NOT EXISTS queue_waiting ON queue (room, eligible);
+    ALTER TABLE rooms ADD COLUMN listed TEXT NOT NULL DEFAULT '';
+    CREATE INDEX IF NOT EXISTS rooms_listed ON rooms (listed, state);
+    """,
 )
 
 PG_MIGRATIONS: tuple[str, ...] = (
@@ -143,6 +190,51 @@ PG_MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX leases_owner ON leases (owner);
     """,
+    # 3: SQLite's fourth step (issue 25), in PostgreSQL's types.
+    """
+    CREATE TABLE players (
+        id TEXT PRIMARY KEY,
+        secret TEXT NOT NULL,
+        name TEXT NOT NULL,
+        avatar INTEGER NOT NULL DEFAULT 0,
+        created DOUBLE PRECISION NOT NULL,
+        seen DOUBLE PRECISION NOT NULL,
+        leaves INTEGER NOT NULL DEFAULT 0,
+        transfer TEXT,
+        transfer_until DOUBLE PRECISION
+    );
+    CREATE UNIQUE INDEX players_transfer ON players (transfer);
+    CREATE TABLE player_keys (
+        hash TEXT PRIMARY KEY,
+        player TEXT NOT NULL,
+        created DOUBLE PRECISION NOT NULL
+    );
+    CREATE INDEX player_keys_player ON player_keys (player);
+    CREATE TABLE blocks (
+        player TEXT NOT NULL,
+        other TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        PRIMARY KEY (player, other)
+    );
+    CREATE INDEX blocks_other ON blocks (other);
+    CREATE TABLE queue (
+        player TEXT PRIMARY KEY,
+        rules TEXT NOT NULL,
+        family TEXT NOT NULL,
+        seats INTEGER NOT NULL,
+        fill_after DOUBLE PRECISION NOT NULL,
+        fill_level TEXT NOT NULL,
+        since DOUBLE PRECISION NOT NULL,
+        eligible DOUBLE PRECISION NOT NULL,
+        room TEXT,
+        seat INTEGER,
+        token TEXT,
+        seated DOUBLE PRECISION
+    );
+    CREATE INDEX queue_waiting ON queue (room, eligible);
+    ALTER TABLE rooms ADD COLUMN listed TEXT NOT NULL DEFAULT '';
+    CREATE INDEX rooms_listed ON rooms (listed, state);
+    """,
 )
 """PostgreSQL's own numbered steps (its first is SQLite's first three at once)."""
 
@@ -184,6 +276,9 @@ class StoredRoom:
     awaits_everyone: bool = False
     """Created to wait for its people before the first deal: without a hand it is waiting,
     not broken."""
+    listed: str = ""
+    """Whether the open-table list shows it: "" (a room of invites), "quick" (made by the
+    quick-play queue) or "public" (its host listed it)."""
 
 
 @dataclass
@@ -382,30 +477,35 @@ class Store:
         the id is taken already."""
         try:
             with self._transaction():
-                self._execute(
-                    "INSERT INTO rooms (id, created, rules, seed, timer, seats, dealer, totals,"
-                    " hands, streak, seeded, active, state, length, match_start, match_no, waits)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        *self._room_values(room),
-                        int(room.seed is not None),
-                        room.active,
-                        OPEN,
-                        room.length,
-                        room.match_start,
-                        room.match_no,
-                        int(room.awaits_everyone),
-                    ),
-                )
-                self._lease_new(room.id)
-                if hand is not None:
-                    self._insert_hand(room.id, hand)
+                self._insert_room(room, hand)
         except StoreError as error:
             if isinstance(error.__cause__, self._taken):
                 return False
             raise
         self._lease_held(room.id)
         return True
+
+    def _insert_room(self, room: StoredRoom, hand: StoredHand | None) -> None:
+        """Inside a transaction: the room's row, its lease and its first hand (if any)."""
+        self._execute(
+            "INSERT INTO rooms (id, created, rules, seed, timer, seats, dealer, totals,"
+            " hands, streak, seeded, active, state, length, match_start, match_no, waits,"
+            " listed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                *self._room_values(room),
+                int(room.seed is not None),
+                room.active,
+                OPEN,
+                room.length,
+                room.match_start,
+                room.match_no,
+                int(room.awaits_everyone),
+                room.listed,
+            ),
+        )
+        self._lease_new(room.id)
+        if hand is not None:
+            self._insert_hand(room.id, hand)
 
     def _room_values(self, room: StoredRoom) -> tuple[Any, ...]:
         return (
@@ -668,7 +768,7 @@ class Store:
 
 _ROOM_COLUMNS = (
     "id, created, rules, seed, timer, seats, dealer, totals, hands, streak,"
-    " seeded, active, state, length, match_start, match_no, waits"
+    " seeded, active, state, length, match_start, match_no, waits, listed"
 )
 
 
@@ -691,6 +791,7 @@ def _stored_room(row: tuple[Any, ...]) -> StoredRoom:
         match_start,
         match_no,
         waits,
+        listed,
     ) = row
     return StoredRoom(
         id_,
@@ -709,6 +810,7 @@ def _stored_room(row: tuple[Any, ...]) -> StoredRoom:
         match_start,
         match_no,
         bool(waits),
+        listed,
     )
 
 

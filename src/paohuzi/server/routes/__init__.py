@@ -2,10 +2,20 @@
 public facts, the lobby's bots), :mod:`.seats` (a seat's invite, renewed), :mod:`.history`
 (finished hands, records, replays, reviews, the analysis board), :mod:`.health` (liveness,
 readiness, metrics, the quarantine), :mod:`.pages` (the web table's pages and files) and
-:mod:`.play` (the WebSocket of a seat or a spectator). What they share, each application's
-limits, caches and helpers, is its :class:`~.common.Server`."""
+:mod:`.play` (the WebSocket of a seat or a spectator), :mod:`.players` (a person's own
+player, mutes and blocks) and :mod:`.hall` (quick play, the open tables). What they share,
+each application's limits, caches and helpers, is its :class:`~.common.Server`."""
 
-from paohuzi.server.routes import health, history, pages, play, rooms, seats
+from paohuzi.server.routes import hall, health, history, pages, play, players, rooms, seats
 
-ROUTERS = (pages.router, health.router, rooms.router, seats.router, history.router, play.router)
+ROUTERS = (
+    pages.router,
+    health.router,
+    rooms.router,
+    seats.router,
+    history.router,
+    play.router,
+    players.router,
+    hall.router,
+)
 """Every router of the application, in the order they are included."""

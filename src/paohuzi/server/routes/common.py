@@ -166,6 +166,15 @@ class Server:
             60 * config.messages_per_address, burst=2 * config.messages_per_address
         )
         self.replays = Replays()
+        self.new_players = RateLimiter(config.players_per_minute)
+        self.me = RateLimiter(config.me_per_minute)
+        self.quick = RateLimiter(config.quick_per_minute)
+        self.quick_polls = RateLimiter(config.quick_polls_per_minute)
+        self.tables = RateLimiter(config.tables_per_minute)
+        self.blocks = RateLimiter(config.blocks_per_minute)
+        self.claims = RateLimiter(config.claims_per_minute)
+        self.listing: tuple[float, list[dict[str, Any]]] | None = None
+        """The open-table list as last read, and when (one read a second at most)."""
 
     @staticmethod
     def rooms(request: Request | WebSocket) -> Rooms:

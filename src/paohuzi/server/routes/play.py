@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any
@@ -12,8 +13,10 @@ from typing import Any
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
+from paohuzi.server import players
 from paohuzi.server.forward import FORWARDED, forward_websocket
 from paohuzi.server.limits import Bucket
+from paohuzi.server.players import COOKIE, Player
 from paohuzi.server.rooms import CLOSED_NOW, MOVED, Closed, Elsewhere, Listener, Room, RoomError
 from paohuzi.server.roomstate import RoomState
 from paohuzi.server.routes.common import address_of, from_peer, plausible_id, server_of
@@ -97,6 +100,8 @@ async def play(websocket: WebSocket, room_id: str) -> None:
         if websocket.application_state is WebSocketState.CONNECTED:
             await websocket.close(code=code, reason=reason)
 
+    player = await known_player(websocket)
+
     async def sit(token: str | None) -> Listener | None:
         """A connection for the seat ``token`` opens (None: a spectator's), in the room and
         shown its first state; None when refused (the refusal sent)."""
@@ -104,6 +109,9 @@ async def play(websocket: WebSocket, room_id: str) -> None:
             seat = room.seat_of(token)
         except KeyError as error:
             await refuse(str(error.args[0]), 4403)
+            return None
+        if player is not None and seat is None and not await may_sit(websocket, room, player, seat):
+            await refuse("你不能进入这张桌子 / you cannot open this table", 4403)
             return None
         listener = Listener(
             seat,
@@ -128,6 +136,8 @@ async def play(websocket: WebSocket, room_id: str) -> None:
         # room shows it to everyone, this connection with them. A name the hello brings is
         # the seat's before it arrives, so the others meet it by that name (issue 24).
         try:
+            if seat is not None and player is not None:  # a known player's seat (issue 25)
+                await room.seat_player(seat, player.id, player.name, player.avatar)
             if seat is not None and name is not None and not room.seats[seat].name:
                 refused = await room.rename(seat, name)
                 if refused is not None:
@@ -194,6 +204,33 @@ async def play(websocket: WebSocket, room_id: str) -> None:
     finally:
         if listener is not None:
             room.leave(listener)
+
+
+async def known_player(websocket: WebSocket) -> Player | None:
+    """The player the connection's cookie names (the browser sends it with the upgrade), if
+    its secret checks; None without one, or when the database does not answer in time."""
+    found = players.read_cookie(websocket.cookies.get(COOKIE))
+    if found is None:
+        return None
+    rooms = server_of(websocket).rooms(websocket)
+    try:
+        return await rooms.db.call(players.find, rooms.store, *found, time.time())
+    except StoreError:
+        return None
+
+
+async def may_sit(websocket: WebSocket, room: Room, player: Player, seat: int | None) -> bool:
+    """Whether ``player`` may open the room (a seat, or watch): not when a player they block,
+    or who blocks them, sits in another of its seats."""
+    others = {s.player for n, s in enumerate(room.seats) if n != seat and s.player is not None}
+    if not others:
+        return True
+    rooms = server_of(websocket).rooms(websocket)
+    try:
+        blocks = await rooms.db.call(players.blocks_of, rooms.store, player.id)
+    except StoreError:
+        return True  # the seat's own secret is what opens it; a block only keeps apart
+    return not others & {*blocks["block"], *blocks["blocked_by"]}
 
 
 def gone(websocket: WebSocket) -> bool:

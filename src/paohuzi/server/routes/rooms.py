@@ -36,6 +36,9 @@ class NewRoom(BaseModel):
     """Hands in a match: 0 for no end."""
     wait: StrictBool = False
     """Deal when every person has come (the lobby's tables of friends), not at once."""
+    public: StrictBool = False
+    """List the table in the open-table list (``GET /api/tables``): strangers may take its
+    free seats while it waits (issue 25)."""
     seed: Annotated[StrictInt, Field(ge=0, lt=2**63)] | None = None
 
 
@@ -65,6 +68,7 @@ async def create_room(request: Request, body: NewRoom) -> JSONResponse:
             creator=address,
             hands=body.hands,
             wait=body.wait,
+            listed="public" if body.public else "",
         )
     except Full as error:
         raise HTTPException(503, str(error)) from None
