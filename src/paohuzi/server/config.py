@@ -115,6 +115,8 @@ class Config:
     """Reviews started per client address per minute."""
     analyses_per_minute: int = 120
     """Analyses (the analysis board) and record replays per client address per minute."""
+    standing_reads_per_minute: int = 60
+    """Profile and leaderboard reads per client address per minute (bursts of as many)."""
 
 
 LOBBY_ORDER = ("greedy", "learned", "expert", "random")

@@ -66,6 +66,7 @@ from paohuzi.engine.observation import (
 from paohuzi.engine.position import ClaimWindow, Discarding
 from paohuzi.engine.record import record_of, result_json
 from paohuzi.engine.rules import RuleSet
+from paohuzi.server import ratings, standing
 from paohuzi.server.botrunner import BotRunner, searches
 from paohuzi.server.config import Config
 from paohuzi.server.database import READ_DEADLINE, Database
@@ -1285,6 +1286,36 @@ class Room:
             return
         match.totals, match.hands, match.dealer, match.huangzhuang_streak = after
         self.finishing = False
+        await self.keep_standing(game)
+
+    async def keep_standing(self, game: Game) -> None:
+        """The finished hand, stored, in its known players' profiles, and the match rated if
+        the hand ends it (:mod:`standing`; each once, however often this is called)."""
+        players = [getattr(s, "player", None) for s in self.seats]
+        if all(p is None for p in players):
+            return
+        family = ratings.family(self.ruleset)
+        await standing.on_hand_over(self.db, self.id, self.hand_no, family, players, game)
+        if self.match_info(game)["over"]:
+            await standing.on_match_over(
+                self.db,
+                self.id,
+                self.match_no,
+                family,
+                players,
+                [self._bot_level(s.bot) for s in self.seats],
+                list(self.match.totals),
+                self.match.hands - self.match_start,
+            )
+
+    def _bot_level(self, name: str | None) -> str | None:
+        """The bot spec a seat's bot name stands for (its rating's reference), if offered."""
+        if name is None:
+            return None
+        try:
+            return self.config.bot_spec(name)
+        except ValueError:
+            return None
 
     async def _retry_finish(self) -> None:
         # Also once the room closed meanwhile (idle): nobody else would store it.
@@ -1806,6 +1837,9 @@ class Rooms:
                 # Killed between the last action and storing the result: finish it now. The
                 # match's score was not stored either, so it counts the hand once.
                 await room._finish()
+            elif game.is_over and hand.record is not None:
+                # Perhaps killed before its players' standing was kept: kept now (once).
+                await room.keep_standing(game)
             await room._settle()
             room._kick()
         self._warm(room)

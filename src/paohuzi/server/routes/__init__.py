@@ -1,11 +1,20 @@
 """The server's routes, one router for each concern (D81): :mod:`.rooms` (create a room, its
 public facts, the lobby's bots), :mod:`.seats` (a seat's invite, renewed), :mod:`.history`
 (finished hands, records, replays, reviews, the analysis board), :mod:`.health` (liveness,
-readiness, metrics, the quarantine), :mod:`.pages` (the web table's pages and files) and
-:mod:`.play` (the WebSocket of a seat or a spectator). What they share, each application's
-limits, caches and helpers, is its :class:`~.common.Server`."""
+readiness, metrics, the quarantine), :mod:`.pages` (the web table's pages and files),
+:mod:`.play` (the WebSocket of a seat or a spectator) and :mod:`.standings` (players' profiles
+and the leaderboards). What they share, each application's limits, caches and helpers, is its
+:class:`~.common.Server`."""
 
-from paohuzi.server.routes import health, history, pages, play, rooms, seats
+from paohuzi.server.routes import health, history, pages, play, rooms, seats, standings
 
-ROUTERS = (pages.router, health.router, rooms.router, seats.router, history.router, play.router)
+ROUTERS = (
+    pages.router,
+    health.router,
+    rooms.router,
+    seats.router,
+    history.router,
+    play.router,
+    standings.router,
+)
 """Every router of the application, in the order they are included."""
