@@ -56,6 +56,10 @@ def test_a_match_rates_its_player_and_the_history_survives_a_restart(tmp_path: P
     with app_client(db, **FAST) as client:
         first = play_match(client, "p1")
         second = play_match(client, "p1")
+        # Called again (as a restored room whose last hand is finished does), the hook keeps
+        # the hand and rates the match no second time.
+        room = room_of(client, second["room"])
+        client.portal.call(room.keep_standing, room.dealt)
         before = profile(client, "p1")
     (hunan,) = before["families"]
     assert hunan["family"] == "hunan" and hunan["hands"] == 2 and hunan["matches"] == 2

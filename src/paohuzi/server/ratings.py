@@ -33,14 +33,14 @@ BOT_SIGMA = 1.0
 """The computers' uncertainty: small, as their strength is measured; not zero, as the
 measurement has its error (and the model needs a spread)."""
 BOT_MU: dict[str, float] = {
-    "random": 19.7,
+    "random": 14.2,
     "greedy": 25.0,
-    "learned": 26.1,
-    "expert": 31.0,
-    "expert-v1": 31.0,
+    "learned": 26.8,
+    "expert": 28.9,
 }
-"""Each built-in level's fixed mean (D120: measured with ``benchmarks/bot_ratings.py``, the
-tournament's duplicate deals; greedy is the anchor at :data:`MU`)."""
+"""Each built-in level's fixed mean, measured with ``benchmarks/bot_ratings.py`` (the
+tournament's duplicate deals) and greedy as the anchor at :data:`MU` (D120). A level not
+measured (``expert-v1``, a search setting, an operator's bot) has none: its seat is left out."""
 
 DISPLAY_BASE = 1500
 DISPLAY_SCALE = 50.0
