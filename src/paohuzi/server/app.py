@@ -197,7 +197,7 @@ def create_app(config: Config | str = "paohuzi.db", **settings: Any) -> FastAPI:
             60,
         )
         rooms = Rooms(store, config)
-        rooms.hooks = HallHooks(rooms)  # the ratings module's subclass replaces it (issue 25)
+        rooms.hooks = HallHooks(rooms)
         app.state.rooms = rooms
         matcher = Matcher(rooms, config.quick_every)
         app.state.matcher = matcher

@@ -132,6 +132,8 @@ class Config:
     """Transfer codes made or tried, per address (a code is 60 random bits)."""
     quick_every: float = 1.0
     """Seconds between two passes of the quick-play matcher of a process."""
+    standing_reads_per_minute: int = 60
+    """Profile and leaderboard reads per client address per minute (bursts of as many)."""
 
 
 LOBBY_ORDER = ("greedy", "learned", "expert", "random")

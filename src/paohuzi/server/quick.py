@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from paohuzi.engine.match import Match
+from paohuzi.server import ratings
 from paohuzi.server.players import BLOCK, add_leave
 from paohuzi.server.roomrules import room_rules
 from paohuzi.server.rooms import Elsewhere, Room, RoomHooks, Rooms, family_of
@@ -35,9 +36,10 @@ from paohuzi.server.store import Store, StoredRoom, StoreError
 
 log = logging.getLogger("paohuzi.server")
 
-RATING_WINDOW = 10.0
-"""Widest rating spread of a table formed at once."""
-RATING_WIDEN = 1.0
+RATING_WINDOW = 150.0
+"""Widest spread of shown ratings (D120: 50 a mu, 400 about 10:1 odds) of a table formed at
+once."""
+RATING_WIDEN = 10.0
 """How much wider the spread may be for each second its longest waiting player has waited."""
 BATCH = 400
 """Most waiting rows one pass takes."""
@@ -51,12 +53,25 @@ QUICK_HANDS = 4
 EVERY = 1.0
 """Seconds between two passes of a matcher when nobody joins meanwhile."""
 
-RatingOf = Callable[[str, str], float]
+RatingOf = Callable[[Store, str, str], int | None]
+"""A player's shown rating at a kind of table (``hunan/3``), read in the caller's
+transaction; None for a player with no rating there."""
 
 
-def no_rating(player: str, family: str) -> float:
-    """Every player's rating until the ratings module replaces it (:attr:`Matcher.rating_of`)."""
-    return 0.0
+def _matched(rating: int | None) -> float:
+    """The rating the matcher seats by: a player with none as a new player's."""
+    return float(ratings.DISPLAY_BASE if rating is None else rating)
+
+
+def stored_rating(store: Store, player: str, kind: str) -> int | None:
+    """The player's shown rating (D120) in the rule family of a kind of table (``hunan/3``
+    is rated in ``hunan``: three and four seats alike, :func:`ratings.family`); None when
+    the player has none."""
+    row = store._execute(
+        "SELECT mu, sigma FROM ratings WHERE player = ? AND family = ?",
+        (player, kind.split("/")[0]),
+    ).fetchone()
+    return None if row is None else ratings.display(ratings.Rating(float(row[0]), float(row[1])))
 
 
 @dataclass(frozen=True)
@@ -121,8 +136,8 @@ def _group(
             break
         if other is anchor or any(frozenset((other.player, g.player)) in blocked for g in group):
             continue
-        ratings = [g.rating for g in group] + [other.rating]
-        if max(ratings) - min(ratings) <= window:
+        spread = [g.rating for g in group] + [other.rating]
+        if max(spread) - min(spread) <= window:
             group.append(other)
     return group
 
@@ -273,7 +288,8 @@ def seat_waiting(
         waiting = [
             Waiting(
                 str(player), str(rules), str(family), int(seats), float(fill_after),
-                str(level), float(since), float(eligible), rating_of(str(player), str(family)),
+                str(level), float(since), float(eligible),
+                _matched(rating_of(store, str(player), str(family))),
             )
             for player, rules, family, seats, fill_after, level, since, eligible in rows
         ]  # fmt: skip
@@ -302,9 +318,9 @@ class Matcher:
     def __init__(self, rooms: Rooms, every: float = EVERY) -> None:
         self.rooms = rooms
         self.every = every
-        self.rating_of: RatingOf = no_rating
-        """A player's rating in a rule family (``hunan/3``): the ratings module sets it. It
-        is called in a database thread, inside the pass's transaction."""
+        self.rating_of: RatingOf = stored_rating
+        """A player's rating at a kind of table (``hunan/3``), called in a database thread,
+        inside the pass's transaction (a test may put another)."""
         self._wake = asyncio.Event()
         self.passes = 0
         """Passes run (for the tests: they wait on progress, not on time)."""
@@ -344,8 +360,7 @@ class Matcher:
 
 class HallHooks(RoomHooks):
     """The hall's side of the rooms' hooks: a player who left a hand in play counts one leave
-    more (the queue holds repeat leavers back). The ratings module subclasses it for
-    :meth:`RoomHooks.match_over`."""
+    more (the queue holds repeat leavers back)."""
 
     def __init__(self, rooms: Rooms) -> None:
         self.rooms = rooms
@@ -375,28 +390,30 @@ def listed_rooms(store: Store, limit: int, rating_of: RatingOf) -> list[dict[str
             " ORDER BY r.active DESC LIMIT ?",
             (limit,),
         ).fetchall()
-    found = []
-    for room, rules, seats, listed, hands, length, start, dealt in rows:
-        try:
-            text, ruleset = room_rules(rules)
-            seated = json.loads(seats)
-        except ValueError:
-            continue  # a room whose row does not read is the operator's (quarantine)
-        family = family_of(ruleset)
-        shown = [
-            {k: s.get(k) for k in ("name", "bot", "joined", "player", "avatar")} for s in seated
-        ]
-        for seat in shown:
-            seat["rating"] = None if seat["player"] is None else rating_of(seat["player"], family)
-        found.append(
-            {
-                "room": room,
-                "rules": text if len(text) <= 32 else ruleset.name,
-                "family": family,
-                "seats": shown,
-                "listed": listed,
-                "dealt": bool(dealt),
-                "match": {"length": length, "played": hands - start},
-            }
-        )
+        found = []
+        for room, rules, seats, listed, hands, length, start, dealt in rows:
+            try:
+                text, ruleset = room_rules(rules)
+                seated = json.loads(seats)
+            except ValueError:
+                continue  # a room whose row does not read is the operator's (quarantine)
+            family = family_of(ruleset)
+            shown = [
+                {k: s.get(k) for k in ("name", "bot", "joined", "player", "avatar")} for s in seated
+            ]
+            for seat in shown:
+                seat["rating"] = (
+                    None if seat["player"] is None else rating_of(store, seat["player"], family)
+                )
+            found.append(
+                {
+                    "room": room,
+                    "rules": text if len(text) <= 32 else ruleset.name,
+                    "family": family,
+                    "seats": shown,
+                    "listed": listed,
+                    "dealt": bool(dealt),
+                    "match": {"length": length, "played": hands - start},
+                }
+            )
     return found

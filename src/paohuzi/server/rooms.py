@@ -66,6 +66,7 @@ from paohuzi.engine.observation import (
 from paohuzi.engine.position import ClaimWindow, Discarding
 from paohuzi.engine.record import record_of, result_json
 from paohuzi.engine.rules import RuleSet
+from paohuzi.server import ratings, standing
 from paohuzi.server.botrunner import BotRunner, searches
 from paohuzi.server.config import Config
 from paohuzi.server.database import READ_DEADLINE, Database
@@ -1314,15 +1315,36 @@ class Room:
             return
         match.totals, match.hands, match.dealer, match.huangzhuang_streak = after
         self.finishing = False
-        if self.match_info()["over"]:
-            self.hooks.match_over(
-                self,
+        await self.keep_standing(game)
+
+    async def keep_standing(self, game: Game) -> None:
+        """The finished hand, stored, in its known players' profiles, and the match rated if
+        the hand ends it (:mod:`standing`; each once, however often this is called)."""
+        players = [s.player for s in self.seats]
+        if all(p is None for p in players):
+            return
+        family = ratings.family(self.ruleset)
+        await standing.on_hand_over(self.db, self.id, self.hand_no, family, players, game)
+        if self.match_info(game)["over"]:
+            await standing.on_match_over(
+                self.db,
+                self.id,
                 self.match_no,
-                family_of(self.ruleset),
-                [s.player for s in self.seats],
-                list(match.totals),
-                [s.bot for s in self.seats],
+                family,
+                players,
+                [self._bot_level(s.bot) for s in self.seats],
+                list(self.match.totals),
+                self.match.hands - self.match_start,
             )
+
+    def _bot_level(self, name: str | None) -> str | None:
+        """The bot spec a seat's bot name stands for (its rating's reference), if offered."""
+        if name is None:
+            return None
+        try:
+            return self.config.bot_spec(name)
+        except ValueError:
+            return None
 
     async def _retry_finish(self) -> None:
         # Also once the room closed meanwhile (idle): nobody else would store it.
@@ -1655,29 +1677,18 @@ class Room:
 
 
 class RoomHooks:
-    """What a room tells the hall: a finished match (ratings, issue 25: the ratings module
-    replaces :meth:`match_over`) and a player who left mid-hand (:meth:`left`). Called in
-    the event loop; each must return at once (start a task for any database work)."""
-
-    def match_over(
-        self,
-        room: Room,
-        match_no: int,
-        family: str,
-        players: list[str | None],
-        totals: list[int],
-        bots: list[str | None],
-    ) -> None:
-        """A match of ``room`` is finished and stored: each seat's player (None: a bot or a
-        person who is no known player), the match's totals and each seat's bot level."""
+    """What a room tells the hall: a player who left mid-hand (:meth:`left`). Called in the
+    event loop; it must return at once (start a task for any database work). A finished hand
+    and match go to the players' standing (:meth:`Room.keep_standing`, D121)."""
 
     def left(self, room: Room, player: str) -> None:
         """``player`` left a hand in play: their seat timed out with no connection."""
 
 
 def family_of(rules: RuleSet) -> str:
-    """The rule family a rating is kept in: the preset a rule set is named after, and its
-    number of seats (``hunan/3``)."""
+    """The kind of table the quick-play queue matches and the open-table list shows: the
+    preset a rule set is named after and its number of seats (``hunan/3``); a rating is kept
+    per preset alone (:func:`ratings.family`, D120)."""
     return f"{rules.name}/{rules.players}"
 
 
@@ -1949,6 +1960,9 @@ class Rooms:
                 # Killed between the last action and storing the result: finish it now. The
                 # match's score was not stored either, so it counts the hand once.
                 await room._finish()
+            elif game.is_over and hand.record is not None:
+                # Perhaps killed before its players' standing was kept: kept now (once).
+                await room.keep_standing(game)
             await room._settle()
             room._kick()
         self._warm(room)

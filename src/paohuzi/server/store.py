@@ -31,6 +31,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from paohuzi.server import ratings
+
 if TYPE_CHECKING:
     import psycopg
 
@@ -131,6 +133,52 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX IF NOT EXISTS queue_waiting ON queue (room, eligible);
     ALTER TABLE rooms ADD COLUMN listed TEXT NOT NULL DEFAULT '';
     CREATE INDEX IF NOT EXISTS rooms_listed ON rooms (listed, state);
+    """,
+    # 5: ratings and profiles (issue 25, D120, D121): each known player's rating per rule
+    # family, its history, the matches rated (each once), and each hand a player played.
+    """
+    CREATE TABLE IF NOT EXISTS ratings (
+        player TEXT NOT NULL,
+        family TEXT NOT NULL,
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        hands INTEGER NOT NULL DEFAULT 0,
+        matches INTEGER NOT NULL DEFAULT 0,
+        updated REAL NOT NULL,
+        PRIMARY KEY (player, family)
+    );
+    CREATE INDEX IF NOT EXISTS ratings_board ON ratings (family, mu);
+    CREATE TABLE IF NOT EXISTS rating_history (
+        player TEXT NOT NULL,
+        family TEXT NOT NULL,
+        at REAL NOT NULL,
+        room TEXT NOT NULL,
+        match_no INTEGER NOT NULL,
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        PRIMARY KEY (player, family, room, match_no)
+    );
+    CREATE TABLE IF NOT EXISTS rated_matches (
+        room TEXT NOT NULL,
+        match_no INTEGER NOT NULL,
+        family TEXT NOT NULL,
+        at REAL NOT NULL,
+        PRIMARY KEY (room, match_no)
+    );
+    CREATE TABLE IF NOT EXISTS player_hands (
+        player TEXT NOT NULL,
+        room TEXT NOT NULL,
+        n INTEGER NOT NULL,
+        family TEXT NOT NULL,
+        at REAL NOT NULL,
+        seat INTEGER NOT NULL,
+        points INTEGER NOT NULL,
+        huxi INTEGER NOT NULL,
+        won INTEGER NOT NULL,
+        mingtang TEXT NOT NULL,
+        PRIMARY KEY (player, room, n)
+    );
+    CREATE INDEX IF NOT EXISTS player_hands_recent ON player_hands (player, at);
     """,
 )
 
@@ -235,6 +283,51 @@ PG_MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE rooms ADD COLUMN listed TEXT NOT NULL DEFAULT '';
     CREATE INDEX rooms_listed ON rooms (listed, state);
     """,
+    # 4: SQLite's step 5 (ratings and profiles, issue 25), in PostgreSQL's types.
+    """
+    CREATE TABLE ratings (
+        player TEXT NOT NULL,
+        family TEXT NOT NULL,
+        mu DOUBLE PRECISION NOT NULL,
+        sigma DOUBLE PRECISION NOT NULL,
+        hands INTEGER NOT NULL DEFAULT 0,
+        matches INTEGER NOT NULL DEFAULT 0,
+        updated DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (player, family)
+    );
+    CREATE INDEX ratings_board ON ratings (family, mu);
+    CREATE TABLE rating_history (
+        player TEXT NOT NULL,
+        family TEXT NOT NULL,
+        at DOUBLE PRECISION NOT NULL,
+        room TEXT NOT NULL,
+        match_no INTEGER NOT NULL,
+        mu DOUBLE PRECISION NOT NULL,
+        sigma DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (player, family, room, match_no)
+    );
+    CREATE TABLE rated_matches (
+        room TEXT NOT NULL,
+        match_no INTEGER NOT NULL,
+        family TEXT NOT NULL,
+        at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (room, match_no)
+    );
+    CREATE TABLE player_hands (
+        player TEXT NOT NULL,
+        room TEXT NOT NULL,
+        n INTEGER NOT NULL,
+        family TEXT NOT NULL,
+        at DOUBLE PRECISION NOT NULL,
+        seat INTEGER NOT NULL,
+        points INTEGER NOT NULL,
+        huxi INTEGER NOT NULL,
+        won INTEGER NOT NULL,
+        mingtang TEXT NOT NULL,
+        PRIMARY KEY (player, room, n)
+    );
+    CREATE INDEX player_hands_recent ON player_hands (player, at);
+    """,
 )
 """PostgreSQL's own numbered steps (its first is SQLite's first three at once)."""
 
@@ -285,12 +378,41 @@ class StoredRoom:
 class Write:
     """One write of a room, as the server's writer thread commits it with others
     (:meth:`Store.apply_writes`, group commit): ``kind`` names the method it stands for
-    (``add_action``, ``start_hand``, ``set_seats``, ``finish_hand``, ``set_state``) and
+    (``add_action``, ``start_hand``, ``set_seats``, ``finish_hand``, ``set_state``,
+    ``hand_played``, ``rate_match``) and
     ``args`` are that method's arguments after the room."""
 
     kind: str
     room: str
     args: tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class PlayedHand:
+    """What a known player's profile keeps of a finished hand they played."""
+
+    player: str
+    seat: int
+    points: int
+    """What the hand paid the seat (negative: it paid)."""
+    huxi: int
+    """The winner's hu-xi, for the hand's winner; 0 for the others."""
+    won: bool
+    mingtang: tuple[str, ...]
+    """The winner's 名堂, by name."""
+
+
+@dataclass(frozen=True)
+class RatedMatch:
+    """A finished match as the ratings see it: per seat the known player (None: a bot or a
+    person who is no known player), the bot level, and the match's total."""
+
+    match_no: int
+    family: str
+    players: tuple[str | None, ...]
+    bots: tuple[str | None, ...]
+    totals: tuple[int, ...]
+    hands: int
 
 
 @dataclass
@@ -641,6 +763,10 @@ class Store:
                     self._finish_hand(*write.args)
                 elif write.kind == "set_state":
                     self._set_state(write.room, *write.args)
+                elif write.kind == "hand_played":
+                    self._hand_played(write.room, *write.args)
+                elif write.kind == "rate_match":
+                    self._rate_match(write.room, *write.args)
                 else:
                     raise ValueError(f"no write {write.kind!r}")
             if actions:
@@ -764,6 +890,228 @@ class Store:
             ).fetchone()
         found: dict[str, Any] | None = json.loads(row[0]) if row else None
         return found
+
+    # ------------------------------------------------------------------ players' standing
+
+    _locking = ""
+    """What a read of ratings about to be changed adds to lock its rows (PostgreSQL's own)."""
+
+    def hand_played(self, room: str, n: int, family: str, rows: list[PlayedHand]) -> int:
+        """A finished hand's facts for each known player at it (their profile); each counts
+        one hand more to the player's rating in ``family``. A hand stored already is not
+        counted again. How many were new."""
+        with self._transaction():
+            self._fence(room)
+            return self._hand_played(room, n, family, rows)
+
+    def _hand_played(self, room: str, n: int, family: str, rows: list[PlayedHand]) -> int:
+        now, added = time.time(), 0
+        for row in rows:
+            cursor = self._execute(
+                "INSERT INTO player_hands (player, room, n, family, at, seat, points, huxi, won,"
+                " mingtang) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                (
+                    row.player,
+                    room,
+                    n,
+                    family,
+                    now,
+                    row.seat,
+                    row.points,
+                    row.huxi,
+                    int(row.won),
+                    json.dumps(list(row.mingtang), ensure_ascii=False),
+                ),
+            )
+            if cursor.rowcount != 1:
+                continue
+            added += 1
+            self._execute(
+                "INSERT INTO ratings (player, family, mu, sigma, hands, matches, updated)"
+                " VALUES (?, ?, ?, ?, 1, 0, ?) ON CONFLICT (player, family) DO UPDATE"
+                " SET hands = ratings.hands + 1, updated = excluded.updated",
+                (row.player, family, ratings.MU, ratings.SIGMA, now),
+            )
+        return added
+
+    def rate_match(self, room: str, match: RatedMatch) -> bool:
+        """Rate a finished match (:func:`ratings.update`) and keep each known player's new
+        rating and a point of its history, in one transaction; a match rated already is not
+        rated again (False)."""
+        with self._transaction():
+            self._fence(room)
+            return self._rate_match(room, match)
+
+    def _rate_match(self, room: str, match: RatedMatch) -> bool:
+        now = time.time()
+        fresh = self._execute(
+            "INSERT INTO rated_matches (room, match_no, family, at) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT DO NOTHING",
+            (room, match.match_no, match.family, now),
+        ).rowcount
+        if fresh != 1:
+            return False
+        seats: list[tuple[str | None, ratings.Rating | ratings.BotLevel, int]] = []
+        seen: set[str] = set()
+        for player, bot, total in sorted(
+            zip(match.players, match.bots, match.totals, strict=True),
+            key=lambda seat: seat[0] or "",  # rows locked in one order: no deadlock
+        ):
+            level = ratings.bot_level(bot) if player is None else None
+            if player is not None and player not in seen:
+                seen.add(player)
+                row = self._execute(
+                    "SELECT mu, sigma FROM ratings WHERE player = ? AND family = ?" + self._locking,
+                    (player, match.family),
+                ).fetchone()
+                rating = ratings.Rating(*row) if row else ratings.Rating()
+                seats.append((player, rating, total))
+            elif level is not None:
+                seats.append((None, level, total))
+        if not seen or len(seats) < 2:
+            return True
+        after = ratings.update([s[1] for s in seats], [s[2] for s in seats], match.hands)
+        for (player, _, _), new in zip(seats, after, strict=True):
+            if player is None:
+                continue
+            self._execute(
+                "INSERT INTO ratings (player, family, mu, sigma, hands, matches, updated)"
+                " VALUES (?, ?, ?, ?, 0, 1, ?) ON CONFLICT (player, family) DO UPDATE"
+                " SET mu = excluded.mu, sigma = excluded.sigma, matches = ratings.matches + 1,"
+                " updated = excluded.updated",
+                (player, match.family, new.mu, new.sigma, now),
+            )
+            self._execute(
+                "INSERT INTO rating_history (player, family, at, room, match_no, mu, sigma)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (player, match.family, now, room, match.match_no, new.mu, new.sigma),
+            )
+        return True
+
+    def _has_players(self) -> bool:
+        """Whether the players' own table (names, avatars: issue 25 point 1) is here."""
+        return bool(
+            self._read(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'players'"
+            ).fetchone()
+        )
+
+    def _cards(self, players: list[str]) -> dict[str, dict[str, Any]]:
+        """Each player's public card: id, and name and avatar where the players' table has a
+        row for them."""
+        cards: dict[str, dict[str, Any]] = {p: {"id": p} for p in players}
+        if not players or not self._has_players():
+            return cards
+        marks = ", ".join("?" for _ in players)
+        for player, name, avatar in self._read(
+            f"SELECT id, name, avatar FROM players WHERE id IN ({marks})", tuple(players)
+        ).fetchall():
+            cards[player] |= {"name": name, "avatar": avatar}
+        return cards
+
+    def profile(self, player: str, recent: int, points: int) -> dict[str, Any] | None:
+        """A player's public profile (D121): their card, per family their rating, counts and
+        名堂, their ``recent`` last hands and at most ``points`` last points of each family's
+        rating history; None for a player with nothing kept."""
+        with self._reading():
+            rows = self._read(
+                "SELECT family, mu, sigma, hands, matches FROM ratings WHERE player = ?"
+                " ORDER BY family",
+                (player,),
+            ).fetchall()
+            if not rows:
+                return None
+            families = []
+            for family, mu, sigma, hands, matches in rows:
+                won, huxi = self._read(
+                    "SELECT COUNT(*), COALESCE(SUM(huxi), 0) FROM player_hands"
+                    " WHERE player = ? AND family = ? AND won = 1",
+                    (player, family),
+                ).fetchone()
+                names: dict[str, int] = {}
+                for (text,) in self._read(
+                    "SELECT mingtang FROM player_hands WHERE player = ? AND family = ?"
+                    " AND won = 1 AND mingtang <> '[]'",
+                    (player, family),
+                ):
+                    for name in json.loads(text):
+                        names[name] = names.get(name, 0) + 1
+                history = self._read(
+                    "SELECT at, mu, sigma, room, match_no FROM rating_history"
+                    " WHERE player = ? AND family = ? ORDER BY at DESC, match_no DESC LIMIT ?",
+                    (player, family, points),
+                ).fetchall()
+                rating = ratings.Rating(mu, sigma)
+                families.append(
+                    {
+                        "family": family,
+                        "rating": ratings.display(rating),
+                        "provisional": ratings.provisional(hands),
+                        "mu": round(mu, 3),
+                        "sigma": round(sigma, 3),
+                        "hands": hands,
+                        "matches": matches,
+                        "wins": won,
+                        "win_rate": round(won / hands, 4) if hands else None,
+                        "average_huxi": round(huxi / won, 2) if won else None,
+                        "mingtang": dict(sorted(names.items(), key=lambda i: (-i[1], i[0]))),
+                        "history": [
+                            {
+                                "at": at,
+                                "rating": ratings.display(ratings.Rating(m, s)),
+                                "room": r,
+                                "match": no,
+                            }
+                            for at, m, s, r, no in reversed(history)
+                        ],
+                    }
+                )
+            hands_rows = self._read(
+                "SELECT room, n, family, at, seat, points, huxi, won, mingtang FROM player_hands"
+                " WHERE player = ? ORDER BY at DESC, room, n DESC LIMIT ?",
+                (player, recent),
+            ).fetchall()
+            card = self._cards([player])[player]
+        return {
+            "player": card,
+            "families": families,
+            "recent": [
+                {
+                    "room": room,
+                    "n": n,
+                    "family": family,
+                    "at": at,
+                    "seat": seat,
+                    "points": points_,
+                    "huxi": huxi,
+                    "won": bool(won),
+                    "mingtang": json.loads(mingtang),
+                }
+                for room, n, family, at, seat, points_, huxi, won, mingtang in hands_rows
+            ],
+        }
+
+    def leaderboard(self, family: str, limit: int) -> list[dict[str, Any]]:
+        """The settled ratings of ``family`` (not provisional), best first (the mean, then the
+        surer), at most ``limit``."""
+        with self._reading():
+            rows = self._read(
+                "SELECT player, mu, sigma, hands, matches FROM ratings"
+                " WHERE family = ? AND hands >= ? AND matches > 0"
+                " ORDER BY mu DESC, sigma, player LIMIT ?",
+                (family, ratings.PROVISIONAL_HANDS, limit),
+            ).fetchall()
+            cards = self._cards([row[0] for row in rows])
+        return [
+            {
+                "rank": k + 1,
+                "player": cards[player],
+                "rating": ratings.display(ratings.Rating(mu, sigma)),
+                "hands": hands,
+                "matches": matches,
+            }
+            for k, (player, mu, sigma, hands, matches) in enumerate(rows)
+        ]
 
 
 _ROOM_COLUMNS = (
@@ -1080,6 +1428,11 @@ class PostgresStore(Store):
         for room in rooms - held:
             self._epochs.pop(room, None)
         return held
+
+    _locking = " FOR UPDATE"
+
+    def _has_players(self) -> bool:
+        return bool(self._read("SELECT to_regclass('players') IS NOT NULL").fetchone()[0])
 
     def _lease_new(self, room: str) -> None:
         self._execute("INSERT INTO leases VALUES (?, ?, 1)", (room, self.id))

@@ -1,12 +1,23 @@
 """The server's routes, one router for each concern (D81): :mod:`.rooms` (create a room, its
 public facts, the lobby's bots), :mod:`.seats` (a seat's invite, renewed), :mod:`.history`
 (finished hands, records, replays, reviews, the analysis board), :mod:`.health` (liveness,
-readiness, metrics, the quarantine), :mod:`.pages` (the web table's pages and files) and
-:mod:`.play` (the WebSocket of a seat or a spectator), :mod:`.players` (a person's own
-player, mutes and blocks) and :mod:`.hall` (quick play, the open tables). What they share,
-each application's limits, caches and helpers, is its :class:`~.common.Server`."""
+readiness, metrics, the quarantine), :mod:`.pages` (the web table's pages and files),
+:mod:`.play` (the WebSocket of a seat or a spectator), :mod:`.players` (a person's own player,
+mutes and blocks), :mod:`.hall` (quick play, the open tables) and :mod:`.standings` (players'
+profiles and the leaderboards). What they share, each application's limits, caches and
+helpers, is its :class:`~.common.Server`."""
 
-from paohuzi.server.routes import hall, health, history, pages, play, players, rooms, seats
+from paohuzi.server.routes import (
+    hall,
+    health,
+    history,
+    pages,
+    play,
+    players,
+    rooms,
+    seats,
+    standings,
+)
 
 ROUTERS = (
     pages.router,
@@ -17,5 +28,6 @@ ROUTERS = (
     play.router,
     players.router,
     hall.router,
+    standings.router,
 )
 """Every router of the application, in the order they are included."""
