@@ -29,6 +29,12 @@ async def replay_page(request: Request, room_id: str, n: str) -> Response:
     return PAGE.response(request)
 
 
+@router.get("/player/{player_id}", response_class=HTMLResponse)
+async def player_page(request: Request, player_id: str) -> Response:
+    return PAGE.response(request)
+
+
+@router.get("/leaderboard", response_class=HTMLResponse)
 @router.get("/rules", response_class=HTMLResponse)
 @router.get("/analysis", response_class=HTMLResponse)
 @router.get("/replay", response_class=HTMLResponse)

@@ -18,6 +18,7 @@ import {endDrag, handKeys, moveDrag, renderHand, startDrag, tap} from "./hand.js
 import {closeSettlement, openSettlement, renderSettlement} from "./settlement.js";
 import {goTo, jumpDecision, openFile, openReplay, renderReview, replayKeys, shareLink, startReview} from "./replay.js";
 import {askName, loadBots, lobby, onLobby, renderSeatChoices, sendName} from "./lobby.js";
+import {renderLeaderboard, renderProfile, renderTables, renderWaiting, showLeaderboard, showProfile} from "./hall.js";
 
 function refreshLanguage() {
   translatePage();
@@ -34,7 +35,9 @@ function refreshLanguage() {
     if (!$("settlement").hidden) renderSettlement();
   }
   if (ui.waiting && !$("waiting").hidden) onLobby(ui.waiting);
-  if (!$("lobby").hidden) renderSeatChoices();
+  if (!$("lobby").hidden) { renderSeatChoices(); renderTables(); renderWaiting(); }
+  if (!$("profile-page").hidden) renderProfile();
+  if (!$("leaderboard-page").hidden && ui.board) renderLeaderboard();
   if (!$("rules-page").hidden) renderRules($("rules-page"));
   if (!$("analysis-page").hidden) renderAnalysis($("analysis-page"));
   if (ui.replaying && ui.frames) { goTo(ui.frameAt); if (ui.review) renderReview(); }
@@ -119,6 +122,9 @@ function start() {
   if (page === "/rules") { $("rules-page").hidden = false; renderRules($("rules-page")); return; }
   if (page === "/analysis") { $("analysis-page").hidden = false; renderAnalysis($("analysis-page")); return; }
   if (page === "/replay") { $("open-record").hidden = false; return; }
+  const player = page.match(/^\/player\/([\w-]{1,32})$/);
+  if (player) { showProfile(player[1]); return; }
+  if (page === "/leaderboard") { showLeaderboard(new URLSearchParams(location.search).get("family")); return; }
   const hand = page.match(/^\/room\/([\w-]+)\/hand\/(\d+)/);
   const path = page.match(/^\/room\/([\w-]+)/);
   $("leave").hidden = !path;  // a way back to the lobby from a table, a waiting room, a replay

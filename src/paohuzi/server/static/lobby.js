@@ -3,8 +3,9 @@
 import {t} from "./i18n.js";
 import {qrSvg} from "./qr.js";
 import {ui} from "./state.js";
-import {$, badge, botName, el, toast} from "./shared.js";
+import {$, badge, botName, el, playerName, toast} from "./shared.js";
 import {send} from "./connection.js";
+import {hallLobby, nameBeforeRoom} from "./hall.js";
 
 export function onLobby(m) {
   ui.waiting = m;
@@ -20,7 +21,7 @@ export function onLobby(m) {
   const invites = JSON.parse(localStorage.getItem("paohuzi.invites." + m.room) || "null");
   $("waiting-seats").replaceChildren(...m.seats.map((s, seat) => {
     const li = el("li", s.joined ? "joined" : "missing");
-    const label = s.bot ? botName(s.bot) : s.name || t("player");
+    const label = s.bot ? botName(s.bot) : playerName(s.name) || t("player");
     li.append(el("b", "", t("seat_n", {n: seat + 1}) + (seat === m.you ? " · " + t("you") : "") + (seat === m.host ? " · " + t("host") : "")), " " + label + " ",
       badge(s.joined ? t("arrived") : t("not_arrived"), s.joined ? "ready" : "unready"));
     return li;
@@ -141,7 +142,7 @@ export async function renderMyRooms() {
     const li = el("li", "my-room");
     const link = el("a", "button", t("my_room_back"));
     link.href = "/room/" + encodeURIComponent(r.room) + (r.token ? "#token=" + encodeURIComponent(r.token) : "");
-    const names = info.seats.map(s => s.bot ? botName(s.bot) : s.name || t("player")).join("、");
+    const names = info.seats.map(s => s.bot ? botName(s.bot) : playerName(s.name) || t("player")).join(t("list_sep"));
     const where = r.seat === null ? t("my_room_watch") : t("my_room_seat", {n: r.seat + 1});
     const how = info.waiting ? t("my_room_waiting") : t("my_room_hands", {n: info.hands + 1});
     li.append(el("span", "", where + " · " + how + " · " + names + " "), link);
@@ -194,7 +195,7 @@ export function loadBots() {
   fetch("/api/bots").then(r => r.ok ? r.json() : null).then(data => {
     if (!data || !Array.isArray(data.bots) || !data.bots.length) return;
     ui.botLevels = data.bots;
-    for (const id of ["level", "start-level"]) {
+    for (const id of ["level", "start-level", "quick-level"]) {
       const select = $(id);
       if (!select) continue;
       const before = select.value;
@@ -257,6 +258,7 @@ async function createRoom(bots, extra = {}) {
   }
   const name = $("nickname").value.trim();
   if (name) localStorage.setItem("paohuzi.name", name);
+  if (!(await nameBeforeRoom())) return null;  // the player's name is the seat's (issue 25)
   let response;
   try {
     response = await fetch("/api/rooms", {method: "POST", headers: {"Content-Type": "application/json"},
@@ -300,6 +302,7 @@ export function lobby() {
     if (room) location.href = localUrl(room.seats[0].url);
   };
   renderMyRooms();
+  hallLobby();
   $("create").onclick = async () => {
     const seats = [null, ...[...$("seat-choices").querySelectorAll("select")].map(s => (s.value === "friend" ? null : s.value))];
     const people = seats.filter(x => x === null).length;

@@ -1,7 +1,7 @@
 // What every screen of the page draws with: the DOM helpers, how a seat is named (R2: 你 /
 // 下家 / 上家 / 对家), the small drawings of cards and groups, the seat's choices read from its
 // state, and the toast.
-import {t} from "./i18n.js";
+import {lang, t} from "./i18n.js";
 import {arrange, cardEl, cardName, cardsName, cardsOf} from "./cards.js";
 import {ui} from "./state.js";
 
@@ -40,10 +40,20 @@ export function who(seat) {
   return t("across");
 }
 
-/** A seat's nickname, or its bot level, or "player". Names are text, never markup. */
+/** A player's nickname as the page shows it: the server's made-up one (玩家0421, D117) said in
+ * the page's language, any other as the player wrote it. Names are text, never markup. */
+export function playerName(name) {
+  const made = /^玩家(\d{4})$/.exec(name || "");
+  return made && lang !== "zh" ? t("player") + " " + made[1] : name;
+}
+
+/** A player's avatar: one of the shipped pictures (GET /api/me's `avatars` of them). */
+export const avatarUrl = n => "/static/avatars/" + (Number.isInteger(n) ? n : 0) + ".svg";
+
+/** A seat's nickname, or its bot level, or "player". */
 export function identity(seat) {
   const info = ui.state.seats[seat];
-  if (!info.bot) return info.name || t("player") + " · " + t("seat_n", {n: seat + 1});
+  if (!info.bot) return playerName(info.name) || t("player") + " · " + t("seat_n", {n: seat + 1});
   return botName(info.bot);
 }
 
@@ -147,5 +157,5 @@ export function toast(text, ms = 3500) {
 /** A seat as everyone knows it: its relative place, and its nickname if it has one. */
 export function nameOf(seat) {
   const info = ui.state.seats[seat];
-  return who(seat) + (info && info.name ? " " + info.name : "");
+  return who(seat) + (info && info.name ? " " + playerName(info.name) : "");
 }

@@ -73,4 +73,17 @@ export const ui = {
   waiting: null,
   /** The bots this server offers (GET /api/bots); the built-ins until it answers. */
   botLevels: ["greedy", "learned", "expert", "random"],
+
+  // ---- the hall (hall.js, issue 25)
+  /** The visitor's player (GET /api/me), and the request that fetches it. */
+  me: null,
+  mePromise: null,
+  /** The last quick-play status (GET /api/quick), and the timer of the next poll. */
+  quick: null,
+  quickTimer: null,
+  /** The last GET /api/tables. */
+  tables: null,
+  /** The profile shown (GET /api/players/{id}), and the leaderboard's family and rows. */
+  profile: null,
+  board: null,
 };

@@ -4,7 +4,7 @@ import {t} from "./i18n.js";
 import {cardEl, cardName, cardsName, cardsOf} from "./cards.js";
 import * as sound from "./sound.js";
 import {ui} from "./state.js";
-import {$, badge, claimsOf, describe, el, groupEl, handColumns, identity, isPerson, legalDiscards, me, mini, motion, myDecision, nameOf, played, position, rectOf, rowOf, seatCount, sitsOut, toast, who} from "./shared.js";
+import {$, avatarUrl, badge, claimsOf, describe, el, groupEl, handColumns, identity, isPerson, legalDiscards, me, mini, motion, myDecision, nameOf, played, position, rectOf, rowOf, seatCount, sitsOut, toast, who} from "./shared.js";
 import {send} from "./connection.js";
 import {renderHand} from "./hand.js";
 import {openSettlement, renderReady, renderSettlement} from "./settlement.js";
@@ -22,6 +22,13 @@ function seatPanel(seat) {
   if (!s.over && s.offer && s.turn === seat) panel.classList.add("showing");
   const head = el("header");
   const name = el("h3", "", who(seat));
+  const avatar = s.seats[seat].avatar;
+  if (Number.isInteger(avatar) && !s.seats[seat].bot) {  // a known player's face (issue 25)
+    const img = el("img", "avatar small");
+    img.src = avatarUrl(avatar);
+    img.alt = "";
+    head.appendChild(img);
+  }
   head.appendChild(name);
   if (seat === s.dealer) head.appendChild(badge(t("dealer"), "dealer", t("dealer_label")));
   if (s.auto[seat]) head.appendChild(badge(t("tuoguan_badge"), "auto"));

@@ -1,0 +1,407 @@
+// The hall of strangers (issue 25): who you are here (GET/PATCH /api/me: nickname, avatar),
+// 快速开始 and its waiting panel (/api/quick), the open tables to join or watch
+// (/api/tables), a player's profile (/player/{id}) and the leaderboard (/leaderboard).
+// Every name is set with textContent; a request that changes something goes with the
+// page's own cookie and Origin (fetch's same-origin default), which the server checks.
+import {lang, t} from "./i18n.js";
+import {ui} from "./state.js";
+import {$, avatarUrl, botName, el, playerName} from "./shared.js";
+import {rememberRoom} from "./lobby.js";
+
+const QUICK_POLL = 2000, TABLES_POLL = 5000, FAMILIES = ["hunan", "luzhou"];
+const SVG = "http://www.w3.org/2000/svg";
+
+/** A JSON request: {ok, status, body}; status 0 when the server could not be reached. */
+async function api(method, path, body) {
+  const init = {method, headers: body === undefined ? {} : {"Content-Type": "application/json"}};
+  if (body !== undefined) init.body = JSON.stringify(body);
+  try {
+    const response = await fetch(path, init);
+    return {ok: response.ok, status: response.status, body: await response.json().catch(() => ({}))};
+  } catch (e) {
+    return {ok: false, status: 0, body: {}};
+  }
+}
+
+/** Why a request was refused, in the page's words. */
+function refusal(r) {
+  if (r.status === 0) return t("err_network");
+  if (r.status === 429) return t("err_busy");
+  if (r.status === 503) return t("err_full");
+  return t("err_other", {detail: String(r.body.detail || r.status)});
+}
+
+const localUrl = url => url.replace(/^https?:\/\/[^/]+/, "");
+
+function avatarImg(n, cls = "avatar") {
+  const img = el("img", cls);
+  img.src = avatarUrl(n);
+  img.alt = "";
+  return img;
+}
+
+const familyName = family => t("fam_" + String(family).split("/")[0]);
+
+// ------------------------------------------------------------------ me
+
+let nameEdited = false;
+
+/** The visitor's player (made by the first GET /api/me, with its cookie). */
+export function loadMe() {
+  ui.mePromise = api("GET", "/api/me").then(r => {
+    if (r.ok) { ui.me = r.body; showMe(); }
+    return ui.me;
+  });
+  return ui.mePromise;
+}
+
+function showMe() {
+  const me = ui.me;
+  if (!me || !$("me-card")) return;
+  $("my-avatar").src = avatarUrl(me.avatar);
+  $("my-profile").href = "/player/" + encodeURIComponent(me.id);
+  // What the visitor typed before the answer came stays.
+  if (!nameEdited && document.activeElement !== $("nickname")) $("nickname").value = me.name;
+  const picker = $("avatar-picker");
+  picker.replaceChildren(...Array.from({length: me.avatars || 12}, (_, n) => {
+    const b = el("button", "avatar-choice");
+    b.type = "button";
+    b.dataset.avatar = n;
+    b.setAttribute("aria-label", t("avatar_n", {n: n + 1}));
+    b.setAttribute("aria-pressed", String(n === me.avatar));
+    b.appendChild(avatarImg(n));
+    return b;
+  }));
+}
+
+/** Change the player's name or avatar; true when the server took it. */
+async function saveMe(change) {
+  $("name-error").textContent = "";
+  const r = await api("PATCH", "/api/me", change);
+  if (r.ok) {
+    ui.me = {...ui.me, ...r.body};
+    nameEdited = false;
+    if (ui.me.name) localStorage.setItem("paohuzi.name", ui.me.name);
+    showMe();
+    return true;
+  }
+  $("name-error").textContent = r.status === 422 ? t("err_name") : t("err_me", {why: refusal(r)});
+  return false;
+}
+
+/** The lobby's nickname made the player's before a room is made (a seat a player opens
+ * takes the player's name); false when the server refused it (said beside the field). */
+export async function nameBeforeRoom() {
+  await ui.mePromise;
+  const name = $("nickname").value.trim();
+  if (!ui.me || !name || name === ui.me.name) return true;
+  return saveMe({name});
+}
+
+function wireMe() {
+  $("nickname").addEventListener("input", () => { nameEdited = true; });
+  const save = () => { const name = $("nickname").value.trim(); if (name) saveMe({name}).then(ok => { if (ok) $("save-me").textContent = t("saved_me"); }); };
+  $("save-me").onclick = save;
+  $("nickname").addEventListener("keydown", e => { if (e.key === "Enter") { e.preventDefault(); save(); } });
+  $("nickname").addEventListener("input", () => { $("save-me").textContent = t("save_me"); });
+  $("avatar-open").onclick = () => {
+    const picker = $("avatar-picker");
+    picker.hidden = !picker.hidden;
+    $("avatar-open").setAttribute("aria-expanded", String(!picker.hidden));
+  };
+  $("avatar-picker").addEventListener("click", async e => {
+    const b = e.target.closest("button[data-avatar]");
+    if (!b) return;
+    if (await saveMe({avatar: +b.dataset.avatar})) {
+      $("avatar-picker").hidden = true;
+      $("avatar-open").setAttribute("aria-expanded", "false");
+      $("avatar-open").focus();
+    }
+  });
+}
+
+// ------------------------------------------------------------------ quick play
+
+function showQuick(status) {
+  ui.quick = status;
+  clearTimeout(ui.quickTimer);
+  const waiting = status.state === "waiting", seated = status.state === "seated";
+  $("quick-form").hidden = waiting || seated;
+  $("quick-wait").hidden = !(waiting || seated);
+  if (seated) {
+    $("quick-state").textContent = t("quick_seated");
+    $("quick-what").textContent = $("quick-fill-note").textContent = "";
+    takeSeat(status);
+    return;
+  }
+  if (!waiting) return;
+  renderWaiting();
+  ui.quickTimer = setTimeout(pollQuick, QUICK_POLL);
+}
+
+/** The waiting panel: what is waited for, how long, and when computers come. */
+export function renderWaiting() {
+  const q = ui.quick;
+  if (!q || q.state !== "waiting" || $("quick-wait").hidden) return;
+  const now = Date.now() / 1000;
+  const preset = typeof q.rules === "string" && q.rules.startsWith("{") ? JSON.parse(q.rules).preset : q.rules;
+  $("quick-state").textContent = t("quick_looking");
+  $("quick-what").textContent = t("quick_what", {rules: familyName(preset), seats: t("seats_" + q.seats)}) + " · " + t("quick_waited", {n: Math.max(0, Math.round(now - q.since))});
+  const level = botName(q.fill_level);
+  const note = q.eligible > now + 1 ? t("quick_later", {n: Math.ceil(q.eligible - now)})
+    : q.fill_at > now ? t("quick_fill_in", {n: Math.ceil(q.fill_at - now), level}) : t("quick_filling", {level});
+  $("quick-fill-note").textContent = note;
+}
+
+async function pollQuick() {
+  const r = await api("GET", "/api/quick");
+  if (!r.ok) { ui.quickTimer = setTimeout(pollQuick, QUICK_POLL * 2); return; }  // a busy server: ask later
+  showQuick(r.body);
+}
+
+/** The seat the queue found: remembered (the lobby's "my rooms"), the queue told to forget
+ * it (else the next lobby would go back to it), and opened as an invite is. */
+async function takeSeat(status) {
+  rememberRoom(status.room, status.token, status.seat);
+  await api("DELETE", "/api/quick");
+  location.href = localUrl(status.url);
+}
+
+async function startQuick(e) {
+  e.preventDefault();
+  $("quick-error").textContent = "";
+  if (!(await nameBeforeRoom())) return;
+  const seats = +$("quick-seats").value;
+  const r = await api("POST", "/api/quick", {rules: $("quick-rules").value, seats, fill_after: +$("quick-fill").value, fill_level: $("quick-level").value});
+  if (!r.ok) { $("quick-error").textContent = refusal(r); return; }
+  showQuick(r.body);
+}
+
+async function cancelQuick() {
+  clearTimeout(ui.quickTimer);
+  const r = await api("DELETE", "/api/quick");
+  if (!r.ok) { $("quick-error").textContent = refusal(r); }
+  showQuick({state: "none"});
+  $("quick-start").focus();
+}
+
+// ------------------------------------------------------------------ open tables
+
+function seatItem(s) {
+  const li = el("li", s.bot ? "bot" : s.name || s.player ? "person" : "free");
+  if (!s.bot && !s.name && !s.player) { li.appendChild(el("span", "free-seat", t("free_seat"))); return li; }
+  li.appendChild(s.bot ? el("span", "avatar small none") : avatarImg(s.avatar, "avatar small"));
+  const name = s.bot ? botName(s.bot) : playerName(s.name) || t("player");
+  if (s.player) {
+    const a = el("a", "name", name);
+    a.href = "/player/" + encodeURIComponent(s.player);
+    li.appendChild(a);
+  } else li.appendChild(el("span", "name", name));
+  if (Number.isInteger(s.rating)) li.appendChild(el("span", "rating", String(s.rating)));
+  return li;
+}
+
+function tableItem(table, open) {
+  const li = el("li", "hall-table");
+  li.dataset.room = table.room;
+  const [preset, seats] = String(table.family).split("/");
+  const head = el("div", "hall-table-head");
+  const what = familyName(preset) + " · " + t("seats_" + seats) + " · " + (table.match.length ? t("hands_n", {n: table.match.length}) : t("match_open"))
+    + (open ? "" : " · " + t("table_played", {n: table.match.played}));
+  head.appendChild(el("b", "", what));
+  if (open) {
+    const join = el("button", "primary join", t("table_join"));
+    join.type = "button";
+    join.onclick = () => joinTable(table.room, join);
+    head.appendChild(join);
+  } else {
+    const watch = el("a", "button watch", t("table_watch"));
+    watch.href = localUrl(table.watch);
+    head.appendChild(watch);
+  }
+  const list = el("ul", "hall-seats");
+  list.append(...table.seats.map(seatItem));
+  li.append(head, list);
+  return li;
+}
+
+async function joinTable(room, button) {
+  $("tables-error").textContent = "";
+  button.disabled = true;
+  if (!(await nameBeforeRoom())) { button.disabled = false; return; }
+  const r = await api("POST", "/api/rooms/" + encodeURIComponent(room) + "/join", {});
+  if (!r.ok) {
+    button.disabled = false;
+    $("tables-error").textContent = t("err_join", {why: r.status === 409 ? t("err_taken") : refusal(r)});
+    refreshTables();
+    return;
+  }
+  rememberRoom(r.body.room, r.body.token, r.body.seat);
+  location.href = localUrl(r.body.url);
+}
+
+export async function refreshTables() {
+  const r = await api("GET", "/api/tables");
+  if (!r.ok) { $("tables-error").textContent = refusal(r); return; }
+  $("tables-error").textContent = "";
+  ui.tables = r.body;
+  renderTables();
+}
+
+export function renderTables() {
+  const found = ui.tables || {open: [], playing: []};
+  $("open-tables").replaceChildren(...found.open.map(x => tableItem(x, true)));
+  $("playing-tables").replaceChildren(...found.playing.map(x => tableItem(x, false)));
+  $("open-none").hidden = found.open.length > 0;
+  $("playing-none").hidden = found.playing.length > 0;
+}
+
+/** The lobby's part of the hall: who you are, 快速开始 (or its waiting panel, when the queue
+ * already holds you), and the tables, asked again every 5 s while the lobby is in sight. */
+export function hallLobby() {
+  wireMe();
+  $("quick-form").onsubmit = startQuick;
+  $("quick-cancel").onclick = cancelQuick;
+  loadMe().then(() => api("GET", "/api/quick")).then(r => { if (r.ok) showQuick(r.body); });
+  refreshTables();
+  setInterval(() => { if (!$("lobby").hidden && !document.hidden) refreshTables(); }, TABLES_POLL);
+  setInterval(renderWaiting, 1000);
+  document.addEventListener("visibilitychange", () => { if (!document.hidden && !$("lobby").hidden) refreshTables(); });
+}
+
+// ------------------------------------------------------------------ profile
+
+const shownRating = f => String(f.rating) + (f.provisional ? "?" : "");
+const dateOf = at => new Date(at * 1000).toLocaleDateString(lang === "zh" ? "zh-CN" : "en-GB", {month: "short", day: "numeric"});
+
+/** The rating over time as an SVG line, drawn here: the oldest point left, the newest right. */
+function ratingPlot(history) {
+  const w = 320, h = 120, pad = 8, left = 40;
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
+  svg.setAttribute("class", "plot");
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", t("rating_plot"));
+  const values = history.map(p => p.rating);
+  const lo = Math.min(...values), hi = Math.max(...values), span = Math.max(hi - lo, 20);
+  const x = i => left + (history.length === 1 ? (w - left - pad) / 2 : i * (w - left - pad) / (history.length - 1));
+  const y = v => pad + (hi + (span - (hi - lo)) / 2 - v) * (h - 2 * pad) / span;
+  const add = (tag, attrs, text) => {
+    const node = document.createElementNS(SVG, tag);
+    for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+    if (text !== undefined) node.textContent = text;
+    svg.appendChild(node);
+    return node;
+  };
+  for (const v of new Set([hi, lo])) {
+    add("line", {x1: left, x2: w - pad, y1: y(v), y2: y(v), class: "grid"});
+    add("text", {x: left - 4, y: y(v) + 4, "text-anchor": "end"}, String(v));
+  }
+  add("polyline", {points: history.map((p, i) => `${x(i)},${y(p.rating)}`).join(" "), class: "line"});
+  history.forEach((p, i) => add("circle", {cx: x(i), cy: y(p.rating), r: i === history.length - 1 ? 3.5 : 2}));
+  return svg;
+}
+
+function familyCard(f, provisionalHands) {
+  const card = el("section", "family-card");
+  card.dataset.family = f.family;
+  const head = el("header");
+  head.append(el("h3", "", familyName(f.family)), el("b", "big-rating", shownRating(f)));
+  head.lastChild.title = t("rating");
+  const stats = el("dl", "stats");
+  const pct = f.win_rate === null ? "–" : Math.round(f.win_rate * 100) + "%";
+  const avg = f.average_huxi === null ? "–" : String(Math.round(f.average_huxi * 10) / 10);
+  for (const [label, value] of [[t("rating"), shownRating(f)], [t("hands_played"), f.hands], [t("matches_played"), f.matches], [t("win_rate"), pct], [t("avg_huxi"), avg]]) {
+    const box = el("div");
+    box.append(el("dt", "", label), el("dd", "", String(value)));
+    stats.appendChild(box);
+  }
+  card.append(head, stats);
+  if (f.provisional) card.appendChild(el("p", "note", t("provisional_note", {n: provisionalHands})));
+  const names = Object.entries(f.mingtang || {});
+  if (names.length) {
+    const list = el("p", "mingtang");
+    list.appendChild(el("b", "", t("mingtang_title") + " "));
+    names.forEach(([name, n]) => { const key = "mt_" + name; list.appendChild(el("span", "chip", (t(key) === key ? name : t(key)) + " × " + n)); });
+    card.appendChild(list);
+  }
+  card.appendChild(el("h4", "", t("rating_plot")));
+  card.appendChild(f.history.length ? ratingPlot(f.history) : el("p", "note", t("no_plot")));
+  return card;
+}
+
+function recentItem(hand) {
+  const li = el("li", hand.won ? "won" : "");
+  const points = (hand.points > 0 ? "+" : "") + hand.points;
+  li.append(el("span", "when", dateOf(hand.at)), el("span", "fam", familyName(hand.family)),
+    el("span", "result", hand.won ? t("hand_won", {huxi: hand.huxi}) : t("hand_lost")),
+    el("b", hand.points > 0 ? "plus" : hand.points < 0 ? "minus" : "", t("points_n", {n: points})));
+  if (hand.mingtang.length) li.appendChild(el("span", "chip", hand.mingtang.map(n => { const k = "mt_" + n; return t(k) === k ? n : t(k); }).join(t("list_sep"))));
+  const a = el("a", "replay-link", t("replay_link"));
+  a.href = hand.replay;
+  li.appendChild(a);
+  return li;
+}
+
+export async function showProfile(id) {
+  $("profile-page").hidden = false;
+  $("profile-title").textContent = t("loading");
+  const r = await api("GET", "/api/players/" + encodeURIComponent(id) + "?recent=20&points=200");
+  ui.profile = r.ok ? r.body : null;
+  if (!r.ok) {
+    $("profile-title").textContent = r.status === 404 ? t("no_player") : "";
+    $("profile-error").textContent = r.status === 404 ? "" : refusal(r);
+    $("recent-title").hidden = true;
+    return;
+  }
+  renderProfile();
+}
+
+export function renderProfile() {
+  const p = ui.profile;
+  if (!p) return;
+  const name = playerName(p.player.name) || t("player");
+  $("profile-title").textContent = t("profile_title", {name});
+  $("where").textContent = name;
+  $("profile-avatar").src = avatarUrl(p.player.avatar);
+  $("profile-families").replaceChildren(...p.families.map(f => familyCard(f, p.provisional_hands)));
+  $("recent-title").hidden = false;
+  $("recent-hands").replaceChildren(...(p.recent.length ? p.recent.map(recentItem) : [el("li", "note", t("no_hands"))]));
+}
+
+// ------------------------------------------------------------------ leaderboard
+
+export async function showLeaderboard(family) {
+  ui.board = {family: FAMILIES.includes(family) ? family : FAMILIES[0], data: null};
+  $("leaderboard-page").hidden = false;
+  $("where").textContent = t("leaderboard");
+  const r = await api("GET", "/api/leaderboard?family=" + ui.board.family + "&limit=50");
+  $("board-error").textContent = r.ok ? "" : refusal(r);
+  ui.board.data = r.ok ? r.body : null;
+  renderLeaderboard();
+}
+
+export function renderLeaderboard() {
+  const tabs = FAMILIES.map(f => {
+    const a = el("a", "tool" + (f === ui.board.family ? " on" : ""), t("fam_" + f));
+    a.href = "/leaderboard?family=" + f;
+    a.setAttribute("role", "tab");
+    a.setAttribute("aria-selected", String(f === ui.board.family));
+    a.onclick = e => { e.preventDefault(); history.replaceState(null, "", a.href); showLeaderboard(f); };
+    return a;
+  });
+  $("board-families").replaceChildren(...tabs);
+  const data = ui.board.data, body = $("board").tBodies[0];
+  if (!data) { body.replaceChildren(); $("board-note").textContent = ""; return; }
+  $("board-note").textContent = data.players.length ? t("lb_note", {n: data.provisional_hands}) : t("lb_empty", {n: data.provisional_hands});
+  $("board").hidden = !data.players.length;
+  body.replaceChildren(...data.players.map(row => {
+    const tr = el("tr");
+    const who = el("td", "who");
+    const a = el("a", "", playerName(row.player.name) || t("player"));
+    a.href = "/player/" + encodeURIComponent(row.player.id);
+    who.append(avatarImg(row.player.avatar, "avatar small"), a);
+    tr.append(el("td", "", String(row.rank)), who, el("td", "", String(row.rating)), el("td", "", String(row.hands)), el("td", "", String(row.matches)));
+    return tr;
+  }));
+}

@@ -1,0 +1,149 @@
+"""The hall in the browser (issue 25): three strangers press 快速开始 and play a hand at one
+table, a fourth finds it in the lobby's list and watches, a lone player is given computers,
+and the profile and the leaderboard show what was played. Screenshots desktop and phone."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, ViewportSize
+
+from paohuzi.server.store import open_store
+from tests.pgcluster import db_url
+from tests.server.conftest import Server
+from tests.server.test_web import PHONE, Table, play_until_settled, wait_js
+
+pytestmark = pytest.mark.xdist_group("browser")
+
+LAPTOP: ViewportSize = {"width": 1366, "height": 768}
+
+
+def enter_hall(page: Page, url: str, name: str) -> str:
+    """Open the lobby as a new player, named ``name``; their player id."""
+    page.goto(url + "/")
+    wait_js(page, "document.getElementById('my-profile').getAttribute('href').startsWith('/player/')")
+    page.fill("#nickname", name)
+    page.click("#save-me")
+    wait_js(page, "document.getElementById('save-me').textContent === '已保存'")
+    return (page.get_attribute("#my-profile", "href") or "").rsplit("/", 1)[1]
+
+
+def quick(page: Page, seats: str = "3", fill: str = "120") -> None:
+    page.select_option("#quick-rules", "hunan")
+    page.select_option("#quick-seats", seats)
+    page.select_option("#quick-fill", fill)
+    page.click("#quick-start")
+
+
+def test_three_strangers_play_a_fourth_watches_a_lone_player_gets_computers(
+    server: Server, browser: Browser, shots: Path
+) -> None:
+    ann, bo, chen, dee, lone = (
+        Table(browser, shots, v) for v in (LAPTOP, PHONE, LAPTOP, PHONE, LAPTOP)
+    )
+    players, pages = [], [ann.page, bo.page, chen.page]
+    for table, name in ((ann, "Ann"), (bo, "阿博"), (chen, "小陈")):
+        players.append(enter_hall(table.page, server.url, name))
+    assert len(set(players)) == 3
+    ann.page.click("#avatar-open")
+    ann.page.click("#avatar-picker button[data-avatar='5']")
+    wait_js(ann.page, "document.getElementById('my-avatar').src.endsWith('/5.svg')")
+    ann.shot("hall-lobby")
+    bo.shot("hall-lobby")
+    # The first to press waits: the panel says what for, and computers are 120 s away.
+    quick(ann.page)
+    ann.page.wait_for_selector("#quick-wait:not([hidden])")
+    assert ann.page.is_hidden("#quick-form")
+    assert "湖南跑胡子 · 三人" in ann.page.inner_text("#quick-what")
+    assert "电脑" in ann.page.inner_text("#quick-fill-note")
+    ann.shot("hall-waiting")
+    # Cancel leaves the queue; pressing again joins it anew.
+    ann.page.click("#quick-cancel")
+    ann.page.wait_for_selector("#quick-form:not([hidden])")
+    quick(ann.page)
+    ann.page.wait_for_selector("#quick-wait:not([hidden])")
+    quick(bo.page)
+    bo.page.wait_for_selector("#quick-wait:not([hidden])")
+    bo.shot("hall-waiting")
+    quick(chen.page)
+    for page in pages:
+        page.wait_for_selector("#hand .card")
+    rooms = {page.url.split("/room/")[1].split("#")[0] for page in pages}
+    assert len(rooms) == 1, "the three were seated at one table"
+    room = rooms.pop()
+    # Each seat panel carries its player's avatar; Ann's is the one she picked.
+    wait_js(bo.page, "document.querySelectorAll('.seat img.avatar').length === 3")
+    assert bo.page.locator(".seat img.avatar[src$='/5.svg']").count() == 1
+    bo.shot("hall-table")
+    # A fourth finds the table among those in play, with the three names, and watches.
+    dee.page.goto(server.url + "/")
+    dee.page.wait_for_selector(f"#playing-tables .hall-table[data-room='{room}'] a.watch")
+    listed = dee.page.inner_text(f"#playing-tables .hall-table[data-room='{room}']")
+    assert all(name in listed for name in ("Ann", "阿博", "小陈"))
+    dee.shot("hall-tables")
+    dee.page.click(f"#playing-tables .hall-table[data-room='{room}'] a.watch")
+    dee.page.wait_for_selector("#table:not([hidden]) .seat")
+    assert dee.page.locator("#hand .card").count() == 0  # a spectator holds no hand
+    play_until_settled(pages)
+    dee.page.wait_for_selector("#history a.replay-link")
+    # A lone player: nobody else waits, so computers come after the shortest wait.
+    enter_hall(lone.page, server.url, "Lone")
+    quick(lone.page, fill="10")
+    lone.page.wait_for_selector("#quick-wait:not([hidden])")
+    lone.page.wait_for_selector("#hand .card")
+    info = server.get("/api/rooms/" + lone.page.url.split("/room/")[1].split("#")[0])
+    assert [bool(s["bot"]) for s in info["seats"]].count(True) == 2
+    # Ann's profile: the hand she played, with its replay, and a provisional rating.
+    ann.page.goto(server.url + "/")
+    ann.page.click("#my-profile")
+    ann.page.wait_for_selector("#recent-hands a.replay-link")
+    assert "Ann" in ann.page.inner_text("#profile-title")
+    assert ann.page.get_attribute("#recent-hands a.replay-link", "href") == (
+        f"/room/{room}/hand/0?seat={players_seat(server, room, players[0])}"
+    )
+    family = ann.page.inner_text(".family-card[data-family='hunan']")
+    assert "?" in family and "1" in ann.page.inner_text(".family-card .stats div:nth-child(2) dd")
+    ann.shot("hall-profile", full=True)
+    bo.page.goto(server.url + f"/player/{players[0]}")
+    bo.page.wait_for_selector("#recent-hands a.replay-link")
+    bo.shot("hall-profile", full=True)
+    # The leaderboard hides provisional players; one past their hands (seeded) is listed.
+    bo.page.goto(server.url + "/leaderboard?family=hunan")
+    wait_js(bo.page, "document.getElementById('board-note').textContent.includes('30')")
+    assert bo.page.locator("#board tbody tr").count() == 0
+    store = open_store(db_url(server.db))
+    with store._transaction():
+        store._execute(
+            "UPDATE ratings SET hands = 40, matches = 5 WHERE player = ?", (players[1],)
+        )
+    store.close()
+    bo.page.reload()
+    bo.page.wait_for_selector("#board tbody tr")
+    assert "阿博" in bo.page.inner_text("#board tbody tr")
+    bo.shot("hall-leaderboard")
+    for table in (ann, bo, chen, dee, lone):
+        table.close()
+
+
+def players_seat(server: Server, room: str, player: str) -> int:
+    seats = server.get(f"/api/rooms/{room}")["seats"]
+    return next(n for n, s in enumerate(seats) if s["player"] == player)
+
+
+def test_the_hall_reads_english(server: Server, browser: Browser, shots: Path) -> None:
+    from tests.server.test_web_english import chinese
+
+    table = Table(browser, shots, PHONE, locale="en-US")
+    page = table.page
+    page.goto(server.url + "/")
+    wait_js(page, "document.getElementById('my-profile').getAttribute('href').startsWith('/player/')")
+    page.click("#avatar-open")
+    quick(page)
+    page.wait_for_selector("#quick-wait:not([hidden])")
+    assert chinese(page) == []
+    page.click("#quick-cancel")
+    page.goto(server.url + "/leaderboard")
+    wait_js(page, "document.getElementById('board-note').textContent.length > 0")
+    assert chinese(page) == []
+    table.close()
