@@ -94,7 +94,17 @@ def test_three_strangers_play_a_fourth_watches_a_lone_player_gets_computers(
     lone.page.wait_for_selector("#hand .card")
     info = server.get("/api/rooms/" + lone.page.url.split("/room/")[1].split("#")[0])
     assert [bool(s["bot"]) for s in info["seats"]].count(True) == 2
-    # Ann's profile: the hand she played, with its replay, and a provisional rating.
+    # Ann's profile: the hand she played, with its replay, and a provisional rating; with
+    # two points of rating history (seeded: a quick match is 4 hands), its plot.
+    store = open_store(db_url(server.db))
+    with store._transaction():
+        for no, at, mu in ((1, 1_700_000_000, 25.0), (2, 1_700_000_600, 26.5)):
+            store._execute(
+                "INSERT INTO rating_history (player, family, at, mu, sigma, room, match_no)"
+                " VALUES (?, 'hunan', ?, ?, 8.0, ?, ?)",
+                (players[0], at, mu, room, no),
+            )
+    store.close()
     ann.page.goto(server.url + "/")
     ann.page.click("#my-profile")
     ann.page.wait_for_selector("#recent-hands a.replay-link")
@@ -103,7 +113,8 @@ def test_three_strangers_play_a_fourth_watches_a_lone_player_gets_computers(
         f"/room/{room}/hand/0?seat={players_seat(server, room, players[0])}"
     )
     family = ann.page.inner_text(".family-card[data-family='hunan']")
-    assert "?" in family and "1" in ann.page.inner_text(".family-card .stats div:nth-child(2) dd")
+    assert "?" in family and ann.page.inner_text(".family-card .stats dd") == "1"
+    assert ann.page.locator(".family-card svg.plot circle").count() == 2
     ann.shot("hall-profile", full=True)
     bo.page.goto(server.url + f"/player/{players[0]}")
     bo.page.wait_for_selector("#recent-hands a.replay-link")

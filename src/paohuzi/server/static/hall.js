@@ -311,7 +311,7 @@ function familyCard(f, provisionalHands) {
   const stats = el("dl", "stats");
   const pct = f.win_rate === null ? "–" : Math.round(f.win_rate * 100) + "%";
   const avg = f.average_huxi === null ? "–" : String(Math.round(f.average_huxi * 10) / 10);
-  for (const [label, value] of [[t("rating"), shownRating(f)], [t("hands_played"), f.hands], [t("matches_played"), f.matches], [t("win_rate"), pct], [t("avg_huxi"), avg]]) {
+  for (const [label, value] of [[t("hands_played"), f.hands], [t("matches_played"), f.matches], [t("win_rate"), pct], [t("avg_huxi"), avg]]) {
     const box = el("div");
     box.append(el("dt", "", label), el("dd", "", String(value)));
     stats.appendChild(box);
