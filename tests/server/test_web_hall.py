@@ -22,7 +22,9 @@ LAPTOP: ViewportSize = {"width": 1366, "height": 768}
 def enter_hall(page: Page, url: str, name: str) -> str:
     """Open the lobby as a new player, named ``name``; their player id."""
     page.goto(url + "/")
-    wait_js(page, "document.getElementById('my-profile').getAttribute('href').startsWith('/player/')")
+    wait_js(
+        page, "document.getElementById('my-profile').getAttribute('href').startsWith('/player/')"
+    )
     page.fill("#nickname", name)
     page.click("#save-me")
     wait_js(page, "document.getElementById('save-me').textContent === '已保存'")
@@ -125,9 +127,7 @@ def test_three_strangers_play_a_fourth_watches_a_lone_player_gets_computers(
     assert bo.page.locator("#board tbody tr").count() == 0
     store = open_store(db_url(server.db))
     with store._transaction():
-        store._execute(
-            "UPDATE ratings SET hands = 40, matches = 5 WHERE player = ?", (players[1],)
-        )
+        store._execute("UPDATE ratings SET hands = 40, matches = 5 WHERE player = ?", (players[1],))
     store.close()
     bo.page.reload()
     bo.page.wait_for_selector("#board tbody tr")
@@ -148,7 +148,9 @@ def test_the_hall_reads_english(server: Server, browser: Browser, shots: Path) -
     table = Table(browser, shots, PHONE, locale="en-US")
     page = table.page
     page.goto(server.url + "/")
-    wait_js(page, "document.getElementById('my-profile').getAttribute('href').startsWith('/player/')")
+    wait_js(
+        page, "document.getElementById('my-profile').getAttribute('href').startsWith('/player/')"
+    )
     page.click("#avatar-open")
     quick(page)
     page.wait_for_selector("#quick-wait:not([hidden])")
