@@ -35,8 +35,8 @@ NAME_CHARACTERS = (
 )
 """100 characters of common surnames and given names: 86 of them are not in the page's own
 text (before issue 24 the interface font held only that, and showed these as nothing)."""
-NAMES = [NAME_CHARACTERS[i : i + 15] for i in range(0, len(NAME_CHARACTERS), 15)]
-"""Nicknames of at most 16 characters (the lobby's limit) that hold them all."""
+NAMES = [NAME_CHARACTERS[i : i + 12] for i in range(0, len(NAME_CHARACTERS), 12)]
+"""Nicknames of at most 12 characters (a player's limit, issue 25) that hold them all."""
 OUTSIDE = "龘"
 """A character in no slice (not in GB2312, nor among the most frequent of Chinese text)."""
 
@@ -99,7 +99,7 @@ def test_names_in_common_characters_are_drawn_in_the_interface_font(
     room's seat list and name box and on the table's seat panel, each in a loaded slice of the
     interface font, as a glyph of its own: a full-width glyph where the stack without the font
     has the narrow box of a missing character, and no two alike."""
-    assert len(set(NAME_CHARACTERS)) == 100 and all(len(n) <= 16 for n in NAMES)
+    assert len(set(NAME_CHARACTERS)) == 100 and all(len(n) <= 12 for n in NAMES)
     table = Table(browser, shots, DESKTOP)
     page = table.page
     prints: dict[str, int] = {}

@@ -3,7 +3,7 @@
 import {t} from "./i18n.js";
 import {cardName, cardsName, cardsOf} from "./cards.js";
 import {ui} from "./state.js";
-import {$, botName, el, nameOf} from "./shared.js";
+import {$, botName, el, nameOf, playerName} from "./shared.js";
 import {problem} from "./connection.js";
 import {render} from "./table.js";
 import {openSettlement} from "./settlement.js";
@@ -49,7 +49,7 @@ function startReplay(list, info) {
   $("replay-slider").max = String(ui.frames.length - 1);
   const pick = $("replay-seat");
   pick.replaceChildren(...Array.from({length: n}, (_, seat) => {
-    const o = el("option", "", t("seat_n", {n: seat + 1}) + (info.seats[seat].name ? " " + info.seats[seat].name : info.seats[seat].bot ? " " + botName(info.seats[seat].bot) : ""));
+    const o = el("option", "", t("seat_n", {n: seat + 1}) + (info.seats[seat].name ? " " + playerName(info.seats[seat].name) : info.seats[seat].bot ? " " + botName(info.seats[seat].bot) : ""));
     o.value = String(seat);
     return o;
   }));

@@ -3,7 +3,7 @@
 import {t} from "./i18n.js";
 import {cardsName, cardsOf} from "./cards.js";
 import {ui} from "./state.js";
-import {$, badge, el, handColumns, identity, isPerson, mini, sitsOut, who} from "./shared.js";
+import {$, badge, el, handColumns, identity, isPerson, mini, playerName, sitsOut, who} from "./shared.js";
 import {loadHistory} from "./table.js";
 
 export function renderReady(button, note) {
@@ -86,7 +86,7 @@ export function renderSettlement() {
   r.payments.forEach((p, seat) => {
     const tr = pay.insertRow();
     if (seat === s.you) tr.className = "you";
-    tr.insertCell().textContent = who(seat) + (s.seats[seat].name ? " " + s.seats[seat].name : "") + (seat === s.dealer ? " · " + t("dealer") : "");
+    tr.insertCell().textContent = who(seat) + (s.seats[seat].name ? " " + playerName(s.seats[seat].name) : "") + (seat === s.dealer ? " · " + t("dealer") : "");
     const cell = tr.insertCell();
     cell.textContent = (p > 0 ? "+" : "") + p;
     cell.className = p > 0 ? "plus" : p < 0 ? "minus" : "";
