@@ -1644,9 +1644,11 @@ class Room:
 
     async def take_seat(self, player: Player, seat: int | None, avoid: set[str]) -> int:
         """A player takes a free seat of a listed room waiting for its people (``seat``, or
-        the first free one): the seat is theirs from now on (its secret is for them). Refused
-        (RoomError) when the room is not listed, is dealt, has no such free seat, or seats a
-        player in ``avoid`` (blocks, either way)."""
+        the first free one): the seat is theirs from now on, with a new secret that only they
+        are given (the room's creator was given the old one with the room, and must not keep
+        a way into a stranger's seat). The host's seat is never free: its secret is the
+        creator's. Refused (RoomError) when the room is not listed, is dealt, has no such free
+        seat, or seats a player in ``avoid`` (blocks, either way)."""
         async with self.lock:
             if not self.listed or self.state is not RoomState.WAITING:
                 raise RoomError("this table takes nobody now")
@@ -1658,7 +1660,7 @@ class Room:
             free = [
                 n
                 for n, s in enumerate(self.seats)
-                if s.bot is None and s.player is None and not s.joined
+                if s.bot is None and s.player is None and not s.joined and n != self.host
             ]
             if seat is not None and seat not in free:
                 raise RoomError("that seat is not free")
@@ -1666,12 +1668,17 @@ class Room:
                 raise RoomError("this table has no free seat")
             chosen = free[0] if seat is None else seat
             info = self.seats[chosen]
+            before = info.token
             info.player, info.name, info.avatar = player.id, player.name, player.avatar
+            info.token = secrets.token_urlsafe(16)
             try:
                 await self._save("set_seats", self._seats_json())
             except StoreError:
-                info.player, info.name, info.avatar = None, "", None
+                info.player, info.name, info.avatar, info.token = None, "", None, before
                 raise RoomError(SAVE_FAILED) from None
+            if info.listener is not None:  # an old link's connection (it had not arrived)
+                info.listener.drop(4403, "this seat was taken from the open-table list")
+                info.listener = None
             self._show_lobby()
             return chosen
 
