@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
-from tests.server.harness import app_client, new_room, receive
-from tests.server.test_quick import MANY, Person
+from tests import clock
+from tests.server.harness import app_client, hello, new_room, receive
+from tests.server.test_quick import MANY, Person, seated
 
 
 def test_a_stranger_cannot_take_the_hosts_seat_of_a_public_table(tmp_path: Path) -> None:
@@ -52,3 +54,68 @@ def test_a_seat_taken_from_the_list_has_a_secret_only_its_taker_knows(tmp_path: 
         # Asked again, the taker gets the same seat and its (new) secret.
         again = stranger.request("POST", f"/api/rooms/{public['room']}/join", json={})
         assert again.status_code == 200 and again.json()["token"] == token
+
+
+def test_a_host_who_renews_a_players_link_cannot_play_as_that_player(tmp_path: Path) -> None:
+    """A new link gives the host the seat's new secret: the seat is no longer the player's
+    who opened it, or the host could play (and lose) their rated match in their name."""
+    with app_client(tmp_path / "a.db", **MANY) as client:
+        room = new_room(client, [None, None, "greedy"], wait=True, hands=1)
+        friend = Person(client)
+        with client.websocket_connect(
+            f"/ws/{room['room']}", headers={"cookie": friend.cookie}
+        ) as ws:
+            ws.send_text(json.dumps({"type": "hello", "token": room["seats"][1]["token"]}))
+            assert receive(ws)["type"] == "lobby"
+        client.cookies.clear()
+        seats = client.get(f"/api/rooms/{room['room']}").json()["seats"]
+        assert seats[1]["player"] == friend.id
+        renewed = client.post(
+            f"/api/rooms/{room['room']}/seats/1/link", json={"token": room["seats"][0]["token"]}
+        )
+        assert renewed.status_code == 200, renewed.text
+        seats = client.get(f"/api/rooms/{room['room']}").json()["seats"]
+        assert seats[1]["player"] is None and seats[1]["avatar"] is None
+
+
+def quick_table(client: Any, db: Path) -> tuple[list[Person], dict[str, Any]]:
+    """Three players the queue seated at one table: the people, in seat order, and the
+    room's id with each seat's secret."""
+    people = [Person(client) for _ in range(3)]
+    for person in people:
+        joined = person.request("POST", "/api/quick", json={"rules": "hunan", "seats": 3})
+        assert joined.status_code == 200, joined.text
+    clock.wait_until(lambda: all(s["state"] == "seated" for s in seated(people)), "not seated")
+    answers = seated(people)
+    order = sorted(range(3), key=lambda n: answers[n]["seat"])
+    room = {"room": answers[0]["room"], "seats": [{"token": answers[n]["token"]} for n in order]}
+    return [people[n] for n in order], room
+
+
+def test_a_quick_table_does_not_wait_for_ever_on_a_host_who_never_comes(tmp_path: Path) -> None:
+    """Whoever waited longest is the quick table's first seat: one who never opens it must
+    not leave the others with nobody able to start (they could only wait for the room's
+    end of life, a day)."""
+    db = tmp_path / "a.db"
+    with app_client(db, **MANY) as client:
+        people, room = quick_table(client, db)
+        with client.websocket_connect(
+            f"/ws/{room['room']}", headers={"cookie": people[1].cookie}
+        ) as ws:
+            ws.send_text(hello(room, 1))
+            lobby = receive(ws)
+            assert lobby["type"] == "lobby" and lobby["host"] == 1, lobby
+            ws.send_text(json.dumps({"type": "start", "bot": "greedy"}))
+            clock.wait_until(lambda: receive(ws)["type"] == "state", "never dealt")
+        client.cookies.clear()
+
+
+def test_a_quick_tables_seats_are_its_players_no_host_renews_them(tmp_path: Path) -> None:
+    db = tmp_path / "a.db"
+    with app_client(db, **MANY) as client:
+        people, room = quick_table(client, db)
+        renewed = client.post(
+            f"/api/rooms/{room['room']}/seats/1/link", json={"token": room["seats"][0]["token"]}
+        )
+        assert renewed.status_code == 422, renewed.text
+        assert people[1].request("GET", "/api/quick").json()["token"] == room["seats"][1]["token"]
