@@ -13,12 +13,36 @@ from starlette.websockets import WebSocketDisconnect
 
 from tests import clock
 from tests.server.harness import app_client, hello, new_room, receive
-from tests.server.test_quick import MANY, Person, seated
+from tests.server.test_quick import MANY, ORIGIN, Person, seated
+
+
+def public_room(client: Any) -> dict[str, Any]:
+    """A table of two people and a computer, listed, made from the server's own page."""
+    body = {"bots": [None, None, "greedy"], "timer": 0, "wait": True, "public": True}
+    response = client.post("/api/rooms", json=body, headers={"origin": ORIGIN})
+    assert response.status_code == 200, response.text
+    found: dict[str, Any] = response.json()
+    return found
+
+
+def test_a_listed_table_is_made_from_the_servers_own_page_only(tmp_path: Path) -> None:
+    """A page of another site could list tables from its visitors' addresses (spending their
+    budget of rooms) and take the host's place in them; a table of invites, as before, is
+    anyone's to make."""
+    with app_client(tmp_path / "a.db", **MANY) as client:
+        body = {"bots": [None, None, "greedy"], "timer": 0, "wait": True, "public": True}
+        for origin in ("https://evil.example", "null", None):
+            headers = {} if origin is None else {"origin": origin}
+            response = client.post("/api/rooms", json=body, headers=headers)
+            assert response.status_code == 403, (origin, response.text)
+        assert Person(client).request("GET", "/api/tables").json()["open"] == []
+        assert new_room(client, [None, None, "greedy"], wait=True)["room"]
+        assert public_room(client)["room"]
 
 
 def test_a_stranger_cannot_take_the_hosts_seat_of_a_public_table(tmp_path: Path) -> None:
     with app_client(tmp_path / "a.db", **MANY) as client:
-        public = new_room(client, [None, None, "greedy"], wait=True, public=True)
+        public = public_room(client)
         stranger = Person(client)
         listed = stranger.request("GET", "/api/tables").json()["open"]
         assert next(t for t in listed if t["room"] == public["room"])["free"] == [1]
@@ -33,7 +57,7 @@ def test_a_seat_taken_from_the_list_has_a_secret_only_its_taker_knows(tmp_path: 
     """The creator of a public table was given every seat's secret: a stranger who takes a
     seat must not share it, or the creator could play (and lose) the stranger's rated match."""
     with app_client(tmp_path / "a.db", **MANY) as client:
-        public = new_room(client, [None, None, "greedy"], wait=True, public=True)
+        public = public_room(client)
         stranger = Person(client)
         taken = stranger.request("POST", f"/api/rooms/{public['room']}/join", json={"seat": 1})
         assert taken.status_code == 200, taken.text
