@@ -125,16 +125,20 @@ def test_a_blocked_player_is_never_seated_with_the_blocker(tmp_path: Path) -> No
 def test_the_open_table_list_shows_public_and_quick_rooms_never_invites(tmp_path: Path) -> None:
     with app_client(tmp_path / "a.db", **MANY) as client:
         invite = new_room(client, [None, None, "greedy"], wait=True)
-        public = new_room(client, [None, None, "greedy"], wait=True, public=True)
+        public = client.post(
+            "/api/rooms",
+            json={"bots": [None, None, "greedy"], "timer": 0, "wait": True, "public": True},
+            headers={"origin": ORIGIN},
+        ).json()
         person = Person(client)
         tables = person.request("GET", "/api/tables").json()
         shown = {t["room"] for t in tables["open"] + tables["playing"]}
         assert public["room"] in shown and invite["room"] not in shown
         entry = next(t for t in tables["open"] if t["room"] == public["room"])
-        assert entry["free"] == [0, 1] and all("token" not in s for s in entry["seats"])
+        assert entry["free"] == [1] and all("token" not in s for s in entry["seats"])
         taken = person.request("POST", f"/api/rooms/{public['room']}/join", json={"seat": 1})
         assert taken.status_code == 200, taken.text
-        assert taken.json()["token"] == public["seats"][1]["token"]
+        assert taken.json()["token"] != public["seats"][1]["token"]  # the taker's alone
         again = Person(client).request(
             "POST", f"/api/rooms/{public['room']}/join", json={"seat": 1}
         )

@@ -31,7 +31,7 @@ from paohuzi.engine.match import Match
 from paohuzi.server import ratings
 from paohuzi.server.players import BLOCK, add_leave
 from paohuzi.server.roomrules import room_rules
-from paohuzi.server.rooms import Elsewhere, Room, RoomHooks, Rooms, family_of
+from paohuzi.server.rooms import QUICK, Elsewhere, Room, RoomHooks, Rooms, family_of
 from paohuzi.server.store import Store, StoredRoom, StoreError
 
 log = logging.getLogger("paohuzi.server")
@@ -176,7 +176,7 @@ def quick_room(table: Table, profiles: dict[str, tuple[str, int]], now: float) -
         active=now,
         length=QUICK_HANDS,
         awaits_everyone=True,
-        listed="quick",
+        listed=QUICK,
     )
 
 

@@ -97,6 +97,8 @@ SAVING_NOTICE = 1.0
 """Seconds a room's write may wait before its clients are told that saving is delayed."""
 SAVE_FAILED = "the server could not save this move; nothing changed, try again"
 CLOSED_NOW = "the room closed meanwhile: reconnect"
+QUICK = "quick"
+"""A room's ``listed`` when the quick-play queue made it (its seats are its players')."""
 TOO_SLOW = 4008
 """WebSocket close code for a connection that fell too far behind: reconnect for the state."""
 GONE = 4410
@@ -639,8 +641,13 @@ class Room:
 
     @property
     def host(self) -> int | None:
-        """The seat that may start the hand before everyone has come: the first person's."""
-        return next((s for s, info in enumerate(self.seats) if info.bot is None), None)
+        """The seat that may start the hand before everyone has come: the first person's; at
+        a quick-play table, of strangers, the first person's that has come (one who never
+        comes must not leave the others with nobody able to start)."""
+        people = [s for s, info in enumerate(self.seats) if info.bot is None]
+        if self.listed == QUICK:
+            return next((s for s in people if self.seats[s].joined), people[0] if people else None)
+        return people[0] if people else None
 
     def match_info(self, game: Game | None = None) -> JSON:
         """The match in play: its length, the hands played in it, and whether it is over."""
@@ -1517,13 +1524,18 @@ class Room:
             raise KeyError("only the host may give a seat a new link")
         if not 0 <= seat < len(self.seats) or self.seats[seat].bot is not None:
             raise RoomError("no person's seat with that number")
+        if self.listed == QUICK:
+            raise RoomError("a quick-play table's seats are its players': no new links")
         async with self.lock:
-            before = self.seats[seat].token
-            self.seats[seat].token = secrets.token_urlsafe(16)
+            info = self.seats[seat]
+            before = (info.token, info.player, info.avatar)
+            # The seat is no longer its player's: the host, who gets the new secret, must not
+            # play a known player's rated match in their name.
+            info.token, info.player, info.avatar = secrets.token_urlsafe(16), None, None
             try:
                 await self._save("set_seats", self._seats_json())
             except StoreError:
-                self.seats[seat].token = before
+                info.token, info.player, info.avatar = before
                 raise
             listener = self.seats[seat].listener
             if listener is not None:
@@ -1644,9 +1656,11 @@ class Room:
 
     async def take_seat(self, player: Player, seat: int | None, avoid: set[str]) -> int:
         """A player takes a free seat of a listed room waiting for its people (``seat``, or
-        the first free one): the seat is theirs from now on (its secret is for them). Refused
-        (RoomError) when the room is not listed, is dealt, has no such free seat, or seats a
-        player in ``avoid`` (blocks, either way)."""
+        the first free one): the seat is theirs from now on, with a new secret that only they
+        are given (the room's creator was given the old one with the room, and must not keep
+        a way into a stranger's seat). The host's seat is never free: its secret is the
+        creator's. Refused (RoomError) when the room is not listed, is dealt, has no such free
+        seat, or seats a player in ``avoid`` (blocks, either way)."""
         async with self.lock:
             if not self.listed or self.state is not RoomState.WAITING:
                 raise RoomError("this table takes nobody now")
@@ -1658,7 +1672,7 @@ class Room:
             free = [
                 n
                 for n, s in enumerate(self.seats)
-                if s.bot is None and s.player is None and not s.joined
+                if s.bot is None and s.player is None and not s.joined and n != self.host
             ]
             if seat is not None and seat not in free:
                 raise RoomError("that seat is not free")
@@ -1666,12 +1680,17 @@ class Room:
                 raise RoomError("this table has no free seat")
             chosen = free[0] if seat is None else seat
             info = self.seats[chosen]
+            before = info.token
             info.player, info.name, info.avatar = player.id, player.name, player.avatar
+            info.token = secrets.token_urlsafe(16)
             try:
                 await self._save("set_seats", self._seats_json())
             except StoreError:
-                info.player, info.name, info.avatar = None, "", None
+                info.player, info.name, info.avatar, info.token = None, "", None, before
                 raise RoomError(SAVE_FAILED) from None
+            if info.listener is not None:  # an old link's connection (it had not arrived)
+                info.listener.drop(4403, "this seat was taken from the open-table list")
+                info.listener = None
             self._show_lobby()
             return chosen
 

@@ -127,11 +127,12 @@ async def tables(request: Request) -> dict[str, Any]:
     for table in found:
         if avoid & {s["player"] for s in table["seats"]}:
             continue
+        host = next((n for n, s in enumerate(table["seats"]) if s["bot"] is None), None)
         free = [
             n
             for n, s in enumerate(table["seats"])
-            if s["bot"] is None and s["player"] is None and not s["joined"]
-        ]
+            if s["bot"] is None and s["player"] is None and not s["joined"] and n != host
+        ]  # the host's seat is its creator's (Room.take_seat)
         entry = {k: table[k] for k in ("room", "rules", "family", "listed", "match")} | {
             "seats": table["seats"],
             "free": free,

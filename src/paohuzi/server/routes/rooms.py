@@ -12,6 +12,7 @@ from paohuzi.server.forward import FORWARDED, forward_get
 from paohuzi.server.rooms import Elsewhere, Full, RoomError
 from paohuzi.server.roomstate import RoomState
 from paohuzi.server.routes.common import address_of, server_of
+from paohuzi.server.routes.players import same_origin
 from paohuzi.server.store import StoreError
 
 router = APIRouter()
@@ -54,6 +55,8 @@ async def create_room(request: Request, body: NewRoom) -> JSONResponse:
     config, rooms = server.config, server.rooms(request)
     if body.timer != 0 and not 5 <= body.timer <= 300:
         raise HTTPException(422, "timer: seconds to decide, 0 (no timer) or 5–300")
+    if body.public:  # a change to the hall, as every other: from the server's own page
+        same_origin(request)
     address = address_of(request)
     if not server.creations.allow(address):
         raise HTTPException(429, "too many rooms created from your address; wait a minute")
