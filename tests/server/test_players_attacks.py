@@ -69,7 +69,8 @@ def test_a_name_made_to_inject_is_refused_before_anything_is_stored(tmp_path: Pa
     with app_client(db, **MANY) as client:
         person = Person(client)
         before = sql(db, "SELECT name FROM players WHERE id = ?", person.id)
-        for name in ("a\x00b", "x" * 10_000, "\u202eevil", "a\nb", "<b>" * 5):
+        marks = "\u0301" * 12  # combining marks with nothing to mark
+        for name in ("a\x00b", "x" * 10_000, "\u202eevil", "a\nb", "<b>" * 5, marks, " \u0301 "):
             response = person.request("PATCH", "/api/me", json={"name": name})
             assert response.status_code == 422, (name[:20], response.text)
         assert sql(db, "SELECT name FROM players WHERE id = ?", person.id) == before

@@ -10,6 +10,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from paohuzi.server import ratings
+from paohuzi.server.rooms import QUICK
 from paohuzi.server.store import PlayedHand, RatedMatch, Store, StoredRoom, open_store
 from tests.pgcluster import db_url
 from tests.server.harness import FAST, app_client, new_room, play_out, receive, room_of, seated
@@ -30,12 +31,15 @@ def held(store: Store, room: str) -> str:
     return room
 
 
-def play_match(client: TestClient, player: str) -> dict[str, Any]:
+def play_match(client: TestClient, player: str, quick: bool = True) -> dict[str, Any]:
     """A one-hand match, seat 0 a person who is the known ``player`` (the players' cookies
-    put a player on a seat; set by hand here), the others greedy bots; its room."""
+    put a player on a seat; set by hand here), the others greedy bots; its room. ``quick``:
+    the room counts as one the quick-play queue made (only those are rated, D121)."""
     data = new_room(client, [None, "greedy", "greedy"], hands=1)
     room = room_of(client, data["room"])
-    room.seats[0].player = player  # type: ignore[attr-defined]
+    room.seats[0].player = player
+    if quick:
+        room.listed = QUICK
     with seated(client, data, 0) as ws:
         state = receive(ws)
         while state["type"] != "state":
@@ -77,6 +81,29 @@ def test_a_match_rates_its_player_and_the_history_survives_a_restart(tmp_path: P
         # The record the profile links to is there.
         assert client.get(recent[0]["record"]).status_code == 200
     assert after == before
+
+
+def test_a_table_its_host_seated_is_kept_on_profiles_but_not_rated(tmp_path: Path) -> None:
+    """A host could seat players of their own making to lose to them: only the queue's tables
+    are rated; the hands of any table still fill the profile."""
+    with app_client(tmp_path / "host.db", **FAST) as client:
+        play_match(client, "p1", quick=False)
+        found = profile(client, "p1")
+        (hunan,) = found["families"]
+        assert (hunan["hands"], hunan["matches"], hunan["history"]) == (1, 0, [])
+        assert hunan["rating"] == 1500 and len(found["recent"]) == 1
+        play_match(client, "p1")
+        (hunan,) = profile(client, "p1")["families"]
+        assert (hunan["hands"], hunan["matches"], len(hunan["history"])) == (2, 1, 1)
+
+
+def test_a_player_with_no_hand_yet_has_a_profile_of_their_card(tmp_path: Path) -> None:
+    with app_client(tmp_path / "card.db", **FAST) as client:
+        me = client.get("/api/me", headers={"Origin": "http://testserver"}).json()
+        found = profile(client, me["id"])
+        assert found["player"] == {"id": me["id"], "name": me["name"], "avatar": me["avatar"]}
+        assert found["families"] == [] and found["recent"] == []
+        assert client.get("/api/players/nobody0000").status_code == 404
 
 
 def test_a_hand_and_a_match_are_kept_once_and_bots_are_not_rated(tmp_path: Path) -> None:

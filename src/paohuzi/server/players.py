@@ -75,7 +75,8 @@ def check_name(value: Any) -> str:
     """A player's name as stored and shown (as text, never markup): NFC, spaces trimmed and
     collapsed, 1–:data:`NAME_LENGTH` characters; a control, format, private-use, unassigned
     or separator character other than the space (NUL, a newline, direction marks) is
-    refused, not dropped. Raises ValueError saying what is wrong."""
+    refused, not dropped; so is a name of nothing but spaces and combining marks. Raises
+    ValueError saying what is wrong."""
     if not isinstance(value, str):
         raise ValueError("a name is a string")
     text = unicodedata.normalize("NFC", value)
@@ -83,7 +84,7 @@ def check_name(value: Any) -> str:
         if ch != " " and unicodedata.category(ch)[0] in "CZ":
             raise ValueError(f"a name may not hold the character U+{ord(ch):04X}")
     name = " ".join(text.split())
-    if not name:
+    if not any(unicodedata.category(ch)[0] in "LNPS" for ch in name):
         raise ValueError("a name needs at least one visible character")
     if len(name) > NAME_LENGTH:
         raise ValueError(f"a name has at most {NAME_LENGTH} characters")

@@ -1326,13 +1326,15 @@ class Room:
 
     async def keep_standing(self, game: Game) -> None:
         """The finished hand, stored, in its known players' profiles, and the match rated if
-        the hand ends it (:mod:`standing`; each once, however often this is called)."""
+        the hand ends it and the quick-play queue seated the room (:mod:`standing`; each
+        once, however often this is called). A table whose seats its host chose is not rated:
+        a host could seat players of their own making to lose to them (D121)."""
         players = [s.player for s in self.seats]
         if all(p is None for p in players):
             return
         family = ratings.family(self.ruleset)
         await standing.on_hand_over(self.db, self.id, self.hand_no, family, players, game)
-        if self.match_info(game)["over"]:
+        if self.listed == QUICK and self.match_info(game)["over"]:
             await standing.on_match_over(
                 self.db,
                 self.id,

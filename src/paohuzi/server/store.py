@@ -1012,15 +1012,16 @@ class Store:
     def profile(self, player: str, recent: int, points: int) -> dict[str, Any] | None:
         """A player's public profile (D121): their card, per family their rating, counts and
         名堂, their ``recent`` last hands and at most ``points`` last points of each family's
-        rating history; None for a player with nothing kept."""
+        rating history; None for an id that is no player and has nothing kept."""
         with self._reading():
             rows = self._read(
                 "SELECT family, mu, sigma, hands, matches FROM ratings WHERE player = ?"
                 " ORDER BY family",
                 (player,),
             ).fetchall()
-            if not rows:
-                return None
+            known = self._read("SELECT 1 FROM players WHERE id = ?", (player,)).fetchone()
+            if not rows and not known:
+                return None  # nobody: a player with no hand yet still has a card
             families = []
             for family, mu, sigma, hands, matches in rows:
                 won, huxi = self._read(
