@@ -32,7 +32,7 @@ def played_matches() -> list[tuple[tuple[str, ...], list[int]]]:
     """Matches of :data:`HANDS` hands of greedy, random and a greedy reference, their seats in
     every order in turn: who sat where and the match's totals."""
     orders = [("strong", "weak", "ref"), ("weak", "ref", "strong"), ("ref", "strong", "weak")]
-    found = []
+    found: list[tuple[tuple[str, ...], list[int]]] = []
     for m in range(MATCHES):
         seating = orders[m % 3]
         match = Match(HUNAN, seed=2500 + m, dealer=m % 3)

@@ -14,7 +14,11 @@ from tests import clock
 from tests.server.harness import app_client, sql
 
 ORIGIN = "http://127.0.0.1:8000"
-MANY = {"players_per_minute": 1000, "quick_per_minute": 1000, "quick_polls_per_minute": 10_000}
+MANY: dict[str, Any] = {
+    "players_per_minute": 1000,
+    "quick_per_minute": 1000,
+    "quick_polls_per_minute": 10_000,
+}
 
 
 def waiting(player: str, rating: float = 0.0, since: float = 0.0, **more: Any) -> Waiting:

@@ -34,11 +34,11 @@ def test_thirty_players_join_at_once_on_two_processes_and_each_is_seated_once(
         cookies: list[str] = []
         for i in range(PLAYERS):
             # Each its own address (loopback's X-Forwarded-For is trusted, as behind nginx).
-            status, headers, body = http(
+            status, answer, body = http(
                 servers[i % 2], "GET", "/api/me", headers={"X-Forwarded-For": f"198.51.100.{i}"}
             )
             assert status == 200, body
-            value = headers["set-cookie"].split(";")[0].split("=", 1)[1]
+            value = answer["set-cookie"].split(";")[0].split("=", 1)[1]
             cookies.append(f"{COOKIE}={value}")
 
         def headers(i: int) -> dict[str, str]:

@@ -63,6 +63,7 @@ def test_a_match_rates_its_player_and_the_history_survives_a_restart(tmp_path: P
         # Called again (as a restored room whose last hand is finished does), the hook keeps
         # the hand and rates the match no second time.
         room = room_of(client, second["room"])
+        assert client.portal is not None
         client.portal.call(room.keep_standing, room.dealt)
         before = profile(client, "p1")
     (hunan,) = before["families"]
