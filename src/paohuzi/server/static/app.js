@@ -75,7 +75,7 @@ function wire() {
   // does on the server, D116).
   $("table").addEventListener("click", e => {
     const b = e.target.closest("button");
-    if (b && !b.closest("#replay-bar, #review") && !["auto-on", "auto-off", "ready-bar"].includes(b.id)) takeBack();
+    if (b && !b.closest("#replay-bar, #review, .manners, .manners-open") && !["auto-on", "auto-off", "ready-bar"].includes(b.id)) takeBack();
   });
   $("ready").onclick = () => send({type: "ready"});
   $("ready-bar").onclick = () => send({type: "ready"});

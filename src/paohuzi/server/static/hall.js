@@ -5,7 +5,7 @@
 // page's own cookie and Origin (fetch's same-origin default), which the server checks.
 import {lang, t} from "./i18n.js";
 import {ui} from "./state.js";
-import {$, avatarUrl, botName, el, playerName} from "./shared.js";
+import {$, avatarUrl, botName, el, playerName, toast} from "./shared.js";
 import {rememberRoom} from "./lobby.js";
 
 const QUICK_POLL = 2000, TABLES_POLL = 5000, FAMILIES = ["hunan", "luzhou"];
@@ -269,9 +269,78 @@ export function hallLobby() {
   document.addEventListener("visibilitychange", () => { if (!document.hidden && !$("lobby").hidden) refreshTables(); });
 }
 
-// ------------------------------------------------------------------ profile
+// ------------------------------------------------------------------ at the table
 
 const shownRating = f => String(f.rating) + (f.provisional ? "?" : "");
+const NEW_RATING = {rating: 1500, provisional: true};  // a player not rated yet (D120)
+const RATING_RETRY = 60000;
+/** Each seated player's ratings (GET /api/players/{id}, limited per address): asked once a
+ * player and match, as player id → {no: the match asked in, families, pending}. */
+const seatStanding = new Map();
+
+/** A seat panel's rating of ``player`` in ``family`` ("1500?"); "" until it is known. */
+export function ratingText(player, family) {
+  const known = seatStanding.get(player);
+  if (!family || !known || !known.families) return "";
+  return shownRating(known.families.find(f => f.family === family) || NEW_RATING);
+}
+
+/** Ask the ratings of the seats' players not asked yet in this match; each, when it comes,
+ * is written into that player's panels. A refusal (a busy server) is asked again later. */
+export function wantRatings(seats, family, matchNo) {
+  if (!family) return;
+  for (const s of seats) {
+    const player = s.player, known = seatStanding.get(player);
+    if (!player || s.bot || (known && (known.pending || known.no === matchNo))) continue;
+    const families = known ? known.families : null;
+    seatStanding.set(player, {no: matchNo, families, pending: true});
+    api("GET", "/api/players/" + encodeURIComponent(player) + "?recent=0&points=1").then(r => {
+      if (!r.ok) {
+        setTimeout(() => seatStanding.set(player, {no: null, families, pending: false}), RATING_RETRY);
+        return;
+      }
+      seatStanding.set(player, {no: matchNo, families: r.body.families, pending: false});
+      document.querySelectorAll(`.seat[data-player="${CSS.escape(player)}"] .rating`).forEach(x => { x.textContent = ratingText(player, family); });
+    });
+  }
+}
+
+/** How the visitor holds another player: "mute", "block" or "none" (GET /api/me's blocks). */
+export function mannerOf(player) {
+  const b = ui.me && ui.me.blocks;
+  if (!b || !player) return "none";
+  return b.block.includes(player) ? "block" : b.mute.includes(player) ? "mute" : "none";
+}
+
+/** Whether ``player``'s sayings are kept from the visitor (muted or blocked). */
+export const silenced = player => mannerOf(player) !== "none";
+
+/** 屏蔽发言 and 拉黑 of another player, each undone by pressing it again; ``after`` is
+ * called once the server answered (to draw the change). */
+export function mannersBox(player, after) {
+  const box = el("div", "manners");
+  const held = mannerOf(player);
+  for (const kind of ["mute", "block"]) {
+    const on = held === kind;
+    const b = el("button", "tool manner-" + kind, t(on ? "un" + kind : kind + "_player"));
+    b.type = "button";
+    b.setAttribute("aria-pressed", String(on));
+    b.onclick = async () => {
+      box.querySelectorAll("button").forEach(x => { x.disabled = true; });
+      const r = await api("POST", "/api/block", {player, kind: on ? "none" : kind});
+      if (r.ok) {
+        ui.me = {...ui.me, blocks: r.body.blocks};
+        toast(t(on ? "manner_none" : "manner_" + kind));
+      } else toast(t("err_manner", {why: refusal(r)}));
+      after();
+    };
+    box.appendChild(b);
+  }
+  return box;
+}
+
+// ------------------------------------------------------------------ profile
+
 const dateOf = at => new Date(at * 1000).toLocaleDateString(lang === "zh" ? "zh-CN" : "en-GB", {month: "short", day: "numeric"});
 
 /** The rating over time as an SVG line, drawn here: the oldest point left, the newest right. */
@@ -364,6 +433,10 @@ export function renderProfile() {
   $("profile-title").textContent = t("profile_title", {name});
   $("where").textContent = name;
   $("profile-avatar").src = avatarUrl(p.player.avatar);
+  // Another player's profile: mute or block them here too (your player asked once).
+  const other = ui.me && ui.me.id !== p.player.id;
+  $("profile-manners").replaceChildren(...(other ? [mannersBox(p.player.id, renderProfile)] : []));
+  if (!ui.mePromise) loadMe().then(renderProfile);
   $("profile-families").replaceChildren(...p.families.map(f => familyCard(f, p.provisional_hands)));
   $("recent-title").hidden = false;
   $("recent-hands").replaceChildren(...(p.recent.length ? p.recent.map(recentItem) : [el("li", "note", t("no_hands"))]));
