@@ -104,6 +104,14 @@ function wireMe() {
   $("save-me").onclick = save;
   $("nickname").addEventListener("keydown", e => { if (e.key === "Enter") { e.preventDefault(); save(); } });
   $("nickname").addEventListener("input", () => { $("save-me").textContent = t("save_me"); });
+  $("transfer-start").onclick = startTransfer;
+  $("claim-open").onclick = () => {
+    const form = $("claim-form");
+    form.hidden = !form.hidden;
+    $("claim-open").setAttribute("aria-expanded", String(!form.hidden));
+    if (!form.hidden) $("claim-code").focus();
+  };
+  $("claim-form").onsubmit = claimCode;
   $("avatar-open").onclick = () => {
     const picker = $("avatar-picker");
     picker.hidden = !picker.hidden;
@@ -118,6 +126,40 @@ function wireMe() {
       $("avatar-open").focus();
     }
   });
+}
+
+/** A one-time code for another device, shown once, with how long it may be used. */
+async function startTransfer() {
+  $("transfer-error").textContent = "";
+  const r = await api("POST", "/api/me/transfer");
+  if (!r.ok) { $("transfer-error").textContent = refusal(r); return; }
+  const code = String(r.body.code), shown = code.match(/.{1,4}/g).join(" ");
+  const box = $("transfer-code");
+  box.replaceChildren(el("span", "", t("transfer_code") + " "), el("b", "code", shown),
+    el("span", "note", t("transfer_until", {n: Math.round(r.body.expires_in / 60)})));
+  box.hidden = false;
+}
+
+/** This browser becomes the code's player: the server sets its cookie; the player is read anew. */
+async function claimCode(e) {
+  e.preventDefault();
+  $("claim-error").textContent = "";
+  const code = $("claim-code").value.trim();
+  if (!code) { $("claim-code").focus(); return; }
+  const r = await api("POST", "/api/me/claim", {code});
+  if (!r.ok) {
+    $("claim-error").textContent = r.status === 404 ? t("err_claim") : refusal(r);
+    return;
+  }
+  nameEdited = false;
+  $("nickname").value = "";
+  await loadMe();
+  if (ui.me && ui.me.name) localStorage.setItem("paohuzi.name", ui.me.name);
+  $("claim-code").value = "";
+  $("claim-form").hidden = true;
+  $("claim-open").setAttribute("aria-expanded", "false");
+  toast(t("claimed", {name: playerName(ui.me.name) || t("player")}));
+  refreshTables();
 }
 
 // ------------------------------------------------------------------ quick play
