@@ -196,3 +196,28 @@ def test_another_device_becomes_the_same_player_by_a_transfer_code(
     assert second.page.evaluate("fetch('/api/me').then(r => r.json())")["id"] == ann
     first.close()
     second.close()
+
+
+def test_quick_play_offers_the_saved_house_rules(
+    server: Server, browser: Browser, shots: Path
+) -> None:
+    table = Table(browser, shots, LAPTOP)
+    page = table.page
+    enter_hall(page, server.url, "Ann")
+    assert page.locator("#quick-rules option[value='house']").count() == 0
+    # A new game made with house rules keeps them for quick play.
+    page.select_option("#preset", "hunan")
+    page.select_option("#min-huxi", "15")
+    page.click("#create")
+    page.wait_for_url("**/room/**")
+    page.goto(server.url + "/")
+    page.wait_for_selector("#quick-rules option[value='house']", state="attached")
+    page.select_option("#quick-rules", "house")
+    page.select_option("#quick-fill", "120")
+    with page.expect_request("**/api/quick") as sent:
+        page.click("#quick-start")
+    assert sent.value.post_data_json["rules"] == {"preset": "hunan", "min_huxi": 15}
+    page.wait_for_selector("#quick-wait:not([hidden])")  # the server took them
+    assert page.inner_text("#quick-what").startswith("湖南跑胡子")
+    page.click("#quick-cancel")
+    table.close()

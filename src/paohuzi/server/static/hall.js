@@ -6,7 +6,7 @@
 import {lang, t} from "./i18n.js";
 import {ui} from "./state.js";
 import {$, avatarUrl, botName, el, playerName, toast} from "./shared.js";
-import {rememberRoom} from "./lobby.js";
+import {houseRules, rememberRoom} from "./lobby.js";
 
 const QUICK_POLL = 2000, TABLES_POLL = 5000, FAMILIES = ["hunan", "luzhou"];
 const SVG = "http://www.w3.org/2000/svg";
@@ -209,12 +209,22 @@ async function takeSeat(status) {
   location.href = localUrl(status.url);
 }
 
+/** The saved house rule set (the last new game's), when there is one, as a third choice. */
+export function renderQuickRules() {
+  const house = houseRules();
+  if (!house) return;
+  const o = $("quick-rules").querySelector("option[value=house]") || $("quick-rules").appendChild(el("option"));
+  o.value = "house";
+  o.textContent = t("quick_house", {rules: familyName(house.preset)});
+}
+
 async function startQuick(e) {
   e.preventDefault();
   $("quick-error").textContent = "";
   if (!(await nameBeforeRoom())) return;
   const seats = +$("quick-seats").value;
-  const r = await api("POST", "/api/quick", {rules: $("quick-rules").value, seats, fill_after: +$("quick-fill").value, fill_level: $("quick-level").value});
+  const choice = $("quick-rules").value, rules = choice === "house" ? houseRules() || "hunan" : choice;
+  const r = await api("POST", "/api/quick", {rules, seats, fill_after: +$("quick-fill").value, fill_level: $("quick-level").value});
   if (!r.ok) { $("quick-error").textContent = refusal(r); return; }
   showQuick(r.body);
 }
@@ -302,6 +312,7 @@ export function renderTables() {
  * already holds you), and the tables, asked again every 5 s while the lobby is in sight. */
 export function hallLobby() {
   wireMe();
+  renderQuickRules();
   $("quick-form").onsubmit = startQuick;
   $("quick-cancel").onclick = cancelQuick;
   loadMe().then(() => api("GET", "/api/quick")).then(r => { if (r.ok) showQuick(r.body); });
