@@ -160,3 +160,64 @@ def test_the_hall_reads_english(server: Server, browser: Browser, shots: Path) -
     wait_js(page, "document.getElementById('board-note').textContent.length > 0")
     assert chinese(page) == []
     table.close()
+
+
+def test_another_device_becomes_the_same_player_by_a_transfer_code(
+    server: Server, browser: Browser, shots: Path
+) -> None:
+    first, second = Table(browser, shots, LAPTOP), Table(browser, shots, PHONE)
+    ann = enter_hall(first.page, server.url, "Ann")
+    first.page.click("#devices summary")
+    first.page.click("#transfer-start")
+    first.page.wait_for_selector("#transfer-code:not([hidden])")
+    code = first.page.inner_text("#transfer-code b")
+    assert "10" in first.page.inner_text("#transfer-code")  # minutes it can be used
+    first.shot("hall-transfer")
+    other = enter_hall(second.page, server.url, "Bo")
+    assert other != ann
+    second.page.click("#devices summary")
+    second.page.click("#claim-open")
+    second.page.fill("#claim-code", code.lower())  # typed loosely: case does not matter
+    second.shot("hall-claim")
+    second.page.click("#claim-go")
+    wait_js(
+        second.page,
+        f"document.getElementById('my-profile').getAttribute('href') === '/player/{ann}'",
+    )
+    assert second.page.input_value("#nickname") == "Ann"
+    assert second.page.evaluate("fetch('/api/me').then(r => r.json())")["id"] == ann
+    # The code is used up: a third try is refused, said in the page's words.
+    second.page.click("#claim-open")
+    second.page.fill("#claim-code", code)
+    second.page.click("#claim-go")
+    wait_js(second.page, "document.getElementById('claim-error').textContent.length > 0")
+    # The browser's own line on the refused request is no page error.
+    second.errors = [e for e in second.errors if "404" not in e]
+    assert second.page.evaluate("fetch('/api/me').then(r => r.json())")["id"] == ann
+    first.close()
+    second.close()
+
+
+def test_quick_play_offers_the_saved_house_rules(
+    server: Server, browser: Browser, shots: Path
+) -> None:
+    table = Table(browser, shots, LAPTOP)
+    page = table.page
+    enter_hall(page, server.url, "Ann")
+    assert page.locator("#quick-rules option[value='house']").count() == 0
+    # A new game made with house rules keeps them for quick play.
+    page.select_option("#preset", "hunan")
+    page.select_option("#min-huxi", "15")
+    page.click("#create")
+    page.wait_for_url("**/room/**")
+    page.goto(server.url + "/")
+    page.wait_for_selector("#quick-rules option[value='house']", state="attached")
+    page.select_option("#quick-rules", "house")
+    page.select_option("#quick-fill", "120")
+    with page.expect_request("**/api/quick") as sent:
+        page.click("#quick-start")
+    assert sent.value.post_data_json["rules"] == {"preset": "hunan", "min_huxi": 15}
+    page.wait_for_selector("#quick-wait:not([hidden])")  # the server took them
+    assert page.inner_text("#quick-what").startswith("湖南跑胡子")
+    page.click("#quick-cancel")
+    table.close()

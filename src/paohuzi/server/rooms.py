@@ -600,6 +600,8 @@ class Room:
             "room": self.id,
             "hand_no": self.hand_no + 1,
             "seats": [s.public() for s in self.seats],
+            # The rule family its seats' ratings are in (the page shows each player's).
+            "family": ratings.family(self.ruleset),
             "host": self.host,
             "match": self.match_info(game),
             "totals": list(self.match.totals),

@@ -18,7 +18,7 @@ import {endDrag, handKeys, moveDrag, renderHand, startDrag, tap} from "./hand.js
 import {closeSettlement, openSettlement, renderSettlement} from "./settlement.js";
 import {goTo, jumpDecision, openFile, openReplay, renderReview, replayKeys, shareLink, startReview} from "./replay.js";
 import {askName, loadBots, lobby, onLobby, renderSeatChoices, sendName} from "./lobby.js";
-import {renderLeaderboard, renderProfile, renderTables, renderWaiting, showLeaderboard, showProfile} from "./hall.js";
+import {renderLeaderboard, renderProfile, renderQuickRules, renderTables, renderWaiting, showLeaderboard, showProfile} from "./hall.js";
 
 function refreshLanguage() {
   translatePage();
@@ -35,7 +35,7 @@ function refreshLanguage() {
     if (!$("settlement").hidden) renderSettlement();
   }
   if (ui.waiting && !$("waiting").hidden) onLobby(ui.waiting);
-  if (!$("lobby").hidden) { renderSeatChoices(); renderTables(); renderWaiting(); }
+  if (!$("lobby").hidden) { renderSeatChoices(); renderTables(); renderWaiting(); renderQuickRules(); }
   if (!$("profile-page").hidden) renderProfile();
   if (!$("leaderboard-page").hidden && ui.board) renderLeaderboard();
   if (!$("rules-page").hidden) renderRules($("rules-page"));
@@ -75,7 +75,7 @@ function wire() {
   // does on the server, D116).
   $("table").addEventListener("click", e => {
     const b = e.target.closest("button");
-    if (b && !b.closest("#replay-bar, #review") && !["auto-on", "auto-off", "ready-bar"].includes(b.id)) takeBack();
+    if (b && !b.closest("#replay-bar, #review, .manners, .manners-open") && !["auto-on", "auto-off", "ready-bar"].includes(b.id)) takeBack();
   });
   $("ready").onclick = () => send({type: "ready"});
   $("ready-bar").onclick = () => send({type: "ready"});

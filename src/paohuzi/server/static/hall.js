@@ -5,8 +5,8 @@
 // page's own cookie and Origin (fetch's same-origin default), which the server checks.
 import {lang, t} from "./i18n.js";
 import {ui} from "./state.js";
-import {$, avatarUrl, botName, el, playerName} from "./shared.js";
-import {rememberRoom} from "./lobby.js";
+import {$, avatarUrl, botName, el, playerName, toast} from "./shared.js";
+import {houseRules, rememberRoom} from "./lobby.js";
 
 const QUICK_POLL = 2000, TABLES_POLL = 5000, FAMILIES = ["hunan", "luzhou"];
 const SVG = "http://www.w3.org/2000/svg";
@@ -104,6 +104,14 @@ function wireMe() {
   $("save-me").onclick = save;
   $("nickname").addEventListener("keydown", e => { if (e.key === "Enter") { e.preventDefault(); save(); } });
   $("nickname").addEventListener("input", () => { $("save-me").textContent = t("save_me"); });
+  $("transfer-start").onclick = startTransfer;
+  $("claim-open").onclick = () => {
+    const form = $("claim-form");
+    form.hidden = !form.hidden;
+    $("claim-open").setAttribute("aria-expanded", String(!form.hidden));
+    if (!form.hidden) $("claim-code").focus();
+  };
+  $("claim-form").onsubmit = claimCode;
   $("avatar-open").onclick = () => {
     const picker = $("avatar-picker");
     picker.hidden = !picker.hidden;
@@ -118,6 +126,40 @@ function wireMe() {
       $("avatar-open").focus();
     }
   });
+}
+
+/** A one-time code for another device, shown once, with how long it may be used. */
+async function startTransfer() {
+  $("transfer-error").textContent = "";
+  const r = await api("POST", "/api/me/transfer");
+  if (!r.ok) { $("transfer-error").textContent = refusal(r); return; }
+  const code = String(r.body.code), shown = code.match(/.{1,4}/g).join(" ");
+  const box = $("transfer-code");
+  box.replaceChildren(el("span", "", t("transfer_code") + " "), el("b", "code", shown),
+    el("span", "note", t("transfer_until", {n: Math.round(r.body.expires_in / 60)})));
+  box.hidden = false;
+}
+
+/** This browser becomes the code's player: the server sets its cookie; the player is read anew. */
+async function claimCode(e) {
+  e.preventDefault();
+  $("claim-error").textContent = "";
+  const code = $("claim-code").value.trim();
+  if (!code) { $("claim-code").focus(); return; }
+  const r = await api("POST", "/api/me/claim", {code});
+  if (!r.ok) {
+    $("claim-error").textContent = r.status === 404 ? t("err_claim") : refusal(r);
+    return;
+  }
+  nameEdited = false;
+  $("nickname").value = "";
+  await loadMe();
+  if (ui.me && ui.me.name) localStorage.setItem("paohuzi.name", ui.me.name);
+  $("claim-code").value = "";
+  $("claim-form").hidden = true;
+  $("claim-open").setAttribute("aria-expanded", "false");
+  toast(t("claimed", {name: playerName(ui.me.name) || t("player")}));
+  refreshTables();
 }
 
 // ------------------------------------------------------------------ quick play
@@ -167,12 +209,22 @@ async function takeSeat(status) {
   location.href = localUrl(status.url);
 }
 
+/** The saved house rule set (the last new game's), when there is one, as a third choice. */
+export function renderQuickRules() {
+  const house = houseRules();
+  if (!house) return;
+  const o = $("quick-rules").querySelector("option[value=house]") || $("quick-rules").appendChild(el("option"));
+  o.value = "house";
+  o.textContent = t("quick_house", {rules: familyName(house.preset)});
+}
+
 async function startQuick(e) {
   e.preventDefault();
   $("quick-error").textContent = "";
   if (!(await nameBeforeRoom())) return;
   const seats = +$("quick-seats").value;
-  const r = await api("POST", "/api/quick", {rules: $("quick-rules").value, seats, fill_after: +$("quick-fill").value, fill_level: $("quick-level").value});
+  const choice = $("quick-rules").value, rules = choice === "house" ? houseRules() || "hunan" : choice;
+  const r = await api("POST", "/api/quick", {rules, seats, fill_after: +$("quick-fill").value, fill_level: $("quick-level").value});
   if (!r.ok) { $("quick-error").textContent = refusal(r); return; }
   showQuick(r.body);
 }
@@ -260,6 +312,7 @@ export function renderTables() {
  * already holds you), and the tables, asked again every 5 s while the lobby is in sight. */
 export function hallLobby() {
   wireMe();
+  renderQuickRules();
   $("quick-form").onsubmit = startQuick;
   $("quick-cancel").onclick = cancelQuick;
   loadMe().then(() => api("GET", "/api/quick")).then(r => { if (r.ok) showQuick(r.body); });
@@ -269,9 +322,78 @@ export function hallLobby() {
   document.addEventListener("visibilitychange", () => { if (!document.hidden && !$("lobby").hidden) refreshTables(); });
 }
 
-// ------------------------------------------------------------------ profile
+// ------------------------------------------------------------------ at the table
 
 const shownRating = f => String(f.rating) + (f.provisional ? "?" : "");
+const NEW_RATING = {rating: 1500, provisional: true};  // a player not rated yet (D120)
+const RATING_RETRY = 60000;
+/** Each seated player's ratings (GET /api/players/{id}, limited per address): asked once a
+ * player and match, as player id → {no: the match asked in, families, pending}. */
+const seatStanding = new Map();
+
+/** A seat panel's rating of ``player`` in ``family`` ("1500?"); "" until it is known. */
+export function ratingText(player, family) {
+  const known = seatStanding.get(player);
+  if (!family || !known || !known.families) return "";
+  return shownRating(known.families.find(f => f.family === family) || NEW_RATING);
+}
+
+/** Ask the ratings of the seats' players not asked yet in this match; each, when it comes,
+ * is written into that player's panels. A refusal (a busy server) is asked again later. */
+export function wantRatings(seats, family, matchNo) {
+  if (!family) return;
+  for (const s of seats) {
+    const player = s.player, known = seatStanding.get(player);
+    if (!player || s.bot || (known && (known.pending || known.no === matchNo))) continue;
+    const families = known ? known.families : null;
+    seatStanding.set(player, {no: matchNo, families, pending: true});
+    api("GET", "/api/players/" + encodeURIComponent(player) + "?recent=0&points=1").then(r => {
+      if (!r.ok) {
+        setTimeout(() => seatStanding.set(player, {no: null, families, pending: false}), RATING_RETRY);
+        return;
+      }
+      seatStanding.set(player, {no: matchNo, families: r.body.families, pending: false});
+      document.querySelectorAll(`.seat[data-player="${CSS.escape(player)}"] .rating`).forEach(x => { x.textContent = ratingText(player, family); });
+    });
+  }
+}
+
+/** How the visitor holds another player: "mute", "block" or "none" (GET /api/me's blocks). */
+export function mannerOf(player) {
+  const b = ui.me && ui.me.blocks;
+  if (!b || !player) return "none";
+  return b.block.includes(player) ? "block" : b.mute.includes(player) ? "mute" : "none";
+}
+
+/** Whether ``player``'s sayings are kept from the visitor (muted or blocked). */
+export const silenced = player => mannerOf(player) !== "none";
+
+/** 屏蔽发言 and 拉黑 of another player, each undone by pressing it again; ``after`` is
+ * called once the server answered (to draw the change). */
+export function mannersBox(player, after) {
+  const box = el("div", "manners");
+  const held = mannerOf(player);
+  for (const kind of ["mute", "block"]) {
+    const on = held === kind;
+    const b = el("button", "tool manner-" + kind, t(on ? "un" + kind : kind + "_player"));
+    b.type = "button";
+    b.setAttribute("aria-pressed", String(on));
+    b.onclick = async () => {
+      box.querySelectorAll("button").forEach(x => { x.disabled = true; });
+      const r = await api("POST", "/api/block", {player, kind: on ? "none" : kind});
+      if (r.ok) {
+        ui.me = {...ui.me, blocks: r.body.blocks};
+        toast(t(on ? "manner_none" : "manner_" + kind));
+      } else toast(t("err_manner", {why: refusal(r)}));
+      after();
+    };
+    box.appendChild(b);
+  }
+  return box;
+}
+
+// ------------------------------------------------------------------ profile
+
 const dateOf = at => new Date(at * 1000).toLocaleDateString(lang === "zh" ? "zh-CN" : "en-GB", {month: "short", day: "numeric"});
 
 /** The rating over time as an SVG line, drawn here: the oldest point left, the newest right. */
@@ -364,6 +486,10 @@ export function renderProfile() {
   $("profile-title").textContent = t("profile_title", {name});
   $("where").textContent = name;
   $("profile-avatar").src = avatarUrl(p.player.avatar);
+  // Another player's profile: mute or block them here too (your player asked once).
+  const other = ui.me && ui.me.id !== p.player.id;
+  $("profile-manners").replaceChildren(...(other ? [mannersBox(p.player.id, renderProfile)] : []));
+  if (!ui.mePromise) loadMe().then(renderProfile);
   $("profile-families").replaceChildren(...p.families.map(f => familyCard(f, p.provisional_hands)));
   $("recent-title").hidden = false;
   $("recent-hands").replaceChildren(...(p.recent.length ? p.recent.map(recentItem) : [el("li", "note", t("no_hands"))]));

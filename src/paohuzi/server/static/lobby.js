@@ -235,6 +235,23 @@ function fieldError(id, text) {
   if (input) $(input).setAttribute("aria-invalid", text ? "true" : "false");
 }
 
+const HOUSE = "paohuzi.house";
+
+/** The house rule set of the last new game made with one, kept for 快速开始; seats apart
+ * (quick play chooses its own). */
+function saveHouseRules(rules) {
+  const {players, ...kept} = rules;
+  if (Object.keys(kept).length > 1) localStorage.setItem(HOUSE, JSON.stringify(kept));
+}
+
+/** The saved house rule set (an object with its preset), or null. */
+export function houseRules() {
+  try {
+    const found = JSON.parse(localStorage.getItem(HOUSE) || "null");
+    return found && typeof found === "object" && typeof found.preset === "string" ? found : null;
+  } catch (e) { return null; }
+}
+
 /** The rules as the server takes them: a preset's name, or an object with the options changed. */
 function chosenRules() {
   const preset = $("preset").value, players = +document.querySelector("input[name=players]:checked").value;
@@ -306,7 +323,9 @@ export function lobby() {
   $("create").onclick = async () => {
     const seats = [null, ...[...$("seat-choices").querySelectorAll("select")].map(s => (s.value === "friend" ? null : s.value))];
     const people = seats.filter(x => x === null).length;
-    const room = await createRoom(seats, {rules: chosenRules(), hands: +$("match-hands").value, wait: people > 1});
+    const rules = chosenRules();
+    const room = await createRoom(seats, {rules, hands: +$("match-hands").value, wait: people > 1});
+    if (room && typeof rules === "object") saveHouseRules(rules);
     if (room) location.href = localUrl(room.seats[0].url);
   };
 }

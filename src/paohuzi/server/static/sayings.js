@@ -2,6 +2,7 @@
 import {t} from "./i18n.js";
 import {ui} from "./state.js";
 import {$, el} from "./shared.js";
+import {silenced} from "./hall.js";
 
 const PHRASES = ["hello", "hurry", "nice", "luck", "sorry", "again", "thanks", "bye"];
 
@@ -58,7 +59,8 @@ export function renderSayings() {
 export function said(m) {
   if (!ui.state || !ui.state.seats || !ui.state.seats[m.seat]) return;
   const panel = document.querySelector(`.seat[data-seat="${m.seat}"]`);
-  if (!panel) return;
+  // A player you muted or blocked says nothing to you (D123: kept from you by this page).
+  if (!panel || silenced(ui.state.seats[m.seat].player)) return;
   const bubble = el("div", "bubble");
   bubble.setAttribute("role", "status");
   if (FACES.includes(m.what)) bubble.appendChild(faceEl(m.what));

@@ -78,6 +78,8 @@ export const ui = {
   /** The visitor's player (GET /api/me), and the request that fetches it. */
   me: null,
   mePromise: null,
+  /** The player whose 屏蔽发言 / 拉黑 is open under their seat panel (null: none). */
+  mannersOpen: null,
   /** The last quick-play status (GET /api/quick), and the timer of the next poll. */
   quick: null,
   quickTimer: null,

@@ -10,6 +10,7 @@ import {renderHand} from "./hand.js";
 import {openSettlement, renderReady, renderSettlement} from "./settlement.js";
 import {renderSayings} from "./sayings.js";
 import {nickname, sendName} from "./lobby.js";
+import {loadMe, mannerOf, mannersBox, ratingText, wantRatings} from "./hall.js";
 
 function seatPanel(seat) {
   const s = ui.state, panel = el("section", "seat pos-" + position(seat));
@@ -30,10 +31,20 @@ function seatPanel(seat) {
     head.appendChild(img);
   }
   head.appendChild(name);
+  const player = s.seats[seat].bot ? null : s.seats[seat].player;
+  if (player) {  // a known player: their rating in the room's family, and how you hold them
+    panel.dataset.player = player;
+    const rating = el("span", "rating", ratingText(player, s.family));
+    rating.title = t("rating");
+    head.appendChild(rating);
+    const held = mannerOf(player);
+    if (held !== "none") head.appendChild(badge(t(held === "mute" ? "muted_badge" : "blocked_badge"), held === "mute" ? "muted" : "blocked"));
+  }
   if (seat === s.dealer) head.appendChild(badge(t("dealer"), "dealer", t("dealer_label")));
   if (s.auto[seat]) head.appendChild(badge(t("tuoguan_badge"), "auto"));
   if (sitsOut(seat)) head.appendChild(badge(t("sits_out"), "out"));
   if (s.over && isPerson(seat) && !ui.replaying) head.appendChild(badge(s.ready[seat] ? t("ready_badge") : t("not_ready"), s.ready[seat] ? "ready" : "unready"));
+  if (player && seat !== s.you && !ui.replaying && ui.me && ui.me.id !== player) head.appendChild(mannersToggle(player));
   panel.appendChild(head);
   const info = el("p", "info");
   info.appendChild(el("span", "who", identity(seat)));
@@ -59,6 +70,7 @@ function seatPanel(seat) {
     info.appendChild(count);
   }
   if (!panel.contains(info)) panel.appendChild(info);
+  if (player && ui.mannersOpen === player && head.querySelector(".manners-open")) panel.appendChild(mannersBox(player, () => { ui.mannersOpen = null; renderSeats(); }));
   if (seat === s.you && s.chou) {  // kinds you may no longer 吃 or 碰 this hand (R7.1)
     const chou = el("p", "chou");
     chou.appendChild(el("small", "", t("chou")));
@@ -80,7 +92,27 @@ function seatPanel(seat) {
   return panel;
 }
 
+/** The button that opens a player's 屏蔽发言 / 拉黑 under their panel's head. */
+function mannersToggle(player) {
+  const open = ui.mannersOpen === player;
+  const b = el("button", "tool manners-open", t("manners_mark"));
+  b.type = "button";
+  b.setAttribute("aria-label", t("manners"));
+  b.title = t("manners");
+  b.setAttribute("aria-expanded", String(open));
+  b.onclick = () => {
+    ui.mannersOpen = open ? null : player;
+    renderSeats();
+    document.querySelector(`.seat[data-player="${CSS.escape(player)}"] ${open ? ".manners-open" : ".manners button"}`)?.focus();
+  };
+  return b;
+}
+
 function renderSeats() {
+  const s = ui.state;
+  // Your player (their mutes and blocks) is asked once another known player is here.
+  if (!ui.mePromise && !ui.replaying && s.seats.some((x, n) => x.player && !x.bot && n !== s.you)) loadMe().then(() => { if (ui.state && !ui.replaying) renderSeats(); });
+  if (!ui.replaying) wantRatings(s.seats, s.family, s.match ? s.match.no : 0);
   const box = $("seats");
   box.replaceChildren();
   box.dataset.n = seatCount();
