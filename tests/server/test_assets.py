@@ -94,3 +94,23 @@ def test_every_file_of_the_static_folders_is_found() -> None:
     assert "index.html" in found and "app.js" in found and "fonts.css" in found
     assert any(path.startswith("fonts/zi-ui-00.") for path in found)
     assert all(not path.startswith("/") and ".." not in path for path in found)
+
+
+def test_the_page_names_each_element_once() -> None:
+    """An id is the one element the modules and the style sheet mean by it: the leaderboard's
+    table once took the table's `#board` (the phone's scrolling board) and pushed the hand off
+    the screen on every phone."""
+    from collections import Counter
+    from html.parser import HTMLParser
+    from importlib.resources import files as package_files
+
+    ids: Counter[str] = Counter()
+
+    class Ids(HTMLParser):
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            ids.update(value for name, value in attrs if name == "id" and value)
+
+    page = package_files("paohuzi.server").joinpath("static/index.html").read_text("utf-8")
+    Ids().feed(page)
+    assert len(ids) > 50  # the page was read
+    assert [name for name, n in ids.items() if n > 1] == []

@@ -76,7 +76,9 @@ def test_three_strangers_play_a_fourth_watches_a_lone_player_gets_computers(
     room = rooms.pop()
     # Each seat panel carries its player's avatar; Ann's is the one she picked.
     wait_js(bo.page, "document.querySelectorAll('.seat img.avatar').length === 3")
-    assert bo.page.locator(".seat img.avatar[src$='/5.svg']").count() == 1
+    # (the others' are drawn at random, 5 too at times: her own panel is looked at)
+    mine = f".seat[data-player='{players[0]}'] img.avatar[src$='/5.svg']"
+    wait_js(bo.page, f'document.querySelectorAll("{mine}").length === 1')
     bo.shot("hall-table")
     # A fourth finds the table among those in play, with the three names, and watches.
     dee.page.goto(server.url + "/")
@@ -124,14 +126,14 @@ def test_three_strangers_play_a_fourth_watches_a_lone_player_gets_computers(
     # The leaderboard hides provisional players; one past their hands (seeded) is listed.
     bo.page.goto(server.url + "/leaderboard?family=hunan")
     wait_js(bo.page, "document.getElementById('board-note').textContent.includes('30')")
-    assert bo.page.locator("#board tbody tr").count() == 0
+    assert bo.page.locator("#leaderboard-table tbody tr").count() == 0
     store = open_store(db_url(server.db))
     with store._transaction():
         store._execute("UPDATE ratings SET hands = 40, matches = 5 WHERE player = ?", (players[1],))
     store.close()
     bo.page.reload()
-    bo.page.wait_for_selector("#board tbody tr")
-    assert "阿博" in bo.page.inner_text("#board tbody tr")
+    bo.page.wait_for_selector("#leaderboard-table tbody tr")
+    assert "阿博" in bo.page.inner_text("#leaderboard-table tbody tr")
     bo.shot("hall-leaderboard")
     for table in (ann, bo, chen, dee, lone):
         table.close()
@@ -216,7 +218,8 @@ def test_quick_play_offers_the_saved_house_rules(
     page.select_option("#quick-fill", "120")
     with page.expect_request("**/api/quick") as sent:
         page.click("#quick-start")
-    assert sent.value.post_data_json["rules"] == {"preset": "hunan", "min_huxi": 15}
+    body = sent.value.post_data_json
+    assert body is not None and body["rules"] == {"preset": "hunan", "min_huxi": 15}
     page.wait_for_selector("#quick-wait:not([hidden])")  # the server took them
     assert page.inner_text("#quick-what").startswith("湖南跑胡子")
     page.click("#quick-cancel")

@@ -195,8 +195,19 @@ export function renderWaiting() {
   $("quick-fill-note").textContent = note;
 }
 
+let quickAsked = 0;
+/** A question to the queue whose answer is shown only if no later one was asked meanwhile: a
+ * poll's "waiting" that comes back after a cancel, or the page's first "none" after a join,
+ * would show the queue as it no longer is. Null for such a stale answer. */
+async function askQuick(method, body) {
+  const mine = ++quickAsked;
+  const r = await api(method, "/api/quick", body);
+  return mine === quickAsked ? r : null;
+}
+
 async function pollQuick() {
-  const r = await api("GET", "/api/quick");
+  const r = await askQuick("GET");
+  if (!r) return;
   if (!r.ok) { ui.quickTimer = setTimeout(pollQuick, QUICK_POLL * 2); return; }  // a busy server: ask later
   showQuick(r.body);
 }
@@ -224,14 +235,16 @@ async function startQuick(e) {
   if (!(await nameBeforeRoom())) return;
   const seats = +$("quick-seats").value;
   const choice = $("quick-rules").value, rules = choice === "house" ? houseRules() || "hunan" : choice;
-  const r = await api("POST", "/api/quick", {rules, seats, fill_after: +$("quick-fill").value, fill_level: $("quick-level").value});
+  const r = await askQuick("POST", {rules, seats, fill_after: +$("quick-fill").value, fill_level: $("quick-level").value});
+  if (!r) return;
   if (!r.ok) { $("quick-error").textContent = refusal(r); return; }
   showQuick(r.body);
 }
 
 async function cancelQuick() {
   clearTimeout(ui.quickTimer);
-  const r = await api("DELETE", "/api/quick");
+  const r = await askQuick("DELETE");
+  if (!r) return;
   if (!r.ok) { $("quick-error").textContent = refusal(r); }
   showQuick({state: "none"});
   $("quick-start").focus();
@@ -315,7 +328,7 @@ export function hallLobby() {
   renderQuickRules();
   $("quick-form").onsubmit = startQuick;
   $("quick-cancel").onclick = cancelQuick;
-  loadMe().then(() => api("GET", "/api/quick")).then(r => { if (r.ok) showQuick(r.body); });
+  loadMe().then(() => askQuick("GET")).then(r => { if (r && r.ok) showQuick(r.body); });
   refreshTables();
   setInterval(() => { if (!$("lobby").hidden && !document.hidden) refreshTables(); }, TABLES_POLL);
   setInterval(renderWaiting, 1000);
@@ -517,10 +530,10 @@ export function renderLeaderboard() {
     return a;
   });
   $("board-families").replaceChildren(...tabs);
-  const data = ui.board.data, body = $("board").tBodies[0];
+  const data = ui.board.data, body = $("leaderboard-table").tBodies[0];
   if (!data) { body.replaceChildren(); $("board-note").textContent = ""; return; }
   $("board-note").textContent = data.players.length ? t("lb_note", {n: data.provisional_hands}) : t("lb_empty", {n: data.provisional_hands});
-  $("board").hidden = !data.players.length;
+  $("leaderboard-table").hidden = !data.players.length;
   body.replaceChildren(...data.players.map(row => {
     const tr = el("tr");
     const who = el("td", "who");
