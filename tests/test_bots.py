@@ -90,7 +90,7 @@ def test_tournament_cli_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert data["deals"] == 5 and data["hands"] == 15
     assert [b["name"] for b in data["bots"]] == ["greedy", "random"]
     for bot in data["bots"]:
-        assert set(bot) == {"name", "mean", "ci95", "win_rate"}
+        assert set(bot) == {"name", "mean", "ci95", "win_rate", "errors"}
         assert bot["ci95"][0] <= bot["mean"] <= bot["ci95"][1]
 
 

@@ -10,13 +10,14 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from paohuzi.bots.loader import check_spec, describe_specs
+from paohuzi.cli.runs import Reporter, add_run_arguments, open_log
 from paohuzi.cli.simulate import add_backend_arguments, add_players_argument, rules_of
 from paohuzi.engine.rules import PRESETS
 from paohuzi.tools.ladder import ladder
+from paohuzi.tools.tournament import HandOutcome
 
 DEFAULT_BOTS = "random,greedy,expert@10"
 
@@ -35,8 +36,10 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--rules", choices=sorted(PRESETS), default="hunan")
     add_players_argument(parser)
     add_backend_arguments(parser)
-    parser.add_argument(
-        "--out", metavar="DIR", help="write ladder.json and ladder.md into DIR (default: none)"
+    add_run_arguments(
+        parser,
+        "DIR: write ladder.json and ladder.md into DIR; FILE.jsonl: write each finished deal "
+        "as a JSON line into FILE (new) (default: none)",
     )
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     parser.set_defaults(run=run)
@@ -59,25 +62,33 @@ def run(args: argparse.Namespace) -> int:
         return _fail("--bots takes two or more different bots")
     if args.deals < 1 or args.workers < 1:
         return _fail("--deals and --workers must be at least 1")
-    out_dir = Path(args.out) if args.out else None
+    jsonl = args.out is not None and args.out.endswith(".jsonl")
+    out_dir = Path(args.out) if args.out and not jsonl else None
     if out_dir is not None:
         try:
             out_dir.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             return _fail(f"cannot create {out_dir}: {error.strerror}")
-    console = Console(stderr=True)
-    progress = Progress(
-        TextColumn("deals"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=console,
-        disable=not console.is_terminal,
-    )
-    total = args.deals * 2 * len(list(combinations(names, 2)))
+    header = {
+        "command": "ladder",
+        "bots": names,
+        "seed": args.seed,
+        "rules": args.rules,
+        "players": rules.players,
+    }
     try:
-        with progress:
-            task = progress.add_task("deals", total=total)
+        log = open_log(args, args.out if jsonl else None, header)
+    except ValueError as error:
+        return _fail(str(error))
+    done = log.done[: args.deals] if log is not None else []
+
+    def on_deal(hands: list[HandOutcome]) -> None:
+        reporter.deal(hands)
+        if log is not None:
+            log.write(hands)
+
+    try:
+        with Reporter(args.deals, len(done)) as reporter:
             result = ladder(
                 names,
                 args.deals,
@@ -86,10 +97,15 @@ def run(args: argparse.Namespace) -> int:
                 workers=args.workers,
                 backend=args.backend,
                 address=args.address,
-                on_deal=lambda: progress.advance(task),
+                on_deal=on_deal,
+                done=done,
+                minutes=args.minutes,
             )
     except ValueError as error:
         return _fail(str(error))
+    finally:
+        if log is not None:
+            log.close()
     if out_dir is not None:
         data = json.dumps(result.to_json(), ensure_ascii=False, indent=1) + "\n"
         (out_dir / "ladder.json").write_text(data, encoding="utf-8")
@@ -114,4 +130,12 @@ def run(args: argparse.Namespace) -> int:
             f"{s.deals_won:.1%}",
         )
     out.print(table)
+    for a, b in combinations(result.bots, 2):
+        low, high = (result.pair_ci95 or {})[a, b]
+        out.print(
+            f"paired, {a} against {b} on the same deals: {result.pairs[a, b]:+.3f} a hand "
+            f"[{low:+.3f}, {high:+.3f}]"
+        )
+    for name, count in sorted((result.errors or {}).items()):
+        out.print(f"{name}: {count} bot errors (greedy chose instead)")
     return 0

@@ -9,13 +9,14 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from paohuzi.bots.loader import check_spec, describe_specs
+from paohuzi.cli.runs import Reporter, add_run_arguments, open_log
 from paohuzi.cli.simulate import add_backend_arguments, add_players_argument, rules_of
 from paohuzi.engine.rules import PRESETS
-from paohuzi.tools.tournament import HandOutcome, seatings, tournament
+from paohuzi.tools.tournament import HandOutcome, paired, seatings, summarize
+from paohuzi.tools.tournament import run as run_deals
 
 
 def add_parser(commands: Any) -> None:
@@ -36,6 +37,7 @@ def add_parser(commands: Any) -> None:
     add_players_argument(parser)
     add_backend_arguments(parser)
     parser.add_argument("--save", metavar="DIR", help="write every hand's record (F4) into DIR")
+    add_run_arguments(parser, "write each finished deal as a JSON line into FILE (new)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.set_defaults(run=run)
 
@@ -66,19 +68,26 @@ def run(args: argparse.Namespace) -> int:
             save.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             return _fail(f"cannot create {save}: {error.strerror}")
-    console = Console(stderr=True)
-    progress = Progress(
-        TextColumn("deals"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=console,
-        disable=not console.is_terminal,
-    )
+    header = {
+        "command": "tournament",
+        "bots": names,
+        "seed": args.seed,
+        "rules": args.rules,
+        "players": rules.players,
+    }
+    try:
+        log = open_log(args, args.out, header)
+    except ValueError as error:
+        return _fail(str(error))
+    done = log.done if log is not None else []
+    if len(done) > args.deals:
+        done = done[: args.deals]
     per_deal = len(seatings(names))
 
     def on_deal(hands: list[HandOutcome]) -> None:
-        progress.advance(task)
+        reporter.deal(hands)
+        if log is not None:
+            log.write(hands)
         if save is None:
             return
         for n, hand in enumerate(hands):
@@ -86,9 +95,8 @@ def run(args: argparse.Namespace) -> int:
             path.write_text(json.dumps(hand.record, ensure_ascii=False) + "\n", encoding="utf-8")
 
     try:
-        with progress:
-            task = progress.add_task("deals", total=args.deals)
-            hands, stats = tournament(
+        with Reporter(args.deals, len(done)) as reporter:
+            played = run_deals(
                 names,
                 args.deals,
                 args.seed,
@@ -98,14 +106,22 @@ def run(args: argparse.Namespace) -> int:
                 backend=args.backend,
                 address=args.address,
                 on_deal=on_deal,
+                done=done,
+                minutes=args.minutes,
             )
     except ValueError as error:
         return _fail(str(error))
+    finally:
+        if log is not None:
+            log.close()
+    hands = sum(len(d) for d in played)
+    stats = summarize(played)
+    diffs = paired(played)
     if args.json:
         print(
             json.dumps(
                 {
-                    "deals": args.deals,
+                    "deals": len(played),
                     "hands": hands,
                     "bots": [
                         {
@@ -113,19 +129,40 @@ def run(args: argparse.Namespace) -> int:
                             "mean": round(s.mean, 4),
                             "ci95": [round(s.ci95[0], 4), round(s.ci95[1], 4)],
                             "win_rate": round(s.win_rate, 4),
+                            "errors": s.errors,
                         }
                         for s in stats
+                    ],
+                    "paired": [
+                        {
+                            "bot": d.a,
+                            "minus": d.b,
+                            "mean": round(d.mean, 4),
+                            "ci95": [round(d.ci95[0], 4), round(d.ci95[1], 4)],
+                        }
+                        for d in diffs
                     ],
                 }
             )
         )
         return 0
     out = Console(highlight=False)
-    out.print(f"{args.deals} deals × {per_deal} seatings = {hands} hands (seed {args.seed})")
-    table = Table("bot", "mean score / hand", "95% CI", "win rate", box=None, padding=(0, 2))
+    out.print(f"{len(played)} deals × {per_deal} seatings = {hands} hands (seed {args.seed})")
+    table = Table(
+        "bot", "mean score / hand", "95% CI", "win rate", "errors", box=None, padding=(0, 2)
+    )
     for s in stats:
         table.add_row(
-            s.name, f"{s.mean:+.3f}", f"[{s.ci95[0]:+.3f}, {s.ci95[1]:+.3f}]", f"{s.win_rate:.1%}"
+            s.name,
+            f"{s.mean:+.3f}",
+            f"[{s.ci95[0]:+.3f}, {s.ci95[1]:+.3f}]",
+            f"{s.win_rate:.1%}",
+            str(s.errors),
         )
     out.print(table)
+    for d in diffs:
+        out.print(
+            f"paired, {d.a} − {d.b} on the same deals: {d.mean:+.3f} a hand "
+            f"[{d.ci95[0]:+.3f}, {d.ci95[1]:+.3f}]"
+        )
     return 0

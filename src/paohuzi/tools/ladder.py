@@ -28,7 +28,7 @@ from itertools import combinations
 from typing import Any
 
 from paohuzi.engine.rules import HUNAN, RuleSet
-from paohuzi.tools.tournament import HandOutcome, run_deals
+from paohuzi.tools.tournament import HandOutcome, mean_ci, run
 
 ANCHOR = 1000.0
 """The first bot's rating."""
@@ -59,6 +59,10 @@ class LadderResult:
     """Best first, by points per hand (the rating breaks ties)."""
     pairs: dict[tuple[str, str], float]
     """(A, B) → A's points per hand against B (−B's against A)."""
+    pair_ci95: dict[tuple[str, str], tuple[float, float]] | None = None
+    """(A, B) → the 95% CI of A's points against B, deal by deal (paired on the same deals)."""
+    errors: dict[str, int] | None = None
+    """Decisions at which a bot raised and greedy chose for it (D124)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -79,9 +83,15 @@ class LadderResult:
                 for i, s in enumerate(self.standings)
             ],
             "pairs": [
-                {"bot": a, "opponent": b, "points_per_hand": round(v, 4)}
+                {
+                    "bot": a,
+                    "opponent": b,
+                    "points_per_hand": round(v, 4),
+                    "ci95": [round(x, 4) for x in (self.pair_ci95 or {}).get((a, b), (v, v))],
+                }
                 for (a, b), v in sorted(self.pairs.items())
             ],
+            "errors": dict(sorted((self.errors or {}).items())),
         }
 
     def to_markdown(self) -> str:
@@ -103,6 +113,14 @@ class LadderResult:
         for a in order:
             cells = ["" if a == b else f"{self.pairs[a, b]:+.3f}" for b in order]
             lines.append(f"| `{a}` | " + " | ".join(cells) + " |")
+        if self.pair_ci95:
+            lines += ["", "Paired per-deal differences (95% CI):", ""]
+            for a, b in combinations(self.bots, 2):
+                low, high = self.pair_ci95[a, b]
+                lines.append(f"* {a} − {b}: {self.pairs[a, b]:+.3f} [{low:+.3f}, {high:+.3f}]")
+        if self.errors:
+            lines += ["", "Bot errors (greedy chose instead): "]
+            lines.append(", ".join(f"`{n}` {c}" for n, c in sorted(self.errors.items())))
         return "\n".join(lines) + "\n"
 
 
@@ -131,41 +149,60 @@ def ladder(
     workers: int = 1,
     backend: str = "local",
     address: str | None = None,
-    on_deal: Callable[[], None] | None = None,
+    on_deal: Callable[[list[HandOutcome]], None] | None = None,
+    done: Sequence[list[HandOutcome]] = (),
+    minutes: float | None = None,
 ) -> LadderResult:
-    """Play every pair of ``bots`` (bot specs) over deals 0 … deals − 1."""
+    """Play every pair of ``bots`` (bot specs) over deals 0 … deals − 1: each deal at every
+    table of every match, so that a run stopped after ``minutes`` (or resumed with the deals
+    ``done``) has whole deals; the result is over the deals played."""
     if len(bots) < 2 or len(set(bots)) != len(bots):
         raise ValueError("a ladder needs at least two different bots")
     if deals < 1:
         raise ValueError("a ladder needs at least one deal")
+    tables = [t for a, b in combinations(bots, 2) for t in match_tables(a, b, rules.players)]
+    played = run(
+        bots,
+        deals,
+        seed,
+        rules=rules,
+        workers=workers,
+        backend=backend,
+        address=address,
+        on_deal=on_deal,
+        done=done,
+        minutes=minutes,
+        tables=tables,
+    )
+    return result_of(bots, seed, played)
+
+
+def result_of(bots: Sequence[str], seed: int, played: Sequence[list[HandOutcome]]) -> LadderResult:
+    """The ladder's table over these deals (each with the hands of every match)."""
+    count = len(played)
     # scores[(a, b)][deal]: a's score against b on that deal.
     scores: dict[tuple[str, str], list[float]] = {}
-    hands = 0
     for a, b in combinations(bots, 2):
-        per_deal: list[list[HandOutcome]] = [[] for _ in range(deals)]
-        for table in match_tables(a, b, rules.players):
-            for outcome in run_deals(
-                table, deals, seed, rules=rules, workers=workers, backend=backend, address=address
-            ):
-                per_deal[outcome[0].deal].extend(outcome)
-                if on_deal is not None:
-                    on_deal()
-        hands += sum(len(d) for d in per_deal)
-        scores[a, b] = [deal_score(d, a) for d in per_deal]
+        scores[a, b] = [deal_score([h for h in d if set(h.seating) == {a, b}], a) for d in played]
         scores[b, a] = [-s for s in scores[a, b]]
+    hands = sum(len(d) for d in played)
+    errors: dict[str, int] = {}
+    for deal in played:
+        for hand in deal:
+            for error in hand.errors:
+                errors[error.bot] = errors.get(error.bot, 0) + 1
     ratings = bradley_terry(bots, scores)
     standings = []
     for name in bots:
         opponents = [o for o in bots if o != name]
-        values = [sum(scores[name, o][d] for o in opponents) / len(opponents) for d in range(deals)]
-        mean = sum(values) / deals
-        var = sum((v - mean) ** 2 for v in values) / (deals - 1) if deals > 1 else 0.0
-        half = 1.96 * math.sqrt(var / deals)
-        won = sum(_won(s) for o in opponents for s in scores[name, o]) / (deals * len(opponents))
-        standings.append(Standing(name, ratings[name], mean, (mean - half, mean + half), won))
+        values = [sum(scores[name, o][d] for o in opponents) / len(opponents) for d in range(count)]
+        mean, ci = mean_ci(values)
+        won = sum(_won(s) for o in opponents for s in scores[name, o]) / (count * len(opponents))
+        standings.append(Standing(name, ratings[name], mean, ci, won))
     standings.sort(key=lambda s: (-s.mean, -s.rating, s.name))
-    pairs = {key: sum(v) / deals for key, v in scores.items()}
-    return LadderResult(tuple(bots), deals, seed, hands, tuple(standings), pairs)
+    pairs = {key: sum(v) / count for key, v in scores.items()}
+    pair_ci = {key: mean_ci(v)[1] for key, v in scores.items()}
+    return LadderResult(tuple(bots), count, seed, hands, tuple(standings), pairs, pair_ci, errors)
 
 
 def _won(score: float) -> float:

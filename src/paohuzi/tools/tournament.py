@@ -5,23 +5,41 @@ bots, so each bot meets the same cards from every seat and the luck of the deal 
 bot's score for a deal is its mean payment (R10.5) over the hands it sat in; the tournament
 reports the mean of those per-deal scores with a 95% confidence interval, deals being the
 independent samples. At a four-seat table (R12) a bot sitting a hand out is not counted in it.
+
+A bot that raises while choosing is recorded (:class:`BotError`) and greedy chooses for it that
+once (D124): one broken decision costs the bot a move, not the run.
 """
 
 from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Iterable, Iterator, Sequence
+import time
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import permutations
+from itertools import combinations, permutations
+from typing import Any
 
-from paohuzi.bots import play_hand
+from paohuzi.bots import make_bot, play_hand
+from paohuzi.bots.base import Bot, bot_choice
 from paohuzi.bots.loader import close_bot, load_bot
 from paohuzi.engine.cards import full_deck
 from paohuzi.engine.game import CoreName, Game
+from paohuzi.engine.observation import Observation
 from paohuzi.engine.record import JSON, record_of
 from paohuzi.engine.rules import HUNAN, RuleSet
 from paohuzi.tools.distributed import batches, run_jobs
+
+
+@dataclass(frozen=True)
+class BotError:
+    """A bot raised (or answered an illegal action) at one decision; greedy chose instead."""
+
+    bot: str
+    deal: int
+    seat: int
+    error: str
+    """The error's type and first line."""
 
 
 @dataclass(frozen=True)
@@ -35,6 +53,7 @@ class HandOutcome:
     record: JSON | None = None
     sitting_out: int | None = None
     """The seat that sat the hand out (R12), if any."""
+    errors: tuple[BotError, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -44,6 +63,70 @@ class BotStats:
     ci95: tuple[float, float]
     win_rate: float
     hands: int
+    errors: int = 0
+    """Decisions at which the bot raised and greedy chose for it."""
+
+
+@dataclass(frozen=True)
+class PairDiff:
+    """Bot ``a``'s score minus bot ``b``'s, deal by deal on the same deals: mean and 95% CI."""
+
+    a: str
+    b: str
+    mean: float
+    ci95: tuple[float, float]
+    deals: int
+
+
+def mean_ci(values: Sequence[float]) -> tuple[float, tuple[float, float]]:
+    """The mean and its 95% confidence interval (1.96 standard errors)."""
+    mean = sum(values) / len(values)
+    var = sum((v - mean) ** 2 for v in values) / (len(values) - 1) if len(values) > 1 else 0.0
+    half = 1.96 * math.sqrt(var / len(values))
+    return mean, (mean - half, mean + half)
+
+
+def one_line(error: BaseException) -> str:
+    text = str(error).strip().splitlines()
+    return (f"{type(error).__name__}: {text[0]}" if text else type(error).__name__)[:300]
+
+
+class Guarded:
+    """A bot whose failures are recorded and covered by greedy's choice (D124)."""
+
+    def __init__(self, bot: Bot, spec: str, deal: int, seed: int, errors: list[BotError]):
+        self.name = spec
+        self._bot = bot
+        self._deal = deal
+        self._seed = seed
+        self._errors = errors
+        self._fallback: Bot | None = None
+
+    def game_act(self, game: Game) -> Any:
+        seat = game.to_act
+        assert seat is not None
+        try:
+            action = bot_choice(self._bot, game, seat)
+            if action not in game.legal_actions():
+                raise ValueError(f"illegal action {action!r}")
+            return action
+        except Exception as error:
+            self._errors.append(BotError(self.name, self._deal, seat, one_line(error)))
+            if self._fallback is None:
+                self._fallback = make_bot("greedy", self._seed)
+            return bot_choice(self._fallback, game, seat)
+
+    def act(self, observation: Observation) -> Any:  # pragma: no cover - game_act is used
+        return self._bot.act(observation)
+
+    def end(self, observation: Observation) -> None:
+        end = getattr(self._bot, "end", None)
+        if end is None:
+            return
+        try:
+            end(observation)
+        except Exception as error:
+            self._errors.append(BotError(self.name, self._deal, -1, one_line(error)))
 
 
 def seatings(names: Sequence[str]) -> list[tuple[str, ...]]:
@@ -74,11 +157,16 @@ def play_deal(
     outcomes = []
     for n, seating in enumerate(seatings(names)):
         game = Game(rules, dealer=deal % rules.players, deck=deck, core=core)
-        bots = []
+        bots: list[Bot] = []
+        errors: list[BotError] = []
         try:
             for s, name in enumerate(seating):
                 bots.append(load_bot(name, seed * 7919 + deal * 31 + n * 3 + s))
-            result = play_hand(game, bots)
+            guarded = [
+                Guarded(bot, name, deal, seed * 7919 + deal * 31 + n * 3 + s, errors)
+                for s, (bot, name) in enumerate(zip(bots, seating, strict=True))
+            ]
+            result = play_hand(game, guarded)
         finally:
             for bot in bots:
                 close_bot(bot)
@@ -91,16 +179,20 @@ def play_deal(
                 result.winner,
                 record,
                 game.seating.sitting_out,
+                tuple(errors),
             )
         )
     return outcomes
 
 
 def _play_batch(
-    args: tuple[tuple[str, ...], int, range, RuleSet, bool],
+    args: tuple[tuple[tuple[str, ...], ...], int, Sequence[int], RuleSet, bool],
 ) -> list[list[HandOutcome]]:
-    names, seed, deals, rules, keep_records = args
-    return [play_deal(names, seed, deal, rules, keep_records) for deal in deals]
+    tables, seed, deals, rules, keep_records = args
+    return [
+        [hand for table in tables for hand in play_deal(table, seed, deal, rules, keep_records)]
+        for deal in deals
+    ]
 
 
 def run_deals(
@@ -114,21 +206,84 @@ def run_deals(
     backend: str = "local",
     address: str | None = None,
     batch: int | None = None,
+    skip: Collection[int] = (),
+    tables: Sequence[Sequence[str]] | None = None,
 ) -> Iterator[list[HandOutcome]]:
-    """Play deals 0 … deals − 1, yielding each deal's hands in deal order. Deals go out in
-    batches (``batch`` deals a job) to the backend (:func:`paohuzi.tools.distributed.run_jobs`)."""
-    size = batch or max(1, min(100, deals // (4 * max(1, workers))))
-    jobs = [(tuple(names), seed, r, rules, keep_records) for r in batches(deals, size)]
+    """Play deals 0 … deals − 1 but those in ``skip``, yielding each deal's hands in deal
+    order: the hands of every table in ``tables`` (default: the one table ``names``). Deals go
+    out in batches (``batch`` deals a job) to the backend
+    (:func:`paohuzi.tools.distributed.run_jobs`); in this process one deal a job, so that a
+    caller can stop after any deal."""
+    todo = [d for d in range(deals) if d not in skip]
+    if backend == "local" and workers <= 1:
+        size = 1
+    else:
+        size = batch or max(1, min(100, len(todo) // (4 * max(1, workers))))
+    every = tuple(tuple(t) for t in (tables if tables is not None else [names]))
+    jobs = [
+        (every, seed, [todo[i] for i in r], rules, keep_records) for r in batches(len(todo), size)
+    ]
     for done in run_jobs(_play_batch, jobs, backend=backend, workers=workers, address=address):
         yield from done
 
 
+def play_until(
+    deals: Iterable[list[HandOutcome]],
+    minutes: float | None = None,
+    on_deal: Callable[[list[HandOutcome]], None] | None = None,
+) -> list[list[HandOutcome]]:
+    """The deals as they finish, each shown to ``on_deal``; after ``minutes`` the deal that
+    finishes next is the last (the rest are not waited for)."""
+    deadline = None if minutes is None else time.monotonic() + 60 * minutes
+    played = []
+    for deal in deals:
+        played.append(deal)
+        if on_deal is not None:
+            on_deal(deal)
+        if deadline is not None and time.monotonic() >= deadline:
+            break
+    return played
+
+
+def deal_scores(outcomes: Iterable[list[HandOutcome]]) -> dict[str, list[float]]:
+    """Per distinct bot name, its score (mean payment a hand) on each deal, in order."""
+    per_deal: dict[str, list[float]] = {}
+    for deal in outcomes:
+        paid: dict[str, list[int]] = {}
+        for hand in deal:
+            for seat, name in enumerate(hand.seating):
+                if seat != hand.sitting_out:
+                    paid.setdefault(name, []).append(hand.payments[seat])
+        for name, payments in paid.items():
+            per_deal.setdefault(name, []).append(sum(payments) / len(payments))
+    return per_deal
+
+
+def paired(outcomes: Sequence[list[HandOutcome]]) -> list[PairDiff]:
+    """For each pair of distinct bots, the per-deal difference of their scores (A − B)."""
+    scores = deal_scores(outcomes)
+    diffs = []
+    for a, b in combinations(sorted(scores), 2):
+        values = [x - y for x, y in zip(scores[a], scores[b], strict=True)]
+        mean, ci = mean_ci(values)
+        diffs.append(PairDiff(a, b, mean, ci, len(values)))
+    return diffs
+
+
+def errors_of(outcomes: Iterable[list[HandOutcome]]) -> list[BotError]:
+    return [error for deal in outcomes for hand in deal for error in hand.errors]
+
+
 def summarize(outcomes: Iterable[list[HandOutcome]]) -> list[BotStats]:
-    """Per distinct bot name: mean score per hand with its 95% CI, and win rate."""
+    """Per distinct bot name: mean score per hand with its 95% CI, win rate and errors."""
     per_deal: dict[str, list[float]] = {}
     wins: dict[str, int] = {}
     hands: dict[str, int] = {}
+    errors: dict[str, int] = {}
     for deal in outcomes:
+        for hand in deal:
+            for error in hand.errors:
+                errors[error.bot] = errors.get(error.bot, 0) + 1
         paid: dict[str, list[int]] = {}
         for hand in deal:
             for seat, name in enumerate(hand.seating):
@@ -141,12 +296,9 @@ def summarize(outcomes: Iterable[list[HandOutcome]]) -> list[BotStats]:
             per_deal.setdefault(name, []).append(sum(payments) / len(payments))
     stats = []
     for name in sorted(per_deal):
-        values = per_deal[name]
-        mean = sum(values) / len(values)
-        var = sum((v - mean) ** 2 for v in values) / (len(values) - 1) if len(values) > 1 else 0.0
-        half = 1.96 * math.sqrt(var / len(values))
+        mean, ci = mean_ci(per_deal[name])
         stats.append(
-            BotStats(name, mean, (mean - half, mean + half), wins[name] / hands[name], hands[name])
+            BotStats(name, mean, ci, wins[name] / hands[name], hands[name], errors.get(name, 0))
         )
     return stats
 
@@ -162,11 +314,14 @@ def tournament(
     backend: str = "local",
     address: str | None = None,
     on_deal: Callable[[list[HandOutcome]], None] | None = None,
+    done: Sequence[list[HandOutcome]] = (),
+    minutes: float | None = None,
 ) -> tuple[int, list[BotStats]]:
     """Run a duplicate tournament; returns the number of hands and each bot's figures.
-    ``on_deal`` sees each deal's hands as it finishes (with their records if kept)."""
-    played: list[list[HandOutcome]] = []
-    for deal in run_deals(
+    ``on_deal`` sees each deal's hands as it finishes (with their records if kept). ``done``
+    are deals already played (a resumed run): they are not played again and count in the
+    figures. After ``minutes`` the run stops after the deal in progress."""
+    played = run(
         names,
         deals,
         seed,
@@ -175,8 +330,45 @@ def tournament(
         keep_records=keep_records,
         backend=backend,
         address=address,
-    ):
-        played.append(deal)
-        if on_deal is not None:
-            on_deal(deal)
+        on_deal=on_deal,
+        done=done,
+        minutes=minutes,
+    )
     return sum(len(d) for d in played), summarize(played)
+
+
+def run(
+    names: Sequence[str],
+    deals: int,
+    seed: int,
+    *,
+    rules: RuleSet = HUNAN,
+    workers: int = 1,
+    keep_records: bool = False,
+    backend: str = "local",
+    address: str | None = None,
+    on_deal: Callable[[list[HandOutcome]], None] | None = None,
+    done: Sequence[list[HandOutcome]] = (),
+    minutes: float | None = None,
+    tables: Sequence[Sequence[str]] | None = None,
+) -> list[list[HandOutcome]]:
+    """The deals of a run (``done`` and those played now), in deal order (see
+    :func:`tournament`)."""
+    skip = {deal[0].deal for deal in done}
+    fresh = play_until(
+        run_deals(
+            names,
+            deals,
+            seed,
+            rules=rules,
+            workers=workers,
+            keep_records=keep_records,
+            backend=backend,
+            address=address,
+            skip=skip,
+            tables=tables,
+        ),
+        minutes,
+        on_deal,
+    )
+    return sorted([*done, *fresh], key=lambda deal: deal[0].deal)

@@ -1,0 +1,104 @@
+"""Evaluation that survives (issue 26, D124): bot errors, the deal log, resume, time limit."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from paohuzi.bots import make_bot
+from paohuzi.cli import main
+from paohuzi.engine.observation import Observation
+
+
+class Flaky:
+    """Greedy, but raises at every third decision."""
+
+    name = "flaky"
+
+    def __init__(self, seed: int | None) -> None:
+        self.greedy: Any = make_bot("greedy", seed)
+        self.calls = 0
+
+    def act(self, observation: Observation) -> Any:
+        self.calls += 1
+        if self.calls % 3 == 0:
+            raise RuntimeError("no deal of the unseen cards\nsecond line")
+        return self.greedy.act(observation)
+
+
+def make_flaky(seed: int | None) -> Flaky:
+    return Flaky(seed)
+
+
+FLAKY = f"{__name__}:make_flaky"
+
+
+def _json(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[Any, str]:
+    assert main(args + ["--json"]) == 0
+    captured = capsys.readouterr()
+    return json.loads(captured.out), captured.err
+
+
+def test_a_raising_bot_is_recorded_and_replaced(capsys: pytest.CaptureFixture[str]) -> None:
+    data, err = _json(["tournament", "--bots", f"{FLAKY},greedy,random", "--deals", "2"], capsys)
+    errors = {b["name"]: b["errors"] for b in data["bots"]}
+    assert errors[FLAKY] > 0 and errors["greedy"] == errors["random"] == 0
+    assert data["hands"] == 12
+    assert f"bot error: {FLAKY} deal 0 seat" in err
+    assert "RuntimeError: no deal of the unseen cards (greedy" in err
+
+
+def test_ladder_counts_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    data, _ = _json(["ladder", "--bots", f"greedy,{FLAKY}", "--deals", "2"], capsys)
+    assert data["errors"][FLAKY] > 0 and "greedy" not in data["errors"]
+    pair = data["pairs"][0]
+    assert pair["ci95"][0] <= pair["points_per_hand"] <= pair["ci95"][1]
+
+
+@pytest.mark.parametrize("command", ["tournament", "ladder"])
+def test_resume_gives_the_figures_of_an_uninterrupted_run(
+    command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bots = "greedy,random,random" if command == "tournament" else "greedy,random"
+    base = [command, "--bots", bots, "--seed", "3"]
+    whole, _ = _json(base + ["--deals", "5", "--out", str(tmp_path / "a.jsonl")], capsys)
+    log = tmp_path / "b.jsonl"
+    part, _ = _json(base + ["--deals", "2", "--out", str(log)], capsys)
+    assert part["deals"] == 2 and part != whole
+    assert len(log.read_text().splitlines()) == 3  # the run, two deals
+    with log.open("a") as file:
+        file.write('{"deal": 2, "ha')  # a line cut off by a kill
+    resumed, _ = _json(base + ["--deals", "5", "--resume", str(log)], capsys)
+    assert resumed == whole
+    assert log.read_text() == (tmp_path / "a.jsonl").read_text()
+    # Another run's file is refused, and so is starting over into a used one.
+    assert main([command, "--bots", bots, "--seed", "4", "--resume", str(log)]) == 2
+    assert main(base + ["--out", str(log)]) == 2
+    assert "--resume" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", ["tournament", "ladder"])
+def test_minutes_stops_after_the_deal_in_progress(
+    command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bots = "greedy,random,random" if command == "tournament" else "greedy,random"
+    log = tmp_path / "run.jsonl"
+    args = [command, "--bots", bots, "--deals", "50", "--minutes", "0", "--out", str(log)]
+    data, _ = _json(args, capsys)
+    assert data["deals"] == 1
+    assert len(log.read_text().splitlines()) == 2
+
+
+def test_progress_lines_and_paired_differences(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["tournament", "--bots", "greedy,random,random", "--deals", "3"]) == 0
+    captured = capsys.readouterr()
+    assert "deals 1/3" in captured.err and "deals 3/3" in captured.err
+    assert "paired, greedy − random on the same deals:" in captured.out
+    data, _ = _json(["tournament", "--bots", "greedy,random,random", "--deals", "3"], capsys)
+    (diff,) = data["paired"]
+    assert diff["bot"] == "greedy" and diff["minus"] == "random"
+    means = {b["name"]: b["mean"] for b in data["bots"]}
+    assert diff["mean"] == pytest.approx(means["greedy"] - means["random"], abs=1e-3)
