@@ -7,7 +7,8 @@ What a seat knows, besides the cards it sees:
 * a card shown from another seat's own draw proves he held at most one of that kind then (a
   pair would have made a 偎, a 坎 a 提, R4.1);
 * a card shown or discarded by anyone else, with no 跑 following, proves he held no 坎 of it
-  then (R5.2); and after the latest of his face-down 偎, none of them is of such a kind;
+  then (R5.2); and after the latest of his face-down 偎, none of them is of such a kind — but
+  not the card still on offer: a 胡 is asked before a 跑, so its 跑 may be yet to come;
 * if this seat is offered a 吃 or 碰, nobody must 跑 on the card (only 胡 would be offered, R8).
 
 Within those limits every completion is equally likely: the unseen cards are dealt uniformly
@@ -59,6 +60,10 @@ def limits(obs: Observation) -> tuple[dict[int, list[int]], dict[int, set[Kind]]
         )
         for o in others
     }
+    shown = [i for i, e in enumerate(events) if e.type in (EventType.SHOW, EventType.DISCARD)]
+    # The card on offer is the latest shown or discarded; whoever can 跑 on it has not been
+    # asked yet if this seat is asked first about a 胡 (R8), so it proves no 坎 (D125).
+    pending = shown[-1] if obs.offer is not None and shown else -1
     for i, event in enumerate(events):
         if event.card is None or event.type not in (EventType.SHOW, EventType.DISCARD):
             continue
@@ -71,7 +76,7 @@ def limits(obs: Observation) -> tuple[dict[int, list[int]], dict[int, set[Kind]]
                 continue
             if event.type is EventType.SHOW and event.seat == o:
                 caps[o][k] = min(caps[o][k], 1)
-            elif event.seat != o:
+            elif event.seat != o and i != pending:
                 caps[o][k] = min(caps[o][k], 2)
                 if i > last_wei[o]:
                     not_wei[o].add(k)
