@@ -4,8 +4,9 @@
 //!
 //! Every completion within the constraints is equally likely, as in Python: a face-down 偎
 //! takes a kind weighted by the ways to choose its three cards, the unseen cards are dealt
-//! uniformly at random (rejection sampling, then a card-by-card fill when the constraints bind
-//! hard). The generator is the core's own, so the samples are not Python's, only alike.
+//! uniformly at random (rejection sampling; when that fails, an exact count of the completions
+//! drawn from, D125). The generator is the core's own, so the samples are not Python's, only
+//! alike.
 
 use std::sync::Arc;
 
@@ -13,7 +14,7 @@ use crate::engine::cards::{Kind, NUM_KINDS};
 use crate::engine::game::{Game, GameError, GameRules, Phase, Rng, Seat};
 use crate::engine::groups::{GType, GroupCode};
 
-/// Deals tried before the card-by-card fill (`REJECTION_TRIES`).
+/// Deals tried before the exact way (`REJECTION_TRIES`).
 const REJECTION_TRIES: usize = 300;
 
 /// Another seat's hidden hand: its seat, how many cards, the most of each kind it can hold.
@@ -63,14 +64,50 @@ fn comb3(n: i64) -> u64 {
 impl Sampler {
     /// One game consistent with the observation.
     pub fn sample(&self, rng: &mut Rng) -> Result<Game, SampleError> {
-        let mut unseen = self.unseen;
+        let sizes: usize = self.hidden.iter().map(|h| h.size).sum();
+        if (sizes + self.wall + 3 * self.weis.len()) as i64 != self.unseen.iter().sum::<i64>() {
+            return Err(SampleError::Sampling("the unseen cards do not fill the hidden places".into()));
+        }
+        let found = match self.quick(rng) {
+            Some(found) => found,
+            None => Completions::new(self).draw(rng).ok_or_else(|| {
+                SampleError::Sampling("no deal of the unseen cards respects what is known".into())
+            })?,
+        };
         let mut seats = self.seats.clone();
-        for &(s, index) in &self.weis {
+        for (&(s, index), &k) in self.weis.iter().zip(&found.weis) {
+            seats[usize::from(s)].table[index] = GroupCode::new(GType::Wei, k as Kind);
+        }
+        for (h, counts) in self.hidden.iter().zip(found.hands) {
+            seats[usize::from(h.seat)].hand = counts;
+        }
+        Game::from_position(
+            self.rules.clone(),
+            self.dealer,
+            self.liang,
+            found.wall,
+            seats,
+            self.phase.clone(),
+            true,
+        )
+        .map_err(|e| match e {
+            GameError::Position(m) => SampleError::Position(m),
+            other => SampleError::Position(format!("{other:?}")),
+        })
+    }
+
+    /// The quick way (`_draw`), the same draws as before for the same seed: each face-down 偎
+    /// in turn takes a kind weighted by the ways to choose its three cards, then rejection
+    /// sampling of the deal; `None` if no kind fits a 偎 or after `REJECTION_TRIES` deals.
+    fn quick(&self, rng: &mut Rng) -> Option<Completion> {
+        let mut unseen = self.unseen;
+        let mut weis = Vec::with_capacity(self.weis.len());
+        for &(s, _) in &self.weis {
             let kinds: Vec<usize> = (0..NUM_KINDS)
                 .filter(|&k| unseen[k] >= 3 && self.not_wei[usize::from(s)] & (1 << k) == 0)
                 .collect();
             if kinds.is_empty() {
-                return Err(SampleError::Sampling(format!("no kind fits seat {s}'s face-down 偎")));
+                return None;
             }
             let total: u64 = kinds.iter().map(|&k| comb3(unseen[k])).sum();
             let mut pick = ((u128::from(rng.next_u64()) * u128::from(total)) >> 64) as u64;
@@ -84,13 +121,9 @@ impl Sampler {
                 pick -= w;
             }
             unseen[chosen] -= 3;
-            seats[usize::from(s)].table[index] = GroupCode::new(GType::Wei, chosen as Kind);
+            weis.push(chosen);
         }
         let mut hidden = self.hidden.clone();
-        let sizes: usize = hidden.iter().map(|h| h.size).sum();
-        if (sizes + self.wall) as i64 != unseen.iter().sum::<i64>() {
-            return Err(SampleError::Sampling("the unseen cards do not fill the hidden places".into()));
-        }
         let liang = usize::from(self.liang);
         let kept = self.kept && unseen[liang] > 0;
         if kept {
@@ -101,34 +134,27 @@ impl Sampler {
         }
         let mut pool: Vec<Kind> =
             (0..NUM_KINDS).flat_map(|k| std::iter::repeat_n(k as Kind, unseen[k].max(0) as usize)).collect();
-        let (hands, wall) = deal(&mut pool, &hidden, rng)?;
-        for (h, mut counts) in hidden.iter().zip(hands) {
+        let (mut hands, wall) = deal(&mut pool, &hidden, rng)?;
+        for (h, counts) in hidden.iter().zip(hands.iter_mut()) {
             if kept && h.seat == self.dealer {
                 counts[liang] += 1;
             }
-            seats[usize::from(h.seat)].hand = counts;
         }
-        Game::from_position(
-            self.rules.clone(),
-            self.dealer,
-            self.liang,
-            wall,
-            seats,
-            self.phase.clone(),
-            true,
-        )
-        .map_err(|e| match e {
-            GameError::Position(m) => SampleError::Position(m),
-            other => SampleError::Position(format!("{other:?}")),
-        })
+        Some(Completion { weis, hands, wall })
     }
 }
 
-type Dealt = (Vec<[u8; NUM_KINDS]>, Vec<Kind>);
+/// A completion: the kind of each face-down 偎 (in the order of `weis`), the hidden hands'
+/// counts (in the order of `hidden`, a kept 亮张 included) and the wall in order.
+struct Completion {
+    weis: Vec<usize>,
+    hands: Vec<[u8; NUM_KINDS]>,
+    wall: Vec<Kind>,
+}
 
 /// Deals the pool into the hidden hands and the wall (the rest, in order), uniformly among
-/// the deals that respect the caps (`_deal`).
-fn deal(pool: &mut [Kind], hidden: &[Hidden], rng: &mut Rng) -> Result<Dealt, SampleError> {
+/// the deals that respect the caps, by rejection (`_draw`); `None` after `REJECTION_TRIES`.
+fn deal(pool: &mut [Kind], hidden: &[Hidden], rng: &mut Rng) -> Option<(Vec<[u8; NUM_KINDS]>, Vec<Kind>)> {
     'tries: for _ in 0..REJECTION_TRIES {
         rng.shuffle(pool);
         let mut hands = Vec::with_capacity(hidden.len());
@@ -144,29 +170,197 @@ fn deal(pool: &mut [Kind], hidden: &[Hidden], rng: &mut Rng) -> Result<Dealt, Sa
             start += h.size;
             hands.push(counts);
         }
-        return Ok((hands, pool[start..].to_vec()));
+        return Some((hands, pool[start..].to_vec()));
     }
-    // Rare: the constraints bind hard. Fill each hand card by card within its caps.
-    rng.shuffle(pool);
-    let mut left: Vec<Kind> = pool.to_vec();
-    let mut hands = Vec::with_capacity(hidden.len());
-    for h in hidden {
-        let mut counts = [0u8; NUM_KINDS];
-        let mut n = 0;
-        let mut rest = Vec::with_capacity(left.len());
-        for &k in &left {
-            if n < h.size && counts[usize::from(k)] < h.caps[usize::from(k)] {
-                counts[usize::from(k)] += 1;
-                n += 1;
-            } else {
-                rest.push(k);
+    None
+}
+
+/// At most 3 hidden hands and 4 seats with face-down 偎.
+type State = (usize, [u8; 3], [u8; 4]);
+
+/// Every completion within the constraints, counted kind by kind (`Completions` in Python,
+/// D125): the exact way when the quick one fails, which finds a completion whenever one
+/// exists. A completion counts as many times as there are ways to choose its physical cards
+/// (a 偎's three of the copies, then the deal of the rest); the counts are floating point
+/// (they pass 2^128 with four seats), so the draw is exact up to their rounding.
+struct Completions<'a> {
+    s: &'a Sampler,
+    /// The hidden hand holding the kept 亮张, if it may be kept.
+    keeper: Option<usize>,
+    /// The seats with face-down 偎 to fill, and for each its slots (indices into `weis`).
+    wei_seats: Vec<u8>,
+    /// Per hand and kind: the most it can take from that kind on (to prune).
+    room: Vec<[usize; NUM_KINDS + 1]>,
+    memo: std::collections::HashMap<State, f64>,
+}
+
+/// One choice at a kind: the index of the wei seat taking it (or none), the ways, the state after.
+type Step = (Option<usize>, f64, [u8; 3], [u8; 4]);
+
+fn choose(n: usize, r: usize) -> f64 {
+    if r > n {
+        return 0.0;
+    }
+    (0..r).fold(1.0, |acc, i| acc * (n - i) as f64 / (i + 1) as f64)
+}
+
+impl<'a> Completions<'a> {
+    fn new(s: &'a Sampler) -> Self {
+        let keeper = if s.kept { s.hidden.iter().position(|h| h.seat == s.dealer) } else { None };
+        let mut wei_seats: Vec<u8> = s.weis.iter().map(|&(seat, _)| seat).collect();
+        wei_seats.sort_unstable();
+        wei_seats.dedup();
+        let room = s
+            .hidden
+            .iter()
+            .map(|h| {
+                let mut room = [0usize; NUM_KINDS + 1];
+                for k in (0..NUM_KINDS).rev() {
+                    room[k] = room[k + 1] + usize::from(h.caps[k]).min(s.unseen[k].max(0) as usize);
+                }
+                room
+            })
+            .collect();
+        Completions { s, keeper, wei_seats, room, memo: std::collections::HashMap::new() }
+    }
+
+    fn steps(&self, k: usize, need: [u8; 3], weis: [u8; 4]) -> Vec<Step> {
+        let unseen = self.s.unseen[k].max(0) as usize;
+        let mut wei_choices = vec![(None, 1.0, weis)];
+        if unseen >= 3 {
+            for (i, &seat) in self.wei_seats.iter().enumerate() {
+                if weis[i] > 0 && self.s.not_wei[usize::from(seat)] & (1 << k) == 0 {
+                    let mut after = weis;
+                    after[i] -= 1;
+                    wei_choices.push((Some(i), f64::from(weis[i]) * choose(unseen, 3), after));
+                }
             }
         }
-        if n < h.size {
-            return Err(SampleError::Sampling("no deal of the unseen cards respects what is known".into()));
+        let mut found = Vec::new();
+        for (i, ways, after) in wei_choices {
+            let copies = unseen - if i.is_some() { 3 } else { 0 };
+            let forced = usize::from(self.keeper.is_some() && k == usize::from(self.s.liang) && copies > 0);
+            let pool = copies - forced;
+            let mut held = [0u8; 3];
+            self.splits(k, need, pool, forced, 0, 0, ways, &mut held, &mut |held, ways| {
+                let mut left = need;
+                for (h, c) in held.iter().enumerate() {
+                    left[h] -= c;
+                }
+                found.push((i, ways, left, after));
+            });
         }
-        hands.push(counts);
-        left = rest;
+        found
     }
-    Ok((hands, left))
+
+    /// Every split of kind `k` among the hands from hand `h` on (`dealt` so far from `pool`).
+    #[allow(clippy::too_many_arguments)]
+    fn splits(
+        &self,
+        k: usize,
+        need: [u8; 3],
+        pool: usize,
+        forced: usize,
+        h: usize,
+        dealt: usize,
+        ways: f64,
+        held: &mut [u8; 3],
+        out: &mut dyn FnMut(&[u8; 3], f64),
+    ) {
+        if h == self.s.hidden.len() {
+            out(held, ways);
+            return;
+        }
+        let extra = if self.keeper == Some(h) { forced } else { 0 };
+        let top = usize::from(self.s.hidden[h].caps[k]).min(usize::from(need[h]));
+        for c in extra..=top {
+            if dealt + c - extra > pool {
+                break;
+            }
+            held[h] = c as u8;
+            let here = ways * choose(pool - dealt, c - extra);
+            self.splits(k, need, pool, forced, h + 1, dealt + c - extra, here, held, out);
+        }
+        held[h] = 0;
+    }
+
+    fn count(&mut self, k: usize, need: [u8; 3], weis: [u8; 4]) -> f64 {
+        if k == NUM_KINDS {
+            return if need.iter().all(|&n| n == 0) && weis.iter().all(|&w| w == 0) { 1.0 } else { 0.0 };
+        }
+        if let Some(&found) = self.memo.get(&(k, need, weis)) {
+            return found;
+        }
+        let bigger = (0..self.s.hidden.len()).any(|h| usize::from(need[h]) > self.room[h][k]);
+        let triples = (k..NUM_KINDS).filter(|&j| self.s.unseen[j] >= 3).count();
+        let total = if bigger || weis.iter().map(|&w| usize::from(w)).sum::<usize>() > triples {
+            0.0
+        } else {
+            let mut total = 0.0;
+            for (_, ways, n, w) in self.steps(k, need, weis) {
+                total += ways * self.count(k + 1, n, w);
+            }
+            total
+        };
+        self.memo.insert((k, need, weis), total);
+        total
+    }
+
+    fn draw(&mut self, rng: &mut Rng) -> Option<Completion> {
+        if self.s.hidden.len() > 3 || self.wei_seats.len() > 4 {
+            return None;
+        }
+        let mut need = [0u8; 3];
+        for (h, hidden) in self.s.hidden.iter().enumerate() {
+            need[h] = u8::try_from(hidden.size).ok()?;
+        }
+        let mut open: Vec<Vec<usize>> = vec![Vec::new(); self.wei_seats.len()];
+        let mut weis = [0u8; 4];
+        for (slot, &(seat, _)) in self.s.weis.iter().enumerate() {
+            let i = self.wei_seats.iter().position(|&s| s == seat).expect("a wei seat");
+            open[i].push(slot);
+            weis[i] += 1;
+        }
+        if self.count(0, need, weis) <= 0.0 {
+            return None;
+        }
+        let mut kinds = vec![0usize; self.s.weis.len()];
+        let mut hands = vec![[0u8; NUM_KINDS]; self.s.hidden.len()];
+        let mut wall = Vec::new();
+        for k in 0..NUM_KINDS {
+            let options: Vec<Step> = self
+                .steps(k, need, weis)
+                .into_iter()
+                .map(|(i, ways, n, w)| (i, ways * self.count(k + 1, n, w), n, w))
+                .filter(|option| option.1 > 0.0)
+                .collect();
+            let total: f64 = options.iter().map(|o| o.1).sum();
+            let mut pick = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * total;
+            let mut chosen = options.len() - 1;
+            for (index, option) in options.iter().enumerate() {
+                if pick < option.1 {
+                    chosen = index;
+                    break;
+                }
+                pick -= option.1;
+            }
+            let (i, _, n, w) = options[chosen];
+            let mut taken = 0;
+            for (h, hand) in hands.iter_mut().enumerate() {
+                hand[k] = need[h] - n[h];
+                taken += usize::from(hand[k]);
+            }
+            if let Some(i) = i {
+                let at = rng.below(open[i].len());
+                let slot = open[i].swap_remove(at);
+                kinds[slot] = k;
+                taken += 3;
+            }
+            wall.extend(std::iter::repeat_n(k as Kind, self.s.unseen[k].max(0) as usize - taken));
+            need = n;
+            weis = w;
+        }
+        rng.shuffle(&mut wall);
+        Some(Completion { weis: kinds, hands, wall })
+    }
 }

@@ -7,7 +7,8 @@ What a seat knows, besides the cards it sees:
 * a card shown from another seat's own draw proves he held at most one of that kind then (a
   pair would have made a 偎, a 坎 a 提, R4.1);
 * a card shown or discarded by anyone else, with no 跑 following, proves he held no 坎 of it
-  then (R5.2); and after the latest of his face-down 偎, none of them is of such a kind;
+  then (R5.2); and after the latest of his face-down 偎, none of them is of such a kind — but
+  not the card still on offer: a 胡 is asked before a 跑, so its 跑 may be yet to come;
 * if this seat is offered a 吃 or 碰, nobody must 跑 on the card (only 胡 would be offered, R8).
 
 Within those limits every completion is equally likely: the unseen cards are dealt uniformly
@@ -59,6 +60,10 @@ def limits(obs: Observation) -> tuple[dict[int, list[int]], dict[int, set[Kind]]
         )
         for o in others
     }
+    shown = [i for i, e in enumerate(events) if e.type in (EventType.SHOW, EventType.DISCARD)]
+    # The card on offer is the latest shown or discarded; whoever can 跑 on it has not been
+    # asked yet if this seat is asked first about a 胡 (R8), so it proves no 坎 (D125).
+    pending = shown[-1] if obs.offer is not None and shown else -1
     for i, event in enumerate(events):
         if event.card is None or event.type not in (EventType.SHOW, EventType.DISCARD):
             continue
@@ -71,7 +76,7 @@ def limits(obs: Observation) -> tuple[dict[int, list[int]], dict[int, set[Kind]]
                 continue
             if event.type is EventType.SHOW and event.seat == o:
                 caps[o][k] = min(caps[o][k], 1)
-            elif event.seat != o:
+            elif event.seat != o and i != pending:
                 caps[o][k] = min(caps[o][k], 2)
                 if i > last_wei[o]:
                     not_wei[o].add(k)
@@ -102,36 +107,32 @@ def sample(obs: Observation, rng: random.Random, *, core: CoreName = "auto") -> 
     unseen = obs.unseen()
     caps, not_wei = limits(obs)
     others = [s for s in obs.seating.playing if s != seat]
-    tables: list[list[Group]] = [[] for _ in obs.tables]
+    tables: list[list[Group | None]] = [[] for _ in obs.tables]
+    slots: list[tuple[int, int]] = []
     for s, seen in enumerate(obs.tables):
         for group in seen:
-            if group.cards is not None:
-                tables[s].append(Group(group.type, group.cards))
-                continue
-            kinds = [k for k in range(NUM_KINDS) if unseen[k] >= 3 and k not in not_wei[s]]
-            if not kinds:
-                raise SamplingError(f"no kind fits seat {s}'s face-down 偎")
-            k = rng.choices(kinds, weights=[comb(unseen[k], 3) for k in kinds])[0]
-            unseen[k] -= 3
-            tables[s].append(Group(GroupType.WEI, (k,) * 3))
+            if group.cards is None:
+                slots.append((s, len(tables[s])))
+            tables[s].append(None if group.cards is None else Group(group.type, group.cards))
     sizes = {o: obs.hand_sizes[o] for o in others}
-    if sum(sizes.values()) + obs.wall != sum(unseen):
+    if sum(sizes.values()) + obs.wall + 3 * len(slots) != sum(unseen):
         raise SamplingError("the unseen cards do not fill the hidden places")
-    kept = _liang_may_be_kept(obs, others) and unseen[obs.liang] > 0
-    if kept:
-        unseen[obs.liang] -= 1
-        sizes[obs.dealer] -= 1
-        caps[obs.dealer][obs.liang] -= 1
-    pool = [k for k in range(NUM_KINDS) for _ in range(unseen[k])]
-    hands = _deal(pool, sizes, caps, rng)
-    if kept:
-        hands[obs.dealer][obs.liang] += 1
+    keeper = obs.dealer if _liang_may_be_kept(obs, others) else None
+    completion = _draw(unseen, slots, not_wei, sizes, caps, keeper, obs.liang, rng)
+    if completion is None:
+        completions = Completions(unseen, slots, not_wei, sizes, caps, keeper, obs.liang)
+        completion = completions.draw(rng)
+    if completion is None:
+        raise SamplingError("no deal of the unseen cards respects what is known")
+    weis, hands = completion
+    for (s, index), k in zip(slots, weis, strict=True):
+        tables[s][index] = Group(GroupType.WEI, (k,) * 3)
     wall = hands.pop(-1)
     hands[seat] = list(obs.hand)
     seats = tuple(
         SeatState(
             hand=tuple(hands.get(s, [0] * NUM_KINDS)),
-            table=tuple(tables[s]),
+            table=tuple(g for g in tables[s] if g is not None),
             row=obs.rows[s],
             discarded=obs.discarded[s],
             chou=obs.chou if s == seat else frozenset(),
@@ -215,46 +216,207 @@ def _phase(obs: Observation, seat: int) -> Phase:
     return Discarding(seat)
 
 
-def _deal(
-    pool: list[Kind], sizes: dict[int, int], caps: dict[int, list[int]], rng: random.Random
-) -> dict[int, list[int]]:
-    """Deal ``pool`` into the other hands (as counts) and the wall (key -1, as cards in
-    order), uniformly among the deals that respect ``caps``."""
+Found = tuple[list[Kind], dict[int, list[int]]]
+"""A completion: the kind of each face-down 偎 (in the order of the slots) and the hidden
+hands as counts, the wall (key -1) as cards in order."""
+
+
+def _draw(
+    unseen: list[int],
+    slots: list[tuple[int, int]],
+    not_wei: dict[int, set[Kind]],
+    sizes: dict[int, int],
+    caps: dict[int, list[int]],
+    keeper: int | None,
+    liang: Kind,
+    rng: random.Random,
+) -> Found | None:
+    """The quick way, kept from before (the same draws for the same generator): each face-down
+    偎 in turn takes a kind weighted by the ways to choose its three cards, then the unseen
+    cards are dealt uniformly at random until a deal respects the caps; None after
+    ``REJECTION_TRIES`` deals, or if no kind fits a 偎."""
+    left = list(unseen)
+    weis = []
+    for s, _ in slots:
+        kinds = [k for k in range(NUM_KINDS) if left[k] >= 3 and k not in not_wei[s]]
+        if not kinds:
+            return None
+        k = rng.choices(kinds, weights=[comb(left[k], 3) for k in kinds])[0]
+        left[k] -= 3
+        weis.append(k)
+    sizes = dict(sizes)
+    caps = {o: list(c) for o, c in caps.items()}
+    kept = keeper is not None and left[liang] > 0
+    if keeper is not None and kept:
+        left[liang] -= 1
+        sizes[keeper] -= 1
+        caps[keeper][liang] -= 1
+    pool = [k for k in range(NUM_KINDS) for _ in range(left[k])]
     for _ in range(REJECTION_TRIES):
         rng.shuffle(pool)
         hands: dict[int, list[int]] = {}
         start = 0
-        ok = True
         for o, size in sizes.items():
             counts = [0] * NUM_KINDS
             for k in pool[start : start + size]:
                 counts[k] += 1
             start += size
             if any(c > cap for c, cap in zip(counts, caps[o], strict=True)):
-                ok = False
                 break
             hands[o] = counts
-        if ok:
+        else:
+            if keeper is not None and kept:
+                hands[keeper][liang] += 1
             hands[-1] = pool[start:]
-            return hands
-    # Rare: the constraints bind hard. Fill each hand card by card within its caps.
-    rng.shuffle(pool)
-    left = list(pool)
-    hands = {}
-    for o, size in sizes.items():
-        counts = [0] * NUM_KINDS
-        rest = []
-        for k in left:
-            if sum(counts) < size and counts[k] < caps[o][k]:
-                counts[k] += 1
-            else:
-                rest.append(k)
-        if sum(counts) < size:
-            raise SamplingError("no deal of the unseen cards respects what is known")
-        hands[o] = counts
-        left = rest
-    hands[-1] = left
-    return hands
+            return weis, hands
+    return None
+
+
+class Completions:
+    """Every completion within the constraints, counted kind by kind (D125): the exact way
+    when the quick one fails, which finds one whenever one exists.
+
+    A completion chooses, kind by kind, which face-down 偎 (if any) takes three of its unseen
+    copies, how many each hidden hand holds (within its caps; the dealer at least the kept 亮张)
+    and leaves the rest to the wall. It counts as many times as there are ways to choose its
+    physical cards — the 偎's three of the copies, then the deal of the rest — the model of
+    the quick way, and :meth:`draw` picks one with exactly that probability: the number of
+    completions from each state (the kind, what each hand still needs, the 偎 each seat still
+    has to fill) is counted once, then the draw walks the kinds choosing each step in
+    proportion to the completions below it. The wall's order is then shuffled uniformly."""
+
+    def __init__(
+        self,
+        unseen: list[int],
+        slots: list[tuple[int, int]],
+        not_wei: dict[int, set[Kind]],
+        sizes: dict[int, int],
+        caps: dict[int, list[int]],
+        keeper: int | None,
+        liang: Kind,
+    ) -> None:
+        self.unseen = unseen
+        self.slots = slots
+        self.wei_seats = sorted({s for s, _ in slots})
+        self.not_wei = not_wei
+        self.hands = list(sizes)
+        self.sizes = tuple(sizes.values())
+        self.caps = caps
+        self.keeper = keeper
+        self.liang = liang
+        # Per hand and kind: the most it can still take from that kind on (a bound to prune).
+        self.room = [
+            [
+                sum(min(caps[o][j], unseen[j]) for j in range(k, NUM_KINDS))
+                for k in range(NUM_KINDS + 1)
+            ]
+            for o in self.hands
+        ]
+        self.memo: dict[tuple[int, tuple[int, ...], tuple[int, ...]], int] = {}
+
+    def steps(
+        self, k: Kind, need: tuple[int, ...], weis: tuple[int, ...]
+    ) -> list[tuple[int, int, tuple[int, ...], tuple[int, ...]]]:
+        """The choices at kind ``k``: (the seat whose 偎 takes it or -1, the ways to choose
+        the cards, what the hands need after it, the 偎 left to fill)."""
+        found = []
+        wei_choices = [(-1, 1, weis)]
+        if self.unseen[k] >= 3:
+            for i, s in enumerate(self.wei_seats):
+                if weis[i] and k not in self.not_wei[s]:
+                    after = weis[:i] + (weis[i] - 1,) + weis[i + 1 :]
+                    # which of his unfilled 偎, and which three of the copies
+                    wei_choices.append((s, weis[i] * comb(self.unseen[k], 3), after))
+        for s, ways, after in wei_choices:
+            copies = self.unseen[k] - (3 if s >= 0 else 0)
+            forced = int(self.keeper is not None and k == self.liang and copies > 0)
+            pool = copies - forced
+            for held, dealt in self._splits(k, need, pool, forced):
+                left = tuple(n - c for n, c in zip(need, held, strict=True))
+                found.append((s, ways * _multinomial(pool, dealt), left, after))
+        return found
+
+    def _splits(
+        self, k: Kind, need: tuple[int, ...], pool: int, forced: int
+    ) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+        """How many of kind ``k`` each hand holds, and how many of those are dealt from the
+        ``pool`` (all but the keeper's forced copy)."""
+        splits: list[tuple[tuple[int, ...], tuple[int, ...]]] = [((), ())]
+        for h, o in enumerate(self.hands):
+            extra = forced if o == self.keeper else 0
+            top = min(self.caps[o][k], need[h])
+            splits = [
+                (held + (c,), dealt + (c - extra,))
+                for held, dealt in splits
+                for c in range(extra, top + 1)
+                if sum(dealt) + c - extra <= pool
+            ]
+        return splits
+
+    def count(self, k: Kind, need: tuple[int, ...], weis: tuple[int, ...]) -> int:
+        """The completions from kind ``k`` on."""
+        if k == NUM_KINDS:
+            return int(not any(need) and not any(weis))
+        key = (k, need, weis)
+        if key in self.memo:
+            return self.memo[key]
+        if any(n > self.room[h][k] for h, n in enumerate(need)) or sum(weis) > sum(
+            1 for j in range(k, NUM_KINDS) if self.unseen[j] >= 3
+        ):
+            total = 0
+        else:
+            total = sum(
+                ways * self.count(k + 1, n, w) for _, ways, n, w in self.steps(k, need, weis)
+            )
+        self.memo[key] = total
+        return total
+
+    def draw(self, rng: random.Random) -> Found | None:
+        """One completion with its probability, or None if there is none."""
+        weis0 = tuple(sum(1 for s, _ in self.slots if s == seat) for seat in self.wei_seats)
+        if self.count(0, self.sizes, weis0) == 0:
+            return None
+        need, weis = self.sizes, weis0
+        hands = {o: [0] * NUM_KINDS for o in self.hands}
+        open_slots = {
+            seat: [i for i, (s, _) in enumerate(self.slots) if s == seat] for seat in self.wei_seats
+        }
+        kinds: list[Kind] = [0] * len(self.slots)
+        wall: list[Kind] = []
+        for k in range(NUM_KINDS):
+            options = [
+                (s, ways * self.count(k + 1, n, w), n, w)
+                for s, ways, n, w in self.steps(k, need, weis)
+            ]
+            pick = rng.randrange(sum(ways for _, ways, _, _ in options))
+            chosen = 0
+            while pick >= options[chosen][1]:
+                pick -= options[chosen][1]
+                chosen += 1
+            s, _, n, w = options[chosen]
+            taken = 0
+            for h, o in enumerate(self.hands):
+                hands[o][k] = need[h] - n[h]
+                taken += hands[o][k]
+            if s >= 0:
+                slot = open_slots[s].pop(rng.randrange(len(open_slots[s])))
+                kinds[slot] = k
+                taken += 3
+            wall += [k] * (self.unseen[k] - taken)
+            need, weis = n, w
+        rng.shuffle(wall)
+        found: dict[int, list[int]] = dict(hands)
+        found[-1] = wall
+        return kinds, found
+
+
+def _multinomial(n: int, parts: tuple[int, ...]) -> int:
+    """The ways to deal ``n`` distinct cards into places of the sizes ``parts`` and the rest."""
+    ways = 1
+    for part in parts:
+        ways *= comb(n, part)
+        n -= part
+    return ways
 
 
 def is_consistent(game: Game, obs: Observation) -> bool:
