@@ -26,7 +26,9 @@ export function onLobby(m) {
       badge(s.joined ? t("arrived") : t("not_arrived"), s.joined ? "ready" : "unready"));
     return li;
   }));
-  const missing = m.seats.map((s, seat) => seat).filter(seat => !m.seats[seat].joined);
+  // Who has not come, but this page's own seat: its link is your secret, never an invite (a
+  // lobby message may come before your own arrival is counted).
+  const missing = m.seats.map((s, seat) => seat).filter(seat => !m.seats[seat].joined && seat !== m.you);
   const ul = $("invite-list");
   ul.replaceChildren();
   if (invites) invites.seats.filter(s => s.url && missing.includes(s.seat)).forEach(s => ul.appendChild(inviteItem(s)));
