@@ -39,6 +39,8 @@ def saved_case() -> Observation:
 
 @pytest.mark.parametrize("core", CORES)
 def test_the_saved_case_samples(core: CoreName) -> None:
+    """R8 asks the 胡 first: a card offered for 胡 alone is shown before another seat's 跑 on it
+    (R5.2) is taken, so its show proves nothing about the others' face-down 偎 of its kind."""
     obs = saved_case()
     assert obs.offer == 9 and 9 not in limits(obs)[1][2]
     rng = random.Random(1)
