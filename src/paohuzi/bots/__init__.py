@@ -11,15 +11,28 @@ from paohuzi.bots.greedy import GreedyBot
 from paohuzi.bots.random_bot import RandomBot
 
 
+def _needs_numpy(missing: ModuleNotFoundError) -> ValueError:
+    return ValueError(
+        f"the learned bot needs NumPy ({missing.name} is not installed): "
+        "pip install 'paohuzi[train]'"
+    )
+
+
 def learned_bot(seed: int | None = None) -> Bot:
-    """The learned bot (:mod:`paohuzi.bots.learned`); it needs NumPy (D55)."""
+    """The learned bot: the deep Q-network (:mod:`paohuzi.bots.deep`, D126); NumPy only."""
     try:
-        from paohuzi.bots.learned import LearnedBot  # NumPy only when asked for
+        from paohuzi.bots.deep import DeepBot  # NumPy only when asked for
     except ModuleNotFoundError as missing:
-        raise ValueError(
-            f"the learned bot needs NumPy ({missing.name} is not installed): "
-            "pip install 'paohuzi[train]'"
-        ) from None
+        raise _needs_numpy(missing) from None
+    return DeepBot(seed)
+
+
+def learned_v1_bot(seed: int | None = None) -> Bot:
+    """The first learned bot (:mod:`paohuzi.bots.learned`, 37 chosen features; D55)."""
+    try:
+        from paohuzi.bots.learned import LearnedBot
+    except ModuleNotFoundError as missing:
+        raise _needs_numpy(missing) from None
     return LearnedBot(seed)
 
 
@@ -29,6 +42,7 @@ BOTS: dict[str, Callable[[int | None], Bot]] = {
     "expert": ExpertBot,
     "expert-v1": ExpertV1Bot,
     "learned": learned_bot,
+    "learned-v1": learned_v1_bot,
 }
 """The built-in bots by level name."""
 

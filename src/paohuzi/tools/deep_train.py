@@ -1,0 +1,434 @@
+"""Deep Monte-Carlo training of the deep learned bot on JAX (docs/learned.md, D126).
+
+The loop, as DouZero's: play hands with the current network (ε-greedy over its estimates),
+label every decision a network seat took with that seat's final payment (R10.5), fit
+``Q(s, a)`` to those labels by mean squared error, repeat. Each round plays ``round_hands``
+hands, ``envs`` at a time on the native core: every call of the network answers the pending
+decision of all of them in one batched forward pass (:func:`_q_batch`). A hand seats the
+network at each seat with probability ½ and the greedy bot elsewhere (at least one network
+seat), so it learns both from self-play and against the baseline it must beat.
+
+Everything is seeded: round r's decks are ``deal_deck(seed, r * round_hands + i)``, its
+exploration and seating draws come from ``Generator(seed, r)``; the checkpoint (network,
+Adam state, counters, the row buffer left out) is rewritten atomically after every round, so a
+stopped run resumes from it with the same command. JAX and optax are needed only here (the
+``train`` extra); :func:`export` writes the NumPy weights :class:`paohuzi.bots.deep.DeepNet`
+plays.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import optax
+
+from paohuzi.bots.base import Bot
+from paohuzi.bots.deep import ACTION_FEATURES, SCALE, DeepBot, DeepNet, action_rows
+from paohuzi.bots.greedy import GreedyBot
+from paohuzi.engine.actions import HU, Action
+from paohuzi.engine.cards import NUM_KINDS
+from paohuzi.engine.game import Game
+from paohuzi.engine.observation import observe
+from paohuzi.engine.rules import HUNAN, RuleSet
+from paohuzi.planes import observation_arrays, planes
+from paohuzi.tools.tournament import deal_deck
+
+Params = dict[str, dict[str, jax.Array]]
+
+
+@dataclass(frozen=True)
+class Settings:
+    hands: int = 2_000_000
+    round_hands: int = 1_000
+    envs: int = 100
+    """Hands played at once (one forward pass answers all their pending decisions)."""
+    lr: float = 5e-4
+    batch: int = 1024
+    passes: float = 4.0
+    """Minibatch steps a round: passes × the round's rows / batch. A round's rows are used in
+    that round only (no replay buffer), so a resumed run is exactly the run it continues."""
+    epsilon: float = 0.05
+    greedy_share: float = 0.5
+    """Chance that a seat of a hand is the greedy bot (at least one seat is the network)."""
+    state_hidden: tuple[int, ...] = (256, 256)
+    action_hidden: int = 64
+    head_hidden: tuple[int, ...] = (256, 128)
+    seed: int = 0
+    eval_every: int = 10
+    """Rounds between points of the learning curve (0: none)."""
+    eval_deals: int = 200
+    eval_seed: int = 900
+    """Deals of the curve's evaluation (duplicate, against two greedy bots)."""
+
+
+LAYERS = ("s0", "s1", "a0", "h0", "h1", "out")
+
+
+def init_params(settings: Settings, state_size: int, key: jax.Array) -> Params:
+    """Fresh weights (He initialisation) of the layers :class:`DeepNet` reads."""
+    s0, s1 = settings.state_hidden
+    h0, h1 = settings.head_hidden
+    a0 = settings.action_hidden
+    sizes = {
+        "s0": (state_size, s0),
+        "s1": (s0, s1),
+        "a0": (ACTION_FEATURES, a0),
+        "h0": (s1 + a0, h0),
+        "h1": (h0, h1),
+        "out": (h1, 1),
+    }
+    params: Params = {}
+    for layer, key_i in zip(LAYERS, jax.random.split(key, len(LAYERS)), strict=True):
+        n_in, n_out = sizes[layer]
+        w = jax.random.normal(key_i, (n_in, n_out), jnp.float32) * math.sqrt(2 / n_in)
+        params[layer] = {"w": w, "b": jnp.zeros(n_out, jnp.float32)}
+    return params
+
+
+def _dense(p: dict[str, jax.Array], x: jax.Array) -> jax.Array:
+    return x @ p["w"] + p["b"]
+
+
+def q_rows(params: Params, states: jax.Array, actions: jax.Array) -> jax.Array:
+    """Q of each (state, action) row: states (N, S), actions (N, F) → (N,)."""
+    s = jax.nn.relu(_dense(params["s0"], states))
+    s = jax.nn.relu(_dense(params["s1"], s))
+    a = jax.nn.relu(_dense(params["a0"], actions))
+    h = jax.nn.relu(_dense(params["h0"], jnp.concatenate([s, a], axis=-1)))
+    h = jax.nn.relu(_dense(params["h1"], h))
+    return _dense(params["out"], h)[..., 0]
+
+
+@jax.jit
+def _q_batch(params: Params, states: jax.Array, actions: jax.Array) -> jax.Array:
+    """Q of every action of every pending decision: states (B, S), actions (B, A, F) → (B, A);
+    the state tower runs once a decision."""
+    s = jax.nn.relu(_dense(params["s0"], states))
+    s = jax.nn.relu(_dense(params["s1"], s))
+    a = jax.nn.relu(_dense(params["a0"], actions))
+    s = jnp.broadcast_to(s[:, None, :], (*a.shape[:2], s.shape[-1]))
+    h = jax.nn.relu(_dense(params["h0"], jnp.concatenate([s, a], axis=-1)))
+    h = jax.nn.relu(_dense(params["h1"], h))
+    return _dense(params["out"], h)[..., 0]
+
+
+def _loss(params: Params, states: jax.Array, actions: jax.Array, targets: jax.Array) -> jax.Array:
+    return jnp.mean((q_rows(params, states, actions) - targets) ** 2)
+
+
+@dataclass
+class State:
+    """What a checkpoint holds."""
+
+    settings: Settings
+    params: Params
+    opt_state: Any
+    rounds: int = 0
+    hands: int = 0
+    rows: int = 0
+    seconds: float = 0.0
+    loss: float = 0.0
+    curve: list[dict[str, float]] = field(default_factory=list)
+
+
+def _optimizer(settings: Settings) -> optax.GradientTransformation:
+    return optax.chain(optax.clip_by_global_norm(10.0), optax.adam(settings.lr))
+
+
+def _make_step(settings: Settings) -> Callable[..., Any]:
+    opt = _optimizer(settings)
+
+    @jax.jit
+    def step(
+        params: Params, opt_state: Any, states: jax.Array, actions: jax.Array, targets: jax.Array
+    ) -> tuple[Params, Any, jax.Array]:
+        loss, grads = jax.value_and_grad(_loss)(params, states, actions, targets)
+        updates, opt_state = opt.update(grads, opt_state, params)
+        return optax.apply_updates(params, updates), opt_state, loss
+
+    return step
+
+
+def new_state(settings: Settings, rules: RuleSet = HUNAN) -> State:
+    size = planes(rules.players) * NUM_KINDS
+    params = init_params(settings, size, jax.random.key(settings.seed))
+    return State(settings, params, _optimizer(settings).init(params))
+
+
+def _settings_json(settings: Settings) -> str:
+    return json.dumps(asdict(settings), sort_keys=True)
+
+
+def save(state: State, path: Path) -> None:
+    """The checkpoint, written atomically (arrays only, no pickled objects)."""
+    leaves, _ = jax.tree_util.tree_flatten((state.params, state.opt_state))
+    meta = {
+        "settings": asdict(state.settings),
+        "rounds": state.rounds,
+        "hands": state.hands,
+        "rows": state.rows,
+        "seconds": state.seconds,
+        "loss": state.loss,
+        "curve": state.curve,
+    }
+    arrays = {f"leaf{i}": np.asarray(leaf) for i, leaf in enumerate(leaves)}
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "wb") as f:
+        np.savez(f, meta=np.array(json.dumps(meta)), **arrays)  # type: ignore[arg-type]
+    os.replace(tmp, path)
+
+
+def load(path: Path, settings: Settings, rules: RuleSet = HUNAN) -> State:
+    """A checkpoint made with the same settings (others are refused: a resumed run must be
+    the run it continues)."""
+    fresh = new_state(settings, rules)
+    with np.load(path, allow_pickle=False) as data:
+        meta = json.loads(str(data["meta"]))
+        leaves = [data[f"leaf{i}"] for i in range(len(data.files) - 1)]
+    if json.dumps(meta["settings"], sort_keys=True) != _settings_json(settings):
+        raise ValueError(f"{path} was made with other settings: {meta['settings']}")
+    _, tree = jax.tree_util.tree_flatten((fresh.params, fresh.opt_state))
+    params, opt_state = jax.tree_util.tree_unflatten(tree, [jnp.asarray(x) for x in leaves])
+    return State(
+        settings,
+        params,
+        opt_state,
+        meta["rounds"],
+        meta["hands"],
+        meta["rows"],
+        meta["seconds"],
+        meta["loss"],
+        meta["curve"],
+    )
+
+
+def numpy_params(params: Params) -> dict[str, np.ndarray]:
+    """The weights as :class:`DeepNet` reads them."""
+    return {
+        f"{layer}_{p}": np.asarray(params[layer][p], dtype=np.float32)
+        for layer in LAYERS
+        for p in "wb"
+    }
+
+
+def export(state: State, path: Path) -> None:
+    """The weights alone, as the bot ships them."""
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "wb") as f:
+        np.savez(f, **numpy_params(state.params))  # type: ignore[arg-type]
+    os.replace(tmp, path)
+
+
+@dataclass
+class _Hand:
+    game: Game
+    net_seats: frozenset[int]
+    rows: list[tuple[int, np.ndarray, np.ndarray]] = field(default_factory=list)
+    """(seat, state, chosen action row) of each network decision."""
+
+
+_GREEDY = GreedyBot()
+
+
+def _advance(hand: _Hand) -> tuple[int, Any, tuple[Action, ...]] | None:
+    """Plays forced moves, 胡 and the greedy seats until a network seat has a choice;
+    that seat, its observation and its legal actions (None once the hand is over)."""
+    game = hand.game
+    while not game.is_over:
+        seat = game.to_act
+        assert seat is not None
+        legal = tuple(game.legal_actions())
+        if HU in legal:
+            game.apply(HU)
+        elif len(legal) == 1:
+            game.apply(legal[0])
+        elif seat not in hand.net_seats:
+            choice = game.greedy(count_waits=True)
+            game.apply(choice if choice is not None else _GREEDY.act(observe(game, seat)))
+        else:
+            return seat, observe(game, seat, events=False), legal
+    return None
+
+
+def _bucket(n: int) -> int:
+    return max(8, 1 << (n - 1).bit_length())
+
+
+def play_round(
+    state: State, rules: RuleSet = HUNAN
+) -> tuple[list[np.ndarray], list[np.ndarray], list[float], int]:
+    """One round's hands: every network decision's state, chosen action row and target."""
+    settings = state.settings
+    rng = np.random.default_rng([settings.seed, state.rounds])
+    base = state.rounds * settings.round_hands
+    seats = rules.players
+    started = 0
+    states: list[np.ndarray] = []
+    actions: list[np.ndarray] = []
+    targets: list[float] = []
+
+    def deal() -> _Hand:
+        nonlocal started
+        index = base + started
+        started += 1
+        game = Game(rules, dealer=index % seats, deck=deal_deck(settings.seed, index), core="auto")
+        while True:
+            net = frozenset(s for s in range(seats) if rng.random() >= settings.greedy_share)
+            if net:
+                return _Hand(game, net)
+
+    live = [deal() for _ in range(min(settings.envs, settings.round_hands))]
+    size = planes(seats) * NUM_KINDS
+    while live:
+        pending = []
+        still = []
+        for hand in live:
+            step = _advance(hand)
+            if step is None:
+                payments = hand.game.result.payments if hand.game.result else (0,) * seats
+                for seat, s, a in hand.rows:
+                    states.append(s)
+                    actions.append(a)
+                    targets.append(payments[seat] / SCALE)
+                if started < settings.round_hands:
+                    fresh = deal()
+                    still.append(fresh)
+                    step = _advance(fresh)
+                    if step is not None:
+                        pending.append((fresh, step))
+                continue
+            still.append(hand)
+            pending.append((hand, step))
+        live = still
+        if not pending:
+            continue
+        width = _bucket(max(len(legal) for _, (_, _, legal) in pending))
+        batch = np.zeros((settings.envs, size), np.float32)
+        rows = np.zeros((settings.envs, width, ACTION_FEATURES), np.float32)
+        made = []
+        for j, (hand, (seat, obs, legal)) in enumerate(pending):
+            batch[j] = observation_arrays(hand.game, seat)["observation"].reshape(-1)
+            r = action_rows(obs, legal)
+            rows[j, : len(legal)] = r
+            made.append(r)
+        q = np.asarray(_q_batch(state.params, jnp.asarray(batch), jnp.asarray(rows)))
+        for j, (hand, (seat, _, legal)) in enumerate(pending):
+            if rng.random() < settings.epsilon:
+                choice = int(rng.integers(len(legal)))
+            else:
+                choice = int(np.argmax(q[j, : len(legal)]))
+            hand.rows.append((seat, batch[j].copy(), made[j][choice]))
+            hand.game.apply(legal[choice])
+    return states, actions, targets, started
+
+
+def evaluate(params: Params, deals: int, seed: int, rules: RuleSet = HUNAN) -> float:
+    """Points a hand of the network against two greedy bots over duplicate deals (the network
+    at each seat of each deal in turn)."""
+    net = DeepNet(numpy_params(params))
+    total = 0.0
+    for deal in range(deals):
+        deck = deal_deck(seed, deal)
+        for seat in range(rules.players):
+            game = Game(rules, dealer=deal % rules.players, deck=deck, core="auto")
+            bots: list[Bot] = [GreedyBot() for _ in range(rules.players)]
+            bots[seat] = DeepBot(net=net)
+            from paohuzi.bots import play_hand
+
+            play_hand(game, bots)
+            assert game.result is not None
+            total += game.result.payments[seat]
+    return total / (deals * rules.players)
+
+
+def train(
+    settings: Settings,
+    checkpoint: Path,
+    *,
+    resume: bool = True,
+    minutes: float | None = None,
+    stop_after: int | None = None,
+    on_round: Callable[[State], None] | None = None,
+) -> State:
+    """Rounds until ``settings.hands`` hands, or ``minutes`` pass (the round in progress
+    finishes and is saved), or ``stop_after`` rounds were played by this call."""
+    state = load(checkpoint, settings) if resume and checkpoint.exists() else new_state(settings)
+    step = _make_step(settings)
+    started = time.monotonic()
+    played_now = 0
+    while state.hands < settings.hands:
+        if minutes is not None and time.monotonic() - started >= minutes * 60:
+            break
+        if stop_after is not None and played_now >= stop_after:
+            break
+        played_now += 1
+        t0 = time.monotonic()
+        s, a, t, played = play_round(state)
+        states, actions = np.stack(s), np.stack(a)
+        targets = np.asarray(t, np.float32)
+        rng = np.random.default_rng([settings.seed, state.rounds, 1])
+        steps = max(1, round(settings.passes * len(targets) / settings.batch))
+        losses = []
+        order = np.concatenate(
+            [rng.permutation(len(targets)) for _ in range(math.ceil(settings.passes) + 1)]
+        )
+        for i in range(steps):
+            idx = order[i * settings.batch : (i + 1) * settings.batch]
+            state.params, state.opt_state, loss = step(
+                state.params,
+                state.opt_state,
+                jnp.asarray(states[idx]),
+                jnp.asarray(actions[idx]),
+                jnp.asarray(targets[idx]),
+            )
+            losses.append(float(loss))
+        state.rounds += 1
+        state.hands += played
+        state.rows += len(t)
+        state.loss = float(np.mean(losses))
+        state.seconds += time.monotonic() - t0
+        if settings.eval_every and state.rounds % settings.eval_every == 0:
+            points = evaluate(state.params, settings.eval_deals, settings.eval_seed)
+            state.curve.append({"round": state.rounds, "hands": state.hands, "vs_greedy": points})
+        save(state, checkpoint)
+        if on_round is not None:
+            on_round(state)
+    return state
+
+
+def plot(curve: list[dict[str, float]], path: Path) -> None:
+    """The learning curve (points a hand against two greedy bots by hands trained) as an
+    image (PNG or SVG by the suffix)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6, 3.5), dpi=120)
+    hands = [p["hands"] for p in curve]
+    ax.plot(hands, [p["vs_greedy"] for p in curve], marker="o", label="vs greedy, greedy")
+    if any("vs_expert" in p for p in curve):
+        pts = [p for p in curve if "vs_expert" in p]
+        ax.plot(
+            [p["hands"] for p in pts],
+            [p["vs_expert"] for p in pts],
+            marker="s",
+            label="vs expert, expert",
+        )
+    ax.axhline(0, color="grey", linewidth=0.8)
+    ax.set_xlabel("hands of training")
+    ax.set_ylabel("points a hand")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)

@@ -1,0 +1,147 @@
+"""The deep learned bot and its JAX trainer (issue 26 point 3, D126): inputs from the seat's
+observation only, the NumPy network the trainer's network, a resumed run the run it continues."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from pathlib import Path
+
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+from paohuzi.bots.deep import (
+    ACTION_FEATURES,
+    WAIT_SCALE,
+    DeepBot,
+    DeepNet,
+    action_rows,
+    state_vector,
+)
+from paohuzi.engine.actions import HU, ActionType
+from paohuzi.engine.cards import NUM_KINDS
+from paohuzi.engine.evaluator import prepare_counts
+from paohuzi.engine.game import Game
+from paohuzi.engine.observation import observe
+from paohuzi.engine.rules import HUNAN, holding_limit
+from paohuzi.planes import observation_arrays
+from paohuzi.tools import deep_train
+from paohuzi.tools.deep_train import Settings
+from tests.scenario import random_decisions
+from tests.test_game_invariants import hidden_reshuffle
+
+TINY = Settings(
+    hands=40,
+    round_hands=20,
+    envs=7,
+    batch=16,
+    passes=1.0,
+    state_hidden=(8, 8),
+    action_hidden=4,
+    head_hidden=(8, 4),
+    eval_every=0,
+)
+
+
+def _choices(seeds: range) -> list[tuple[Game, int]]:
+    out = []
+    for game, seat, _ in random_decisions(seeds):
+        if len([a for a in game.legal_actions() if a != HU]) > 1:
+            out.append((game.clone(), seat))
+    return out
+
+
+def test_the_bot_sees_the_planes_the_trainer_sees() -> None:
+    checked = 0
+    for game, seat in _choices(range(3)):
+        native = observation_arrays(game, seat)["observation"].reshape(-1)
+        assert np.array_equal(state_vector(observe(game, seat)), native)
+        checked += 1
+    assert checked > 30
+
+
+def test_action_rows_say_what_each_action_does() -> None:
+    checked = 0
+    for game, seat in _choices(range(4)):
+        obs = observe(game, seat)
+        legal = tuple(a for a in obs.legal if a != HU)
+        rows = action_rows(obs, legal)
+        assert rows.shape == (len(legal), ACTION_FEATURES) and np.isfinite(rows).all()
+        assert (rows[:, :4].sum(axis=1) == 1).all()
+        for action, row in zip(legal, rows, strict=True):
+            taken, after = row[5:25], row[25:45]
+            # what the hand gives up plus what it keeps is the hand (a 吃's card on offer goes
+            # into its group, not the hand)
+            assert np.array_equal(taken + after, np.array(obs.hand))
+            if action.type is ActionType.DISCARD:
+                assert action.card is not None and taken[action.card] == 1 and taken.sum() == 1
+                # the waits after a discard, as the evaluator of the Python core says them
+                hand = list(obs.hand)
+                hand[action.card] -= 1
+                table = obs.own_table()
+                held = sum(hand) + sum(len(g.cards) for g in table)
+                want = np.zeros(NUM_KINDS, np.float32)
+                if held == holding_limit(sum(g.is_four for g in table)):
+                    for w in prepare_counts(hand, table, obs.rules, native=False).waits():
+                        want[w.win] = max(want[w.win], w.points / WAIT_SCALE)
+                assert np.array_equal(row[45:65], want)
+            checked += 1
+    assert checked > 100
+
+
+def test_deep_acts_legally_and_the_same_when_hidden_cards_are_reshuffled() -> None:
+    rng = random.Random(26)
+    net = DeepNet(deep_train.numpy_params(deep_train.new_state(TINY).params))
+    bot = DeepBot(net=net)
+    checked = 0
+    for game, seat, _ in random_decisions(range(8)):
+        obs = observe(game, seat)
+        action = bot.act(obs)
+        assert action in obs.legal
+        assert bot.act(observe(hidden_reshuffle(game, seat, rng), seat)) == action
+        checked += 1
+    assert checked > 100
+
+
+def test_the_numpy_network_is_the_trainers_network() -> None:
+    state = deep_train.new_state(replace(TINY, seed=5))
+    net = DeepNet(deep_train.numpy_params(state.params))
+    for game, seat in _choices(range(2))[:20]:
+        obs = observe(game, seat)
+        legal = tuple(a for a in obs.legal if a != HU)
+        s, a = state_vector(obs), action_rows(obs, legal)
+        ours = net(s, a)
+        theirs = np.asarray(deep_train._q_batch(state.params, s[None], a[None]))[0]
+        rows = np.asarray(deep_train.q_rows(state.params, jnp.tile(s, (len(a), 1)), jnp.asarray(a)))
+        assert np.allclose(ours, theirs, atol=1e-5) and np.allclose(ours, rows, atol=1e-5)
+
+
+def test_a_stopped_run_resumes_to_the_same_weights(tmp_path: Path) -> None:
+    straight = deep_train.train(TINY, tmp_path / "a.npz", resume=False)
+    first = deep_train.train(replace(TINY), tmp_path / "b.npz", resume=False, minutes=0.0)
+    assert first.rounds == 0  # a time limit already spent: nothing played, nothing lost
+    half = deep_train.train(TINY, tmp_path / "b.npz", resume=False, stop_after=1)
+    assert half.rounds == 1
+    resumed = deep_train.train(TINY, tmp_path / "b.npz")
+    assert (resumed.rounds, resumed.hands) == (straight.rounds, straight.hands) == (2, 40)
+    fresh = deep_train.new_state(TINY).params
+    for layer in deep_train.LAYERS:
+        assert np.array_equal(straight.params[layer]["w"], resumed.params[layer]["w"])
+        assert not np.array_equal(straight.params[layer]["w"], fresh[layer]["w"])
+
+
+def test_a_checkpoint_of_other_settings_is_refused(tmp_path: Path) -> None:
+    deep_train.train(replace(TINY, hands=20), tmp_path / "c.npz", resume=False)
+    with pytest.raises(ValueError, match="other settings"):
+        deep_train.train(replace(TINY, lr=0.1), tmp_path / "c.npz")
+
+
+def test_exported_weights_load_with_numpy_only(tmp_path: Path) -> None:
+    state = deep_train.new_state(TINY)
+    deep_train.export(state, tmp_path / "w.npz")
+    net = DeepNet.load(tmp_path / "w.npz")
+    assert net.state_size == observation_arrays(Game(HUNAN, seed=1), 0)["observation"].size
+    np.savez(tmp_path / "bad.npz", w0=np.zeros(3))
+    with pytest.raises(ValueError, match="not a deep network"):
+        DeepNet.load(tmp_path / "bad.npz")
