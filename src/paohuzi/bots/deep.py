@@ -150,7 +150,10 @@ class DeepNet:
         return cls(params)
 
     def _dense(self, layer: str, x: Array) -> Array:
-        return x @ self.params[f"{layer}_w"] + self.params[f"{layer}_b"]
+        # einsum's own loop, not BLAS: a few rows a decision, and OpenBLAS's threads cost
+        # 20 times the product on a busy machine (6.8 ms against 0.24 ms at load 4, 2 cores)
+        product = np.einsum("ij,jk->ik", x, self.params[f"{layer}_w"], optimize=False)
+        return product + self.params[f"{layer}_b"]
 
     def __call__(self, state: Array, actions: Array) -> Array:
         """The estimates (payments / :data:`SCALE`) of each action row in one state."""

@@ -53,16 +53,20 @@ class Settings:
     envs: int = 100
     """Hands played at once (one forward pass answers all their pending decisions)."""
     lr: float = 5e-4
-    batch: int = 1024
-    passes: float = 4.0
-    """Minibatch steps a round: passes × the round's rows / batch. A round's rows are used in
-    that round only (no replay buffer), so a resumed run is exactly the run it continues."""
+    batch: int = 128
+    """Decisions a minibatch step (each with all its actions)."""
+    passes: float = 2.0
+    """Minibatch steps a round: passes × the round's decisions / batch. A round's decisions
+    are used in that round only (no replay buffer), so a resumed run is exactly the run it
+    continues."""
     epsilon: float = 0.05
     greedy_share: float = 0.5
     """Chance that a seat of a hand is the greedy bot (at least one seat is the network)."""
     state_hidden: tuple[int, ...] = (256, 256)
     action_hidden: int = 64
     head_hidden: tuple[int, ...] = (256, 128)
+    value_weight: float = 0.1
+    """Weight of the decisions' mean value in the loss (the rest: each action against it)."""
     seed: int = 0
     eval_every: int = 10
     """Rounds between points of the learning curve (0: none)."""
@@ -122,8 +126,23 @@ def _q_batch(params: Params, states: jax.Array, actions: jax.Array) -> jax.Array
     return _dense(params["out"], h)[..., 0]
 
 
-def _loss(params: Params, states: jax.Array, actions: jax.Array, targets: jax.Array) -> jax.Array:
-    return jnp.mean((q_rows(params, states, actions) - targets) ** 2)
+def _loss(
+    params: Params,
+    states: jax.Array,
+    actions: jax.Array,
+    targets: jax.Array,
+    mask: jax.Array,
+    value_weight: float,
+) -> jax.Array:
+    """Paired: the squared error of each action's estimate less the decision's mean estimate
+    against its label less the mean label (the true deal's luck, common to every action of a
+    decision, cancels), plus ``value_weight`` × that of the means themselves."""
+    q = _q_batch(params, states, actions)
+    n = mask.sum(axis=1)
+    q_mean = (q * mask).sum(axis=1) / n
+    t_mean = (targets * mask).sum(axis=1) / n
+    advantage = ((q - q_mean[:, None]) - (targets - t_mean[:, None])) ** 2 * mask
+    return jnp.mean(advantage.sum(axis=1) / n) + value_weight * jnp.mean((q_mean - t_mean) ** 2)
 
 
 @dataclass
@@ -135,7 +154,7 @@ class State:
     opt_state: Any
     rounds: int = 0
     hands: int = 0
-    rows: int = 0
+    decisions: int = 0
     seconds: float = 0.0
     loss: float = 0.0
     curve: list[dict[str, float]] = field(default_factory=list)
@@ -150,9 +169,16 @@ def _make_step(settings: Settings) -> Callable[..., Any]:
 
     @jax.jit
     def step(
-        params: Params, opt_state: Any, states: jax.Array, actions: jax.Array, targets: jax.Array
+        params: Params,
+        opt_state: Any,
+        states: jax.Array,
+        actions: jax.Array,
+        targets: jax.Array,
+        mask: jax.Array,
     ) -> tuple[Params, Any, jax.Array]:
-        loss, grads = jax.value_and_grad(_loss)(params, states, actions, targets)
+        loss, grads = jax.value_and_grad(_loss)(
+            params, states, actions, targets, mask, settings.value_weight
+        )
         updates, opt_state = opt.update(grads, opt_state, params)
         return optax.apply_updates(params, updates), opt_state, loss
 
@@ -176,7 +202,7 @@ def save(state: State, path: Path) -> None:
         "settings": asdict(state.settings),
         "rounds": state.rounds,
         "hands": state.hands,
-        "rows": state.rows,
+        "decisions": state.decisions,
         "seconds": state.seconds,
         "loss": state.loss,
         "curve": state.curve,
@@ -205,7 +231,7 @@ def load(path: Path, settings: Settings, rules: RuleSet = HUNAN) -> State:
         opt_state,
         meta["rounds"],
         meta["hands"],
-        meta["rows"],
+        meta["decisions"],
         meta["seconds"],
         meta["loss"],
         meta["curve"],
@@ -233,8 +259,17 @@ def export(state: State, path: Path) -> None:
 class _Hand:
     game: Game
     net_seats: frozenset[int]
-    rows: list[tuple[int, np.ndarray, np.ndarray]] = field(default_factory=list)
-    """(seat, state, chosen action row) of each network decision."""
+
+
+@dataclass
+class Decision:
+    """One network decision of a round: the seat's state, a row per legal action and, per
+    action, the seat's payment / :data:`SCALE` when it takes it and every seat then plays the
+    rollout policy from the true deal."""
+
+    state: np.ndarray
+    rows: np.ndarray
+    targets: np.ndarray
 
 
 _GREEDY = GreedyBot()
@@ -264,18 +299,14 @@ def _bucket(n: int) -> int:
     return max(8, 1 << (n - 1).bit_length())
 
 
-def play_round(
-    state: State, rules: RuleSet = HUNAN
-) -> tuple[list[np.ndarray], list[np.ndarray], list[float], int]:
-    """One round's hands: every network decision's state, chosen action row and target."""
+def play_round(state: State, rules: RuleSet = HUNAN) -> tuple[list[Decision], int]:
+    """One round's hands, ``envs`` at a time: every network decision, labelled."""
     settings = state.settings
     rng = np.random.default_rng([settings.seed, state.rounds])
     base = state.rounds * settings.round_hands
     seats = rules.players
     started = 0
-    states: list[np.ndarray] = []
-    actions: list[np.ndarray] = []
-    targets: list[float] = []
+    decisions: list[Decision] = []
 
     def deal() -> _Hand:
         nonlocal started
@@ -294,42 +325,53 @@ def play_round(
         still = []
         for hand in live:
             step = _advance(hand)
-            if step is None:
-                payments = hand.game.result.payments if hand.game.result else (0,) * seats
-                for seat, s, a in hand.rows:
-                    states.append(s)
-                    actions.append(a)
-                    targets.append(payments[seat] / SCALE)
-                if started < settings.round_hands:
-                    fresh = deal()
-                    still.append(fresh)
-                    step = _advance(fresh)
-                    if step is not None:
-                        pending.append((fresh, step))
-                continue
-            still.append(hand)
-            pending.append((hand, step))
+            while step is None and started < settings.round_hands:
+                hand = deal()
+                step = _advance(hand)
+            if step is not None:
+                still.append(hand)
+                pending.append((hand, step))
         live = still
         if not pending:
             continue
         width = _bucket(max(len(legal) for _, (_, _, legal) in pending))
         batch = np.zeros((settings.envs, size), np.float32)
         rows = np.zeros((settings.envs, width, ACTION_FEATURES), np.float32)
-        made = []
         for j, (hand, (seat, obs, legal)) in enumerate(pending):
             batch[j] = observation_arrays(hand.game, seat)["observation"].reshape(-1)
-            r = action_rows(obs, legal)
-            rows[j, : len(legal)] = r
-            made.append(r)
+            rows[j, : len(legal)] = action_rows(obs, legal)
         q = np.asarray(_q_batch(state.params, jnp.asarray(batch), jnp.asarray(rows)))
         for j, (hand, (seat, _, legal)) in enumerate(pending):
+            values = hand.game.rollout(legal, seat)
+            if values is None:
+                raise ValueError("training needs the native core (paohuzi.native)")
+            n = len(legal)
+            decisions.append(
+                Decision(
+                    batch[j].copy(), rows[j, :n].copy(), np.asarray(values, np.float32) / SCALE
+                )
+            )
             if rng.random() < settings.epsilon:
-                choice = int(rng.integers(len(legal)))
+                choice = int(rng.integers(n))
             else:
-                choice = int(np.argmax(q[j, : len(legal)]))
-            hand.rows.append((seat, batch[j].copy(), made[j][choice]))
+                choice = int(np.argmax(q[j, :n]))
             hand.game.apply(legal[choice])
-    return states, actions, targets, started
+    return decisions, started
+
+
+def _minibatch(
+    decisions: list[Decision], idx: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    chosen = [decisions[i] for i in idx]
+    width = _bucket(max(len(d.targets) for d in chosen))
+    states = np.stack([d.state for d in chosen])
+    rows = np.zeros((len(chosen), width, ACTION_FEATURES), np.float32)
+    targets = np.zeros((len(chosen), width), np.float32)
+    mask = np.zeros((len(chosen), width), np.float32)
+    for j, d in enumerate(chosen):
+        n = len(d.targets)
+        rows[j, :n], targets[j, :n], mask[j, :n] = d.rows, d.targets, 1
+    return states, rows, targets, mask
 
 
 def evaluate(params: Params, deals: int, seed: int, rules: RuleSet = HUNAN) -> float:
@@ -373,28 +415,22 @@ def train(
             break
         played_now += 1
         t0 = time.monotonic()
-        s, a, t, played = play_round(state)
-        states, actions = np.stack(s), np.stack(a)
-        targets = np.asarray(t, np.float32)
+        decisions, played = play_round(state)
         rng = np.random.default_rng([settings.seed, state.rounds, 1])
-        steps = max(1, round(settings.passes * len(targets) / settings.batch))
-        losses = []
+        steps = max(1, round(settings.passes * len(decisions) / settings.batch))
         order = np.concatenate(
-            [rng.permutation(len(targets)) for _ in range(math.ceil(settings.passes) + 1)]
+            [rng.permutation(len(decisions)) for _ in range(math.ceil(settings.passes) + 1)]
         )
+        losses = []
         for i in range(steps):
-            idx = order[i * settings.batch : (i + 1) * settings.batch]
+            batch = _minibatch(decisions, order[i * settings.batch : (i + 1) * settings.batch])
             state.params, state.opt_state, loss = step(
-                state.params,
-                state.opt_state,
-                jnp.asarray(states[idx]),
-                jnp.asarray(actions[idx]),
-                jnp.asarray(targets[idx]),
+                state.params, state.opt_state, *map(jnp.asarray, batch)
             )
             losses.append(float(loss))
         state.rounds += 1
         state.hands += played
-        state.rows += len(t)
+        state.decisions += len(decisions)
         state.loss = float(np.mean(losses))
         state.seconds += time.monotonic() - t0
         if settings.eval_every and state.rounds % settings.eval_every == 0:
