@@ -127,6 +127,52 @@ def test_module_bots_are_found_in_the_current_directory(
     assert main(["tournament", "--bots", "my_lab_bots:make,greedy,greedy", "--deals", "1"]) == 0
 
 
+# ---------------------------------------------------------------- train --workers --minutes
+
+TINY = ["--round-hands", "4", "--warmup", "1", "--steps", "3", "--batch", "16", "--hidden", "6"]
+
+
+@pytest.mark.xdist_group("workers")
+def test_train_on_two_workers_gives_the_rows_and_weights_of_one(tmp_path: Path) -> None:
+    from paohuzi.tools.dmc import play_round, players
+    from paohuzi.tools.dmc_settings import Settings
+
+    settings = Settings(hands=8, round_hands=4, warmup=1, steps=3, batch=16, hidden=(6,))
+    net = QNet.new(settings.hidden, 9)
+    alone = play_round(net, settings, 30, 30)
+    with players(2) as pool:
+        shared = play_round(net, settings, 30, 30, pool)
+    assert len(alone[0]) > 200
+    assert np.array_equal(alone[0], shared[0]) and np.array_equal(alone[1], shared[1])
+    weights = []
+    for workers in ("1", "2"):
+        out = tmp_path / f"w{workers}.npz"
+        args = ["train", "--hands", "8", *TINY, "--workers", workers, "--out", str(out)]
+        assert main([*args, "--checkpoint", str(tmp_path / f"c{workers}.npz")]) == 0
+        with np.load(out) as data:
+            weights.append({k: data[k] for k in data.files})
+    assert weights[0].keys() == weights[1].keys()
+    assert all(np.array_equal(weights[0][k], weights[1][k]) for k in weights[0])
+
+
+def test_train_minutes_stops_after_the_round_and_the_checkpoint_resumes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from paohuzi.tools.dmc import State
+
+    checkpoint = tmp_path / "c.npz"
+    args = ["train", "--hands", "12", *TINY, "--checkpoint", str(checkpoint)]
+    args += ["--out", str(tmp_path / "w.npz")]
+    assert main([*args, "--minutes", "0"]) == 0  # the deadline has passed when round 1 ends
+    assert "stopped after 0 minutes" in capsys.readouterr().out
+    assert (State.load(checkpoint, 1e-3).hands, State.load(checkpoint, 1e-3).rounds) == (4, 1)
+    load_bot(f"learned:{tmp_path / 'w.npz'}")  # the weights so far are written too
+    assert main(args) == 0
+    assert "12 hands in 3 rounds" in capsys.readouterr().out
+    for bad in (["--workers", "0"], ["--minutes", "-1"]):
+        assert main([*args, *bad]) == 2
+
+
 # ---------------------------------------------------------------- cmd: programs
 
 LOGGING_BOT = """
