@@ -75,24 +75,27 @@ _GONE = ("the bot exited", "the bot closed its input")
 
 class _Watched:
     """A bot whose every decision is kept: what it was offered, what it chose, and whether its
-    program had been seen to exit by then."""
+    program had been seen to exit by then in this hand."""
 
     def __init__(self, bot: SubprocessBot) -> None:
         self.bot = bot
         self.name = bot.name
         self.decisions: list[tuple[tuple[Action, ...], Action, bool]] = []
+        self.hand_start = 0
+        """Where this hand's errors begin in the bot's list."""
 
     def act(self, observation: Observation) -> Action:
         action = self.bot.act(observation)
-        exited = any(e in _GONE for e in self.bot.errors)
+        exited = any(e in _GONE for e in self.bot.errors[self.hand_start :])
         self.decisions.append((tuple(observation.legal), action, exited))
         return action
 
     def end(self, observation: Observation) -> None:
         self.bot.end(observation)
+        self.hand_start = len(self.bot.errors)
 
 
-def test_a_bot_that_exits_is_replaced_by_the_default() -> None:
+def test_a_bot_that_exits_plays_the_default_and_is_started_again_next_hand() -> None:
     bot = _broken("print('bye')")
     watched = _Watched(bot)
     try:
@@ -101,12 +104,15 @@ def test_a_bot_that_exits_is_replaced_by_the_default() -> None:
             play_hand(game, [watched, RandomBot(i), RandomBot(i + 1)])
             assert game.is_over
             assert replay(Record.from_json(record_of(game).to_json())).error is None
-        # Its one line is read as an answer, or not if it is gone before the first message.
-        assert bot.errors[-1] in _GONE and bot.errors[:-1] in ([], [f"unreadable answer {BYE}"])
+        # Each hand starts the program again (D130); each time its one line is read as an
+        # answer, or not if it is gone before the first message, and then it is gone.
+        assert bot.starts == 5
+        gone = [e for e in bot.errors if e in _GONE]
+        assert len(gone) == 5 and set(bot.errors) - set(_GONE) <= {f"unreadable answer {BYE}"}
         after = [(legal, action) for legal, action, exited in watched.decisions if exited]
-        # Every decision from the exit on is the default's (docs/protocol.md): pass when the
-        # seat may, else the first legal action; and the game played them.
-        assert len(after) >= 40, len(after)  # 51 (seeded hands; 50 if its line is never read)
+        # Every decision from the exit to the end of its hand is the default's
+        # (docs/protocol.md): pass when the seat may, else the first legal action.
+        assert len(after) >= 40, len(after)
         for legal, action in after:
             assert action in legal and action == (PASS if PASS in legal else legal[0])
         assert any(action != PASS for _, action in after)  # it discards too, not only passes

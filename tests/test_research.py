@@ -219,6 +219,28 @@ def test_registered_envs_make_and_give_action_masks() -> None:
         made.close()
 
 
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_registered_envs_pass_gymnasiums_check_env_as_registered(env_id: str) -> None:
+    # check_env steps a random element of the action space: as registered, an illegal one ends
+    # the hand with the penalty (D132); the classes still raise by default. Its warnings (a
+    # missing render_fps among them) are errors here.
+    from gymnasium.utils.env_checker import check_env
+
+    made = gymnasium.make(env_id)
+    try:
+        check_env(made.unwrapped)
+        assert made.unwrapped.illegal == "penalty"  # type: ignore[attr-defined]
+    finally:
+        made.close()
+    observation, _ = made.unwrapped.reset(seed=4)
+    _, reward, done, _, _ = made.unwrapped.step(_illegal(observation["action_mask"]))
+    assert done and reward == -2 * largest_payment(HUNAN)
+    raising = gymnasium.make(env_id, illegal="raise")
+    observation, _ = raising.unwrapped.reset(seed=4)
+    with pytest.raises(IllegalAction):
+        raising.unwrapped.step(_illegal(observation["action_mask"]))
+
+
 def test_reset_options_deal_the_given_deck_and_dealer() -> None:
     deck = full_deck()
     random.Random(11).shuffle(deck)

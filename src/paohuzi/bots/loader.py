@@ -1,13 +1,18 @@
-"""Bots by name, wherever they come from: a built-in level, ``module:factory`` or ``cmd:…``.
+"""Bots by name, wherever they come from: a built-in level, a checkpoint, ``module:factory`` or
+``cmd:…``.
 
 A *bot spec* is a string, so it pickles and crosses process and machine boundaries (the
 ``--workers`` pool, Ray): each process builds its own bot from it.
 
 * a built-in name (:data:`paohuzi.bots.BOTS`, ``expert@N``, ``expert@Xs``);
-* ``module:factory`` — ``factory(seed)`` from an importable module returns the bot (an object
-  with ``name`` and ``act(observation)``, :class:`paohuzi.bots.Bot`);
+* ``learned:PATH`` — the learned bot playing the weights of a checkpoint (a NumPy ``.npz``,
+  :func:`checkpoint_bot`; D130);
+* ``module:factory`` — ``factory(seed)`` from a module importable here or from the current
+  directory (as ``python -m`` finds it) returns the bot (an object with ``name`` and
+  ``act(observation)``, :class:`paohuzi.bots.Bot`);
 * ``cmd:PROGRAM ARGS`` — a program speaking the bot protocol (docs/protocol.md), started for
-  the bot and ended by :func:`close_bot`.
+  the bot and ended by :func:`close_bot`; :class:`Programs` keeps programs running from hand
+  to hand of a run.
 
 Only an operator or a local user names ``module:`` and ``cmd:`` bots: they run code. The
 server's lobby offers a fixed list the operator chose (``paohuzi serve --offer-bots``).
@@ -16,21 +21,29 @@ server's lobby offers a fixed list the operator chose (``paohuzi serve --offer-b
 from __future__ import annotations
 
 import importlib
+import os
 import re
 import shlex
+import sys
+import zipfile
+from functools import cache
+from pathlib import Path
 from typing import Any
 
 from paohuzi.bots import BOTS, Bot, make_bot
 from paohuzi.bots.protocol import SubprocessBot
 
 CMD = "cmd:"
+LEARNED = "learned:"
 _MODULE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
 
 
 def spec_kind(spec: str) -> str:
-    """``builtin``, ``module`` or ``cmd``."""
+    """``builtin``, ``checkpoint``, ``module`` or ``cmd``."""
     if spec.startswith(CMD):
         return "cmd"
+    if spec.startswith(LEARNED):
+        return "checkpoint"
     if ":" in spec:
         return "module"
     return "builtin"
@@ -43,7 +56,11 @@ def load_bot(spec: str, seed: int | None = None) -> Bot:
     if kind == "builtin":
         return make_bot(spec, seed)
     if kind == "cmd":
-        return _program(spec)
+        program = _program(spec)
+        program.seed = seed
+        return program
+    if kind == "checkpoint":
+        return checkpoint_bot(spec[len(LEARNED) :], spec)
     factory = _factory(spec)
     bot: Any = factory(seed)
     if not callable(getattr(bot, "act", None)):
@@ -60,6 +77,8 @@ def check_spec(spec: str) -> None:
         make_bot(spec)
     elif kind == "cmd":
         _command(spec)
+    elif kind == "checkpoint":
+        checkpoint_bot(spec[len(LEARNED) :], spec)
     else:
         _factory(spec)
 
@@ -71,9 +90,54 @@ def close_bot(bot: Bot) -> None:
         close()
 
 
+class Programs:
+    """The protocol programs (``cmd:``) of a run: each started when a seat first needs it and
+    kept from hand to hand, lent to one seat at a time (D130). Other specs are made afresh
+    for every hand, as :func:`load_bot` makes them."""
+
+    def __init__(self) -> None:
+        self._idle: dict[str, list[SubprocessBot]] = {}
+        self._running: list[SubprocessBot] = []
+
+    def bot(self, spec: str, seed: int | None = None) -> Bot:
+        """The bot of ``spec`` for one hand: a running program if one is free (told ``seed``
+        in the hand's ``start``), else a new bot; give it back with :meth:`release`."""
+        if spec_kind(spec) != "cmd":
+            return load_bot(spec, seed)
+        idle = self._idle.get(spec)
+        if idle:
+            program = idle.pop()
+        else:
+            program = _program(spec)
+            self._running.append(program)
+        program.seed = seed
+        program.new_hand()
+        return program
+
+    def release(self, bot: Bot) -> None:
+        """The hand is over: a program waits for the next one; any other bot is closed."""
+        if isinstance(bot, SubprocessBot) and bot in self._running:
+            self._idle.setdefault(bot.name, []).append(bot)
+        else:
+            close_bot(bot)
+
+    def close(self) -> None:
+        """End every program."""
+        for program in self._running:
+            program.close()
+        self._running.clear()
+        self._idle.clear()
+
+    def __len__(self) -> int:
+        return len(self._running)
+
+
 def describe_specs() -> str:
     """The kinds of bot names, for help texts."""
-    return f"{', '.join(BOTS)} (expert@N: N samples a decision), module:factory or cmd:PROGRAM"
+    return (
+        f"{', '.join(BOTS)} (expert@N: N samples a decision), learned:CHECKPOINT.npz, "
+        "module:factory or cmd:PROGRAM"
+    )
 
 
 def _command(spec: str) -> list[str]:
@@ -98,6 +162,7 @@ def _factory(spec: str) -> Any:
     module_name, _, attribute = spec.partition(":")
     if not _MODULE.fullmatch(module_name) or not attribute.isidentifier():
         raise ValueError(f"bad bot {spec!r}: write module:factory, as in mypackage.bots:make")
+    _look_here()
     try:
         module = importlib.import_module(module_name)
     except ImportError as error:
@@ -106,3 +171,74 @@ def _factory(spec: str) -> Any:
     if not callable(factory):
         raise ValueError(f"bot {spec!r}: {module_name} has no callable {attribute}")
     return factory
+
+
+def _look_here() -> None:
+    """Let imports find modules in the current directory, as ``python -m`` does; after the
+    installed ones, so that a file here cannot stand in for the standard library (D130)."""
+    here = os.getcwd()
+    if here not in sys.path and "" not in sys.path:
+        sys.path.append(here)
+
+
+def checkpoint_bot(path: str, name: str | None = None) -> Bot:
+    """The bot playing the weights of the checkpoint at ``path`` (a NumPy ``.npz`` of arrays,
+    no pickled objects), chosen by the arrays it holds: ``w0, b0, w1, b1, …`` are the learned
+    bot's value network (:class:`paohuzi.bots.learned.QNet`: the weights ``paohuzi train``
+    exports, or its resumable checkpoint). ValueError in one line for a file that is missing
+    or holds no bot's weights."""
+    file = Path(path)
+    try:
+        stat = file.stat()
+    except OSError as error:
+        raise ValueError(f"learned:{path}: {error.strerror}") from None
+    bot: Any = _checkpoint(str(file.resolve()), stat.st_mtime_ns, stat.st_size)()
+    bot.name = name or f"{LEARNED}{path}"
+    return bot  # type: ignore[no-any-return]
+
+
+@cache
+def _checkpoint(path: str, mtime: int, size: int) -> Any:
+    """A maker of the bot for a checkpoint file, read once a version of the file."""
+    del mtime, size  # in the key: a rewritten file is read again
+    try:
+        import numpy as np
+
+        from paohuzi.bots.learned import NUM_FEATURES, LearnedBot, QNet
+    except ModuleNotFoundError as missing:
+        raise ValueError(
+            f"a checkpoint needs NumPy ({missing.name} is not installed): "
+            "pip install 'paohuzi[train]'"
+        ) from None
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            arrays = {k: data[k] for k in data.files}
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile) as error:
+        raise ValueError(f"learned:{path}: not a NumPy .npz checkpoint ({error})") from None
+    if "w0" in arrays and "b0" in arrays:
+        layers = _layers(path, arrays, NUM_FEATURES)
+        net = QNet({k: arrays[k].astype(np.float32) for k in layers})
+        return lambda: LearnedBot(net=net)
+    held = ", ".join(sorted(arrays)[:8]) or "no arrays"
+    raise ValueError(f"learned:{path}: holds no bot's weights ({held})")
+
+
+def _layers(path: str, arrays: dict[str, Any], features: int) -> list[str]:
+    """The names of a value network's arrays, checked to chain from ``features`` inputs to
+    one output."""
+    names: list[str] = []
+    width = features
+    i = 0
+    while f"w{i}" in arrays:
+        w, b = arrays[f"w{i}"], arrays.get(f"b{i}")
+        if w.ndim != 2 or w.shape[0] != width or b is None or b.shape != (w.shape[1],):
+            raise ValueError(
+                f"learned:{path}: layer {i} does not fit ({width} inputs expected, "
+                f"w{i} {w.shape}, b{i} {None if b is None else b.shape})"
+            )
+        names += [f"w{i}", f"b{i}"]
+        width = w.shape[1]
+        i += 1
+    if width != 1:
+        raise ValueError(f"learned:{path}: the last layer has {width} outputs, not 1")
+    return names

@@ -1,12 +1,13 @@
 """The bot protocol (docs/protocol.md): an external program plays a seat over JSON lines.
 
 The program reads one JSON object a line on its standard input — ``start`` when a hand
-begins, ``event`` for everything its seat sees happen, ``ask`` when it must decide, ``error``
-when its last answer was refused, ``end`` with the hand's result — and answers each ``ask``
-with one line: ``{"action": "peng"}`` (or the bare F3 action, ``peng``). Everything it is sent
-comes from its seat's observation. A missing, late, unreadable or illegal answer is logged
-and the seat plays a safe default instead (pass if it may, else the first legal action), so a
-broken bot never corrupts a game.
+begins (with the hand's rule set and seed: one program plays hand after hand), ``event`` for
+everything its seat sees happen, ``ask`` when it must decide, ``error`` when its last answer
+was refused, ``end`` with the hand's result — and answers each ``ask`` with one line:
+``{"action": "peng"}`` (or the bare F3 action, ``peng``). Everything it is sent comes from its
+seat's observation. A missing, late, unreadable or illegal answer is logged and the seat plays
+a safe default instead (pass if it may, else the first legal action), so a broken bot never
+corrupts a game.
 """
 
 from __future__ import annotations
@@ -88,13 +89,16 @@ def observation_json(obs: Observation, public: JSON | None = None) -> JSON:
     }
 
 
-def observation_from_json(data: JSON, rules: RuleSet = HUNAN) -> Observation:
+def observation_from_json(data: JSON, rules: RuleSet | None = None) -> Observation:
     """The :class:`Observation` a ``start`` or ``ask`` message describes (the inverse of
     :func:`observation_json`, events and result aside): what a protocol bot needs to use a
     policy written for observations, such as one on the encoded planes. ``rules`` are the
-    table's (the message does not carry them); its seat count follows the message.
+    table's: by default those of the message (a ``start`` carries them; keep them for the
+    ``ask`` messages of its hand), else Hunan; its seat count follows the message.
     Raises ValueError for a message that is not one."""
     try:
+        if rules is None:
+            rules = RuleSet.from_json(data["rules"]) if "rules" in data else HUNAN
         seats = len(data["hand_sizes"])
         if rules.players != seats:
             rules = replace(rules, players=seats)
@@ -136,7 +140,11 @@ def safe_default(legal: Sequence[Action]) -> Action:
 
 
 class SubprocessBot:
-    """A bot that is another program speaking the protocol on its stdin and stdout."""
+    """A bot that is another program speaking the protocol on its stdin and stdout.
+
+    One program plays hand after hand (each begins with ``start``); a program that has exited
+    (or closed its input) is started again at the next hand, so one crash costs the rest of a
+    hand, not the run. ``errors`` lists every failure, in order."""
 
     def __init__(
         self, command: Sequence[str], *, name: str = "external", timeout: float = DEFAULT_TIMEOUT
@@ -144,13 +152,23 @@ class SubprocessBot:
         self.name = name
         self.timeout = timeout
         self.errors: list[str] = []
+        self.seed: int | None = None
+        """The seed sent in the next ``start`` (set by whoever deals the hand)."""
+        self.starts = 0
+        """How many times the program was started."""
+        self._command = list(command)
+        self._closed = False
+        self._start()
+
+    def _start(self) -> None:
         self._process = subprocess.Popen(
-            list(command),
+            self._command,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
             bufsize=1,
         )
+        self.starts += 1
         self._lines: queue.Queue[str | None] = queue.Queue()
         assert self._process.stdout is not None
         self._reader = threading.Thread(
@@ -159,6 +177,7 @@ class SubprocessBot:
         self._reader.start()
         self._sent_events = 0
         self._dead = False
+        self._fresh = True
 
     def _read(self, stream: IO[str]) -> None:
         for line in stream:
@@ -173,25 +192,55 @@ class SubprocessBot:
             self._process.stdin.write(json.dumps(message, ensure_ascii=False) + "\n")
             self._process.stdin.flush()
         except (BrokenPipeError, OSError):
-            self._fail("the bot closed its input")
+            self._fail("the bot closed its input", gone=True)
 
-    def _fail(self, message: str) -> None:
+    def _fail(self, message: str, *, gone: bool = False) -> None:
         self.errors.append(message)
         log.warning("bot %s: %s", self.name, message)
-        if "closed" in message or "exited" in message:
+        if gone:
             self._dead = True
+
+    def _restart(self) -> None:
+        """Start the program again for a new hand, if it is gone (and neither closed nor
+        started for this very hand)."""
+        if self._closed or self._fresh or (not self._dead and self._process.poll() is None):
+            return
+        if not self._dead:
+            self._fail("the bot exited", gone=True)
+        self._stop()
+        try:
+            self._start()
+        except OSError as error:
+            self._fail(f"the bot could not be started again: {error.strerror}", gone=True)
+            return
+        log.warning("bot %s: started again for a new hand", self.name)
 
     def _sync(self, obs: Observation) -> None:
         """Send the start of a new hand, then every event not sent yet."""
         if len(obs.events) < self._sent_events or self._sent_events == 0:
+            self._restart()
             self._sent_events = 0
-            self._send({"type": "start", "protocol": PROTOCOL, **observation_json(obs)})
+            start = {"type": "start", "protocol": PROTOCOL, "seed": self.seed}
+            self._send({**start, "rules": obs.rules.to_json(), **observation_json(obs)})
+            self._fresh = False
         for event in obs.events[self._sent_events :]:
             self._send(event_json(event))
         self._sent_events = len(obs.events)
 
+    def _stale(self) -> None:
+        """Drop answers that came too late for their question (they would answer the next)."""
+        while not self._dead:
+            try:
+                line = self._lines.get_nowait()
+            except queue.Empty:
+                return
+            if line is None:
+                self._fail("the bot exited", gone=True)
+                return
+
     def act(self, observation: Observation) -> Action:
         self._sync(observation)
+        self._stale()
         self._send({"type": "ask", **observation_json(observation)})
         legal = observation.legal
         if self._dead:
@@ -202,7 +251,7 @@ class SubprocessBot:
             self._fail(f"no answer within {self.timeout:g} s")
             return self._refuse(legal, "timeout")
         if line is None:
-            self._fail("the bot exited")
+            self._fail("the bot exited", gone=True)
             return safe_default(legal)
         try:
             action = _parse_answer(line)
@@ -225,8 +274,21 @@ class SubprocessBot:
         self._send({"type": "end", "result": result_json(observation.result)})
         self._sent_events = 0
 
+    def new_hand(self) -> None:
+        """Whatever was sent, the next message is a new hand's ``start`` (a hand left
+        unfinished, as when a run stops, is not ended)."""
+        self._sent_events = 0
+
+    @property
+    def alive(self) -> bool:
+        """Whether the program is still running (as far as has been seen)."""
+        return not self._dead and self._process.poll() is None
+
     def close(self) -> None:
-        self._dead = True
+        self._closed = self._dead = True
+        self._stop()
+
+    def _stop(self) -> None:
         if self._process.stdin is not None:
             with contextlib.suppress(OSError):
                 self._process.stdin.close()

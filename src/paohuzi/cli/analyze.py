@@ -10,6 +10,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from paohuzi.cli.render import out_console
 from paohuzi.engine.analysis import Query, answer, batch_line, parse_query
 from paohuzi.engine.cards import KIND_NAMES
 from paohuzi.engine.evaluator import HuResult, best_win, waits
@@ -65,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _print_hu(query: Query, rules: RuleSet) -> None:
     assert query.win is not None
-    console = Console(highlight=False)
+    console = out_console()
     how = "self-drawn" if query.self_drawn else "shown by another player"
     result = best_win(query.hand, query.table, query.win, self_drawn=query.self_drawn, rules=rules)
     if result is None:
@@ -88,7 +89,7 @@ def _print_groups(console: Console, result: HuResult) -> None:
 
 
 def _print_waits(query: Query, rules: RuleSet) -> None:
-    console = Console(highlight=False)
+    console = out_console()
     found = waits(query.hand, query.table, rules)
     if not found:
         console.print("Not waiting (no card wins).")

@@ -9,10 +9,10 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
 from rich.table import Table
 
 from paohuzi.bots.loader import check_spec, describe_specs
+from paohuzi.cli.render import out_console
 from paohuzi.cli.runs import Reporter, add_run_arguments, open_log
 from paohuzi.cli.simulate import add_backend_arguments, add_players_argument, rules_of
 from paohuzi.engine.rules import PRESETS
@@ -113,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result.to_json(), ensure_ascii=False))
         return 0
-    out = Console(highlight=False)
+    out = out_console()
     out.print(f"{result.deals} duplicate deals a match (seed {result.seed}), {result.hands} hands")
     table = Table(
         "rank", "bot", "rating", "points / hand", "95% CI", "deals won", box=None, padding=(0, 2)

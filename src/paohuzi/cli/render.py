@@ -1,12 +1,27 @@
-"""Text for people: events, settlement windows."""
+"""Text for people: events, settlement windows, the console that prints them."""
 
 from __future__ import annotations
+
+import sys
 
 from rich.console import Console
 from rich.table import Table
 
 from paohuzi.engine.cards import KIND_NAMES
 from paohuzi.engine.game import Event, EventType, GameResult
+
+PIPE_WIDTH = 1000
+"""Columns of standard output when it is not a terminal: wide enough that no table is cut."""
+
+
+def out_console() -> Console:
+    """A console on standard output. On a terminal, rich fits the text to its width; into a
+    pipe or a file a line is as long as it needs to be (rich would fit it to 80 columns,
+    wrapping cells and cutting bot names with an ellipsis)."""
+    if sys.stdout.isatty():
+        return Console(highlight=False)
+    return Console(highlight=False, width=PIPE_WIDTH, soft_wrap=True)
+
 
 # A meld made from the player's own cards: the kind is named after "of".
 _MADE = {

@@ -8,9 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
-
-from paohuzi.cli.render import describe, print_settlement
+from paohuzi.cli.render import describe, out_console, print_settlement
 from paohuzi.engine.actions import parse_seat_action
 from paohuzi.engine.cards import KIND_NAMES, NotationError, format_cards
 from paohuzi.engine.game import IllegalAction
@@ -64,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _print_moves(record: Record) -> None:
-    console = Console(highlight=False)
+    console = out_console()
     game = record.new_game()
     rules = record.rule_set
     seating = rules.seating(record.dealer)

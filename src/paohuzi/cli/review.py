@@ -12,6 +12,7 @@ from rich.progress import Progress
 from rich.table import Table
 
 from paohuzi.bots.expert import DEFAULT_BUDGET, ExpertBot
+from paohuzi.cli.render import out_console
 from paohuzi.cli.replay import read_record
 from paohuzi.engine.record import RecordError
 from paohuzi.tools.review import (
@@ -77,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"seat": args.seat, "decisions": judged, "mistakes": worst} | rule()))
         return 0
-    out = Console(highlight=False)
+    out = out_console()
     table = Table("#", "played", "expert", "loss ± s.e. (points)", "", box=None, padding=(0, 2))
     for d in judged:
         table.add_row(str(d["index"]), d["played"], d["best"], lost(d), verdict(d))

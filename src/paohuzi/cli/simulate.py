@@ -15,6 +15,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from paohuzi import native
+from paohuzi.cli.render import out_console
 from paohuzi.engine.rules import PRESETS, SEAT_COUNTS, RuleSet
 from paohuzi.native import core as native_core
 from paohuzi.tools.distributed import BACKENDS
@@ -192,7 +193,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(figures))
         return 0
-    out = Console(highlight=False)
+    out = out_console()
     out.print(f"{args.games} hands in {elapsed:.1f} s: {figures['hands_per_second']:,} hands/s")
     out.print(f"win rate {won:.1%}, 荒庄 rate {1 - won:.1%}")
     for seat in range(rules.players):

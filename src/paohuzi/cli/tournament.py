@@ -8,10 +8,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
 from rich.table import Table
 
 from paohuzi.bots.loader import check_spec, describe_specs
+from paohuzi.cli.render import out_console
 from paohuzi.cli.runs import Reporter, add_run_arguments, open_log
 from paohuzi.cli.simulate import add_backend_arguments, add_players_argument, rules_of
 from paohuzi.engine.rules import PRESETS
@@ -146,7 +146,7 @@ def run(args: argparse.Namespace) -> int:
             )
         )
         return 0
-    out = Console(highlight=False)
+    out = out_console()
     out.print(f"{len(played)} deals × {per_deal} seatings = {hands} hands (seed {args.seed})")
     table = Table(
         "bot", "mean score / hand", "95% CI", "win rate", "errors", box=None, padding=(0, 2)

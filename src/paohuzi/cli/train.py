@@ -21,7 +21,8 @@ def add_parser(commands: Any) -> None:
         description="Train the learned bot's network by Deep Monte-Carlo: play hands (greedy "
         "bots first, then the network with ε-exploration against itself and greedy), fit the "
         "network to each decision's final payment, repeat. Resumes from --checkpoint if it "
-        "exists; writes it after every round, and the weights alone to --out at the end.",
+        "exists; writes it after every round, and the weights alone to --out at the end (or "
+        "when --minutes stops it).",
     )
     parser.add_argument(
         "--hands", type=int, default=d.hands, help=f"hands to play in all (default {d.hands})"
@@ -33,7 +34,14 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--lr", type=float, default=d.lr, help="Adam's step size")
     parser.add_argument("--epsilon", type=float, default=d.epsilon, help="share of random choices")
     parser.add_argument("--hidden", default=",".join(map(str, d.hidden)), help="hidden layer sizes")
-    parser.add_argument("--seed", type=int, default=d.seed, help="decks and generators")
+    add_run_arguments(parser, d.seed)
+    parser.set_defaults(run=run)
+
+
+def add_run_arguments(parser: argparse.ArgumentParser, seed: int = 0) -> None:
+    """The options every trainer takes: where its state goes, its seed, and how long and on
+    how many processes it runs (D131)."""
+    parser.add_argument("--seed", type=int, default=seed, help="decks and generators")
     parser.add_argument(
         "--checkpoint",
         default="train-checkpoint.npz",
@@ -43,7 +51,26 @@ def add_parser(commands: Any) -> None:
     parser.add_argument(
         "--out", default="learned.npz", help="the weights alone, as the bot ships them"
     )
-    parser.set_defaults(run=run)
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="processes playing each round's hands (default 1; the same run with any number)",
+    )
+    parser.add_argument(
+        "--minutes",
+        type=float,
+        help="stop after the round in progress once M minutes passed; the checkpoint resumes",
+    )
+
+
+def check_run_arguments(args: argparse.Namespace) -> str | None:
+    """What is wrong with the shared options, if anything."""
+    if args.workers < 1:
+        return "--workers must be at least 1"
+    if args.minutes is not None and not args.minutes >= 0:
+        return "--minutes must be 0 or more"
+    return None
 
 
 def _fail(message: str) -> int:
@@ -60,6 +87,9 @@ def run(args: argparse.Namespace) -> int:
         return _fail(f"--hidden takes sizes separated by commas, not {args.hidden!r}")
     if min(args.hands, args.round_hands, args.batch, *hidden) < 1 or args.steps < 0:
         return _fail("--hands, --round-hands, --batch and --hidden must be at least 1")
+    problem = check_run_arguments(args)
+    if problem is not None:
+        return _fail(problem)
     settings = Settings(
         hands=args.hands,
         round_hands=args.round_hands,
@@ -90,9 +120,21 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         with progress:
-            state = train(settings, Path(args.checkpoint), resume=not args.fresh, on_round=on_round)
+            state = train(
+                settings,
+                Path(args.checkpoint),
+                resume=not args.fresh,
+                on_round=on_round,
+                workers=args.workers,
+                minutes=args.minutes,
+            )
     except (OSError, ValueError, KeyError) as error:
         return _fail(str(error))
     export(state, Path(args.out))
     print(f"{state.hands} hands in {state.rounds} rounds; weights written to {args.out}")
+    if state.hands < args.hands:
+        print(
+            f"stopped after {args.minutes:g} minutes; the same command without --fresh goes "
+            f"on from {args.checkpoint}"
+        )
     return 0

@@ -2,7 +2,10 @@
 NumPy). ``from paohuzi.env import env, raw_env`` as in PettingZoo's classic environments.
 
 Importing it registers the Gymnasium environments ``paohuzi/SingleSeat-v0`` and
-``paohuzi/SelfPlay-v0`` (``gymnasium.make("paohuzi/SingleSeat-v0", opponents=…)``)."""
+``paohuzi/SelfPlay-v0`` (``gymnasium.make("paohuzi/SingleSeat-v0", opponents=…)``). As
+registered they take every action of their action space, an illegal one ending the hand with
+the penalty (``illegal="penalty"``, D132): Gymnasium's API, and its ``check_env``, step any
+element of the space; ``illegal="raise"`` is the classes' default and may be asked for."""
 
 import gymnasium
 
@@ -15,7 +18,9 @@ from paohuzi.env.single import SelfPlayEnv, SingleSeatEnv
 ENV_IDS = ("paohuzi/SingleSeat-v0", "paohuzi/SelfPlay-v0")
 for _id, _entry in zip(ENV_IDS, ("SingleSeatEnv", "SelfPlayEnv"), strict=True):
     if _id not in gymnasium.registry:
-        gymnasium.register(_id, entry_point=f"paohuzi.env.single:{_entry}")
+        gymnasium.register(
+            _id, entry_point=f"paohuzi.env.single:{_entry}", kwargs={"illegal": "penalty"}
+        )
 
 __all__ = [
     "ENV_IDS",

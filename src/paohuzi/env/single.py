@@ -49,7 +49,8 @@ class SingleSeatEnv(gym.Env[dict[str, Any], int]):
     illegal action raises ``IllegalAction``, or with ``illegal="penalty"`` ends the hand with
     the agent paying the penalty to each other seat (docs/env.md)."""
 
-    metadata = {"render_modes": ["ansi"]}  # noqa: RUF012 - gymnasium declares it so
+    # render_fps: Gymnasium's checker asks every render mode for one (its text envs say 4).
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012 - gymnasium's form
 
     def __init__(
         self,

@@ -6,13 +6,22 @@ every decision with a choice adds the feature row of the action taken and, once 
 the seat's payment as its target. Fitting: Adam steps on the mean squared error of the
 network's estimate over minibatches from a buffer of the most recent rows. Every round ends
 with a checkpoint that resumes the run (weights, Adam moments, counters).
+
+Hand *i* of a run is a function of the seed, *i* and the weights it is played with (its deck
+and its own generator, :func:`hand_rng`), so a round's hands may be played in several
+processes (``workers``) and give the same rows, in the same order, as in one (D131).
 """
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 import random
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
+from multiprocessing.pool import Pool
 from pathlib import Path
 
 import numpy as np
@@ -24,8 +33,10 @@ from paohuzi.engine.game import Game
 from paohuzi.engine.observation import observe
 from paohuzi.engine.position import Over
 from paohuzi.engine.rules import HUNAN, RuleSet
+from paohuzi.tools.distributed import batches
 from paohuzi.tools.dmc_settings import Settings
 from paohuzi.tools.tournament import deal_deck
+from paohuzi.tools.workers import start_worker
 
 
 class Adam:
@@ -139,15 +150,72 @@ def export(state: State, path: Path) -> None:
     np.savez_compressed(path, **state.net.params)  # type: ignore[arg-type]
 
 
+def hand_rng(seed: int, hand: int) -> random.Random:
+    """The generator of training hand ``hand`` (which seats the network plays, its
+    exploration): its own, so that the hand is the same in whichever process plays it."""
+    return random.Random(f"dmc:{seed}:{hand}")
+
+
+Job = tuple[dict[str, Array] | None, Settings, range]
+JOB_HANDS = 25
+"""Hands a worker process plays at a time (a round's 500 make 20 jobs to share out)."""
+
+
+def play_hands(job: Job) -> tuple[Array, Array]:
+    """The rows and targets of the job's hands (in order), played with its weights (None:
+    greedy bots only); a job for a worker process."""
+    params, settings, hands = job
+    net = None if params is None else QNet(params)
+    xs: list[Array] = []
+    ys: list[float] = []
+    for hand in hands:
+        rows, targets = play(net, settings.seed, hand, hand_rng(settings.seed, hand), settings)
+        xs += rows
+        ys += targets
+    x = np.array(xs, dtype=np.float32).reshape(len(xs), NUM_FEATURES)
+    return x, np.array(ys, dtype=np.float32)
+
+
+@contextmanager
+def players(workers: int) -> Iterator[Pool | None]:
+    """The processes that play a run's hands: none (this one) for ``workers`` ≤ 1, else a
+    pool kept for the whole run, whose processes end with this one."""
+    if workers <= 1:
+        yield None
+        return
+    context = multiprocessing.get_context("spawn")
+    with context.Pool(workers, start_worker, (os.getpid(),)) as pool:
+        yield pool
+
+
+def play_round(
+    net: QNet | None, settings: Settings, first: int, count: int, pool: Pool | None = None
+) -> tuple[Array, Array]:
+    """The rows and targets of hands ``first … first + count − 1``, in hand order: in this
+    process, or spread over ``pool``'s (the same arrays either way)."""
+    params = None if net is None else net.params
+    hands = range(first, first + count)
+    if pool is None:
+        return play_hands((params, settings, hands))
+    jobs = [(params, settings, hands[r.start : r.stop]) for r in batches(count, JOB_HANDS)]
+    done = pool.map(play_hands, jobs)
+    return np.concatenate([x for x, _ in done]), np.concatenate([y for _, y in done])
+
+
 def train(
     settings: Settings,
     checkpoint: Path,
     *,
     resume: bool = True,
     on_round: Callable[[State], None] | None = None,
+    workers: int = 1,
+    minutes: float | None = None,
 ) -> State:
-    """Run (or resume, from ``checkpoint`` if it exists) until ``settings.hands`` are played;
-    the checkpoint is rewritten after every round."""
+    """Run (or resume, from ``checkpoint`` if it exists) until ``settings.hands`` are played,
+    or until the round in progress when ``minutes`` have passed (the checkpoint then resumes
+    the run); the checkpoint is rewritten after every round. ``workers`` processes play each
+    round's hands, with the same result as one."""
+    deadline = None if minutes is None else time.monotonic() + 60 * minutes
     if resume and checkpoint.exists():
         state = State.load(checkpoint, settings.lr)
     else:
@@ -158,27 +226,28 @@ def train(
     ys = np.zeros(settings.buffer, dtype=np.float32)
     filled = cursor = 0
     fit = np.random.default_rng(settings.seed + state.rounds)
-    while state.hands < settings.hands:
-        rng = random.Random(settings.seed * 1_000_003 + state.rounds)
-        player = None if state.rounds < settings.warmup else state.net
-        count = min(settings.round_hands, settings.hands - state.hands)
-        for n in range(count):
-            rows, targets = play(player, settings.seed, state.hands + n, rng, settings)
+    with players(workers) as pool:
+        while state.hands < settings.hands:
+            player = None if state.rounds < settings.warmup else state.net
+            count = min(settings.round_hands, settings.hands - state.hands)
+            rows, targets = play_round(player, settings, state.hands, count, pool)
             for row, target in zip(rows, targets, strict=True):
                 xs[cursor] = row
                 ys[cursor] = target
                 cursor = (cursor + 1) % settings.buffer
                 filled = min(filled + 1, settings.buffer)
-        state.hands += count
-        losses = []
-        for _ in range(settings.steps):
-            pick = fit.integers(0, filled, size=min(settings.batch, filled))
-            loss, grads = gradients(state.net, xs[pick], ys[pick])
-            state.adam.step(state.net.params, grads)
-            losses.append(loss)
-        state.loss = float(np.mean(losses)) if losses else 0.0
-        state.rounds += 1
-        state.save(checkpoint)
-        if on_round is not None:
-            on_round(state)
+            state.hands += count
+            losses = []
+            for _ in range(settings.steps):
+                pick = fit.integers(0, filled, size=min(settings.batch, filled))
+                loss, grads = gradients(state.net, xs[pick], ys[pick])
+                state.adam.step(state.net.params, grads)
+                losses.append(loss)
+            state.loss = float(np.mean(losses)) if losses else 0.0
+            state.rounds += 1
+            state.save(checkpoint)
+            if on_round is not None:
+                on_round(state)
+            if deadline is not None and time.monotonic() >= deadline:
+                break
     return state

@@ -7,11 +7,14 @@ reports the mean of those per-deal scores with a 95% confidence interval, deals 
 independent samples. At a four-seat table (R12) a bot sitting a hand out is not counted in it.
 
 A bot that raises while choosing is recorded (:class:`BotError`) and greedy chooses for it that
-once (D124): one broken decision costs the bot a move, not the run.
+once (D124): one broken decision costs the bot a move, not the run. A protocol program
+(``cmd:``) is started once a process and plays every hand it is dealt (:data:`PROGRAMS`,
+D130); its failures are recorded the same way.
 """
 
 from __future__ import annotations
 
+import atexit
 import math
 import random
 import time
@@ -22,13 +25,17 @@ from typing import Any
 
 from paohuzi.bots import make_bot, play_hand
 from paohuzi.bots.base import Bot, bot_choice
-from paohuzi.bots.loader import close_bot, load_bot
+from paohuzi.bots.loader import Programs
 from paohuzi.engine.cards import full_deck
 from paohuzi.engine.game import CoreName, Game
 from paohuzi.engine.observation import Observation
 from paohuzi.engine.record import JSON, record_of
 from paohuzi.engine.rules import HUNAN, RuleSet
 from paohuzi.tools.distributed import batches, run_jobs
+
+PROGRAMS = Programs()
+"""This process's running protocol programs: a run's hands, and a worker's jobs, share them."""
+atexit.register(PROGRAMS.close)
 
 
 @dataclass(frozen=True)
@@ -105,10 +112,17 @@ class Guarded:
     def game_act(self, game: Game) -> Any:
         seat = game.to_act
         assert seat is not None
+        # A protocol bot does not raise: it lists what went wrong and plays the protocol's
+        # default, which its program is told of (docs/protocol.md).
+        failures = getattr(self._bot, "errors", None)
+        known = len(failures) if isinstance(failures, list) else 0
         try:
             action = bot_choice(self._bot, game, seat)
             if action not in game.legal_actions():
                 raise ValueError(f"illegal action {action!r}")
+            if isinstance(failures, list):
+                for failure in failures[known:]:
+                    self._errors.append(BotError(self.name, self._deal, seat, failure[:300]))
             return action
         except Exception as error:
             self._errors.append(BotError(self.name, self._deal, seat, one_line(error)))
@@ -123,10 +137,15 @@ class Guarded:
         end = getattr(self._bot, "end", None)
         if end is None:
             return
+        failures = getattr(self._bot, "errors", None)
+        known = len(failures) if isinstance(failures, list) else 0
         try:
             end(observation)
         except Exception as error:
             self._errors.append(BotError(self.name, self._deal, -1, one_line(error)))
+        if isinstance(failures, list):
+            for failure in failures[known:]:
+                self._errors.append(BotError(self.name, self._deal, -1, failure[:300]))
 
 
 def seatings(names: Sequence[str]) -> list[tuple[str, ...]]:
@@ -150,7 +169,8 @@ def play_deal(
 ) -> list[HandOutcome]:
     """Play one deal once per seating, each hand a game on ``core``. ``names`` are bot specs
     (:mod:`paohuzi.bots.loader`): each hand gets fresh bots, seeded by the seed, the deal, the
-    seating and the seat."""
+    seating and the seat; a protocol program is this process's running one (:data:`PROGRAMS`),
+    told that seed."""
     if len(names) != rules.players:
         raise ValueError(f"{rules.players} bots are needed, one a seat; {len(names)} were given")
     deck = deal_deck(seed, deal)
@@ -161,7 +181,7 @@ def play_deal(
         errors: list[BotError] = []
         try:
             for s, name in enumerate(seating):
-                bots.append(load_bot(name, seed * 7919 + deal * 31 + n * 3 + s))
+                bots.append(PROGRAMS.bot(name, seed * 7919 + deal * 31 + n * 3 + s))
             guarded = [
                 Guarded(bot, name, deal, seed * 7919 + deal * 31 + n * 3 + s, errors)
                 for s, (bot, name) in enumerate(zip(bots, seating, strict=True))
@@ -169,7 +189,7 @@ def play_deal(
             result = play_hand(game, guarded)
         finally:
             for bot in bots:
-                close_bot(bot)
+                PROGRAMS.release(bot)
         record = record_of(game).to_json() if keep_records else None
         outcomes.append(
             HandOutcome(
@@ -355,20 +375,23 @@ def run(
     """The deals of a run (``done`` and those played now), in deal order (see
     :func:`tournament`)."""
     skip = {deal[0].deal for deal in done}
-    fresh = play_until(
-        run_deals(
-            names,
-            deals,
-            seed,
-            rules=rules,
-            workers=workers,
-            keep_records=keep_records,
-            backend=backend,
-            address=address,
-            skip=skip,
-            tables=tables,
-        ),
-        minutes,
-        on_deal,
-    )
+    try:
+        fresh = play_until(
+            run_deals(
+                names,
+                deals,
+                seed,
+                rules=rules,
+                workers=workers,
+                keep_records=keep_records,
+                backend=backend,
+                address=address,
+                skip=skip,
+                tables=tables,
+            ),
+            minutes,
+            on_deal,
+        )
+    finally:
+        PROGRAMS.close()  # the programs of hands played in this process
     return sorted([*done, *fresh], key=lambda deal: deal[0].deal)

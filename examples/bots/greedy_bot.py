@@ -1,0 +1,24 @@
+#!/usr/bin/env python3
+"""A protocol bot written with the package (docs/protocol.md): each ``ask`` becomes the seat's
+``Observation`` again, under the rule set its hand's ``start`` carried, and the built-in greedy
+bot chooses. A template for a bot whose policy reads observations or the encoded planes.
+
+    paohuzi tournament --bots "cmd:python examples/bots/greedy_bot.py",greedy,random
+"""
+
+import json
+import sys
+
+from paohuzi.bots import GreedyBot
+from paohuzi.bots.protocol import observation_from_json
+from paohuzi.engine.rules import RuleSet
+
+bot = GreedyBot()
+rules = None
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["type"] == "start":
+        rules = RuleSet.from_json(message["rules"])
+    elif message["type"] == "ask":
+        action = bot.act(observation_from_json(message, rules))
+        print(json.dumps({"action": str(action)}), flush=True)
