@@ -13,6 +13,7 @@ import pytest
 
 from paohuzi.bots.deep import (
     ACTION_FEATURES,
+    LAYERS,
     WAIT_SCALE,
     DeepBot,
     DeepNet,
@@ -27,7 +28,7 @@ from paohuzi.engine.observation import observe
 from paohuzi.engine.rules import HUNAN, holding_limit
 from paohuzi.planes import observation_arrays
 from paohuzi.tools import deep_train
-from paohuzi.tools.deep_train import Settings
+from paohuzi.tools.deep_settings import Settings
 from tests.scenario import random_decisions
 from tests.test_game_invariants import hidden_reshuffle
 
@@ -126,7 +127,7 @@ def test_a_stopped_run_resumes_to_the_same_weights(tmp_path: Path) -> None:
     resumed = deep_train.train(TINY, tmp_path / "b.npz")
     assert (resumed.rounds, resumed.hands) == (straight.rounds, straight.hands) == (2, 40)
     fresh = deep_train.new_state(TINY).params
-    for layer in deep_train.LAYERS:
+    for layer in LAYERS:
         assert np.array_equal(straight.params[layer]["w"], resumed.params[layer]["w"])
         assert not np.array_equal(straight.params[layer]["w"], fresh[layer]["w"])
 
@@ -145,3 +146,45 @@ def test_exported_weights_load_with_numpy_only(tmp_path: Path) -> None:
     np.savez(tmp_path / "bad.npz", w0=np.zeros(3))
     with pytest.raises(ValueError, match="not a deep network"):
         DeepNet.load(tmp_path / "bad.npz")
+
+
+def test_two_workers_train_the_same_run(tmp_path: Path) -> None:
+    one = deep_train.train(TINY, tmp_path / "one.npz", resume=False)
+    two = deep_train.train(TINY, tmp_path / "two.npz", resume=False, workers=2)
+    assert two.hands == one.hands == TINY.hands
+    for layer in LAYERS:
+        assert np.array_equal(one.params[layer]["w"], two.params[layer]["w"])
+
+
+def test_the_train_command_makes_weights_a_tournament_can_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from paohuzi.cli import main
+
+    out, plot = tmp_path / "w.npz", tmp_path / "curve.svg"
+    args = ["train", "--hands", "12", "--round-hands", "6", "--envs", "4", "--batch", "8"]
+    args += ["--eval-every", "1", "--eval-deals", "1", "--plot", str(plot)]
+    args += ["--checkpoint", str(tmp_path / "c.npz"), "--out", str(out)]
+    assert main(args) == 0
+    assert "<svg" in plot.read_text()
+    capsys.readouterr()
+    for weights in (out, tmp_path / "c.npz"):  # the export, or the checkpoint as it is
+        bots = f"learned:{weights},greedy,greedy"
+        assert main(["tournament", "--bots", bots, "--deals", "1", "--json"]) == 0
+        assert f'"name": "learned:{weights}"' in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("flag", "value"),
+    [("--greedy-share", "1"), ("--lr", "nan"), ("--envs", "0"), ("--passes", "-1")],
+)
+def test_bad_training_settings_are_refused_in_one_line(
+    flag: str, value: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from paohuzi.cli import main
+
+    args = ["train", flag, value, "--checkpoint", str(tmp_path / "c.npz")]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("paohuzi train: error:") and flag in err and err.count("\n") == 1
+    assert not (tmp_path / "c.npz").exists()

@@ -129,7 +129,20 @@ def test_module_bots_are_found_in_the_current_directory(
 
 # ---------------------------------------------------------------- train --workers --minutes
 
-TINY = ["--round-hands", "4", "--warmup", "1", "--steps", "3", "--batch", "16", "--hidden", "6"]
+TINY = [
+    "--net",
+    "mlp",
+    "--round-hands",
+    "4",
+    "--warmup",
+    "1",
+    "--steps",
+    "3",
+    "--batch",
+    "16",
+    "--hidden",
+    "6",
+]
 
 
 @pytest.mark.xdist_group("workers")

@@ -131,7 +131,8 @@ def test_a_tiny_training_run_changes_the_weights_and_resumes(tmp_path: Path) -> 
 
 def test_train_command_writes_the_weights_the_bot_loads(tmp_path: Path) -> None:
     out = tmp_path / "w.npz"
-    args = ["train", "--hands", "4", "--round-hands", "4", "--warmup", "0", "--steps", "2"]
+    args = ["train", "--net", "mlp", "--hands", "4", "--round-hands", "4", "--warmup", "0"]
+    args += ["--steps", "2"]
     args += ["--hidden", "6", "--checkpoint", str(tmp_path / "c.npz"), "--out", str(out)]
     assert main(args) == 0
     net = QNet.load(out)

@@ -184,8 +184,9 @@ def _look_here() -> None:
 def checkpoint_bot(path: str, name: str | None = None) -> Bot:
     """The bot playing the weights of the checkpoint at ``path`` (a NumPy ``.npz`` of arrays,
     no pickled objects), chosen by the arrays it holds: ``w0, b0, w1, b1, …`` are the learned
-    bot's value network (:class:`paohuzi.bots.learned.QNet`: the weights ``paohuzi train``
-    exports, or its resumable checkpoint). ValueError in one line for a file that is missing
+    first learned bot's value network (:class:`paohuzi.bots.learned.QNet`), ``s0_w, s0_b, …``
+    the deep network's (:class:`paohuzi.bots.deep.DeepNet`): the weights ``paohuzi train``
+    exports, or its resumable checkpoint. ValueError in one line for a file that is missing
     or holds no bot's weights."""
     file = Path(path)
     try:
@@ -215,6 +216,11 @@ def _checkpoint(path: str, mtime: int, size: int) -> Any:
             arrays = {k: data[k] for k in data.files}
     except (OSError, ValueError, EOFError, zipfile.BadZipFile) as error:
         raise ValueError(f"learned:{path}: not a NumPy .npz checkpoint ({error})") from None
+    if "s0_w" in arrays:  # the deep network (D126): exported weights or a training checkpoint
+        from paohuzi.bots.deep import DeepBot, DeepNet
+
+        deep = DeepNet.of(arrays, path)
+        return lambda: DeepBot(net=deep)
     if "w0" in arrays and "b0" in arrays:
         layers = _layers(path, arrays, NUM_FEATURES)
         net = QNet({k: arrays[k].astype(np.float32) for k in layers})

@@ -15,27 +15,102 @@ from paohuzi.tools.dmc_settings import Settings
 
 def add_parser(commands: Any) -> None:
     d = Settings()
+    deep = _deep_defaults()
     parser = commands.add_parser(
         "train",
-        help="train the learned bot (NumPy, CPU)",
-        description="Train the learned bot's network by Deep Monte-Carlo: play hands (greedy "
-        "bots first, then the network with ε-exploration against itself and greedy), fit the "
-        "network to each decision's final payment, repeat. Resumes from --checkpoint if it "
-        "exists; writes it after every round, and the weights alone to --out at the end (or "
-        "when --minutes stops it).",
+        help="train the learned bot (JAX on CPU; --net mlp: NumPy)",
+        description="Train the learned bot's network. The deep network (default, D126, needs "
+        "the train extra: JAX, optax): play hands on the native core, the network at each "
+        "seat with chance 1 − --greedy-share (ε-exploring) and the greedy bot elsewhere; label "
+        "every legal action of every network decision with the seat's payment when it takes "
+        "it and every seat then plays the rollout policy from the true deal; fit the network "
+        "to each action's label against its decision's mean; repeat. --net mlp: the first "
+        "learned bot's network (37 chosen features, Deep Monte-Carlo, NumPy). Resumes from "
+        "--checkpoint if it exists; writes it after every round, and the weights alone to "
+        "--out at the end (or when --minutes stops it).",
     )
     parser.add_argument(
-        "--hands", type=int, default=d.hands, help=f"hands to play in all (default {d.hands})"
+        "--net",
+        choices=("deep", "mlp"),
+        default="deep",
+        help="the deep network (default) or the first learned bot's (mlp)",
     )
-    parser.add_argument("--round-hands", type=int, default=d.round_hands, help="hands between fits")
-    parser.add_argument("--warmup", type=int, default=d.warmup, help="rounds of greedy play")
-    parser.add_argument("--steps", type=int, default=d.steps, help="Adam steps a round")
-    parser.add_argument("--batch", type=int, default=d.batch, help="rows a step")
-    parser.add_argument("--lr", type=float, default=d.lr, help="Adam's step size")
-    parser.add_argument("--epsilon", type=float, default=d.epsilon, help="share of random choices")
-    parser.add_argument("--hidden", default=",".join(map(str, d.hidden)), help="hidden layer sizes")
+    parser.add_argument(
+        "--hands",
+        type=int,
+        help=f"hands to play in all (default {deep.hands}; mlp {d.hands})",
+    )
+    parser.add_argument(
+        "--round-hands",
+        type=int,
+        help=f"hands between fits (default {deep.round_hands}; mlp {d.round_hands})",
+    )
+    parser.add_argument(
+        "--batch",
+        type=int,
+        help=f"decisions a step (default {deep.batch}); mlp: rows a step ({d.batch})",
+    )
+    parser.add_argument(
+        "--lr", type=float, help=f"Adam's step size (default {deep.lr:g}; mlp {d.lr:g})"
+    )
+    parser.add_argument(
+        "--epsilon",
+        type=float,
+        help=f"share of random choices (default {deep.epsilon:g}; mlp {d.epsilon:g})",
+    )
+    parser.add_argument(
+        "--envs",
+        type=int,
+        default=deep.envs,
+        help=f"deep: hands played at once, one forward pass for all (default {deep.envs})",
+    )
+    parser.add_argument(
+        "--passes",
+        type=float,
+        default=deep.passes,
+        help=f"deep: passes over a round's decisions (default {deep.passes:g})",
+    )
+    parser.add_argument(
+        "--greedy-share",
+        type=float,
+        default=deep.greedy_share,
+        help=f"deep: chance a seat is the greedy bot (default {deep.greedy_share:g})",
+    )
+    parser.add_argument(
+        "--eval-every",
+        type=int,
+        default=deep.eval_every,
+        help=f"deep: rounds between learning-curve points, 0 none (default {deep.eval_every})",
+    )
+    parser.add_argument(
+        "--eval-deals",
+        type=int,
+        default=deep.eval_deals,
+        help=f"deep: duplicate deals of a curve point (default {deep.eval_deals})",
+    )
+    parser.add_argument(
+        "--plot", help="deep: draw the learning curve to this PNG or SVG file at the end"
+    )
+    parser.add_argument(
+        "--warmup", type=int, default=d.warmup, help=f"mlp: rounds of greedy play ({d.warmup})"
+    )
+    parser.add_argument(
+        "--steps", type=int, default=d.steps, help=f"mlp: Adam steps a round ({d.steps})"
+    )
+    parser.add_argument(
+        "--hidden",
+        default=",".join(map(str, d.hidden)),
+        help=f"mlp: hidden layer sizes ({','.join(map(str, d.hidden))})",
+    )
     add_run_arguments(parser, d.seed)
     parser.set_defaults(run=run)
+
+
+def _deep_defaults() -> Any:
+    """The deep trainer's settings, without importing JAX (its settings are plain data)."""
+    from paohuzi.tools.deep_settings import Settings as DeepSettings
+
+    return DeepSettings()
 
 
 def add_run_arguments(parser: argparse.ArgumentParser, seed: int = 0) -> None:
@@ -79,7 +154,14 @@ def _fail(message: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.net == "deep":
+        return run_deep(args)
     from paohuzi.tools.dmc import State, export, train  # NumPy: only to train
+
+    d = Settings()
+    for name in ("hands", "round_hands", "batch", "lr", "epsilon"):
+        if getattr(args, name) is None:
+            setattr(args, name, getattr(d, name))
 
     try:
         hidden = tuple(int(h) for h in args.hidden.split(","))
@@ -133,6 +215,85 @@ def run(args: argparse.Namespace) -> int:
     export(state, Path(args.out))
     print(f"{state.hands} hands in {state.rounds} rounds; weights written to {args.out}")
     if state.hands < args.hands:
+        print(
+            f"stopped after {args.minutes:g} minutes; the same command without --fresh goes "
+            f"on from {args.checkpoint}"
+        )
+    return 0
+
+
+def run_deep(args: argparse.Namespace) -> int:
+    """``paohuzi train`` of the deep network (D126)."""
+    from dataclasses import replace
+
+    d = _deep_defaults()
+    given = {
+        name: getattr(args, name)
+        for name in ("hands", "round_hands", "batch", "lr", "epsilon")
+        if getattr(args, name) is not None
+    }
+    problem = check_run_arguments(args)
+    if problem is not None:
+        return _fail(problem)
+    settings = replace(
+        d,
+        **given,
+        envs=args.envs,
+        passes=args.passes,
+        greedy_share=args.greedy_share,
+        eval_every=args.eval_every,
+        eval_deals=args.eval_deals,
+        seed=args.seed,
+    )
+    problem = settings.problem()
+    if problem is not None:
+        return _fail(problem)
+    try:
+        from paohuzi.tools import deep_train  # JAX: only to train
+    except ModuleNotFoundError as missing:
+        return _fail(
+            f"training needs JAX and optax ({missing.name} is not installed): "
+            "pip install 'paohuzi[train]'"
+        )
+    console = Console(stderr=True)
+    progress = Progress(
+        TextColumn("hands"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("loss {task.fields[loss]:.4f} {task.fields[curve]}"),
+        TimeRemainingColumn(),
+        console=console,
+        disable=not console.is_terminal,
+    )
+    task = progress.add_task("hands", total=settings.hands, loss=0.0, curve="")
+
+    def on_round(state: deep_train.State) -> None:
+        point = state.curve[-1] if state.curve else None
+        curve = f"vs greedy {point['vs_greedy']:+.2f} at {point['hands']}" if point else ""
+        progress.update(task, completed=state.hands, loss=state.loss, curve=curve)
+        if not console.is_terminal:
+            print(
+                f"round {state.rounds}: {state.hands} hands, loss {state.loss:.4f} {curve}",
+                flush=True,
+            )
+
+    try:
+        with progress:
+            state = deep_train.train(
+                settings,
+                Path(args.checkpoint),
+                resume=not args.fresh,
+                on_round=on_round,
+                workers=args.workers,
+                minutes=args.minutes,
+            )
+        deep_train.export(state, Path(args.out))
+        if args.plot:
+            deep_train.plot(state.curve, Path(args.plot))
+    except (OSError, ValueError, KeyError) as error:
+        return _fail(str(error))
+    print(f"{state.hands} hands in {state.rounds} rounds; weights written to {args.out}")
+    if state.hands < settings.hands:
         print(
             f"stopped after {args.minutes:g} minutes; the same command without --fresh goes "
             f"on from {args.checkpoint}"

@@ -22,7 +22,7 @@ import json
 import math
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -33,7 +33,7 @@ import numpy as np
 import optax
 
 from paohuzi.bots.base import Bot
-from paohuzi.bots.deep import ACTION_FEATURES, SCALE, DeepBot, DeepNet, action_rows
+from paohuzi.bots.deep import ACTION_FEATURES, LAYERS, SCALE, DeepBot, DeepNet, action_rows
 from paohuzi.bots.greedy import GreedyBot
 from paohuzi.engine.actions import HU, Action
 from paohuzi.engine.cards import NUM_KINDS
@@ -41,41 +41,10 @@ from paohuzi.engine.game import Game
 from paohuzi.engine.observation import observe
 from paohuzi.engine.rules import HUNAN, RuleSet
 from paohuzi.planes import observation_arrays, planes
+from paohuzi.tools.deep_settings import Settings
 from paohuzi.tools.tournament import deal_deck
 
 Params = dict[str, dict[str, jax.Array]]
-
-
-@dataclass(frozen=True)
-class Settings:
-    hands: int = 2_000_000
-    round_hands: int = 1_000
-    envs: int = 100
-    """Hands played at once (one forward pass answers all their pending decisions)."""
-    lr: float = 5e-4
-    batch: int = 128
-    """Decisions a minibatch step (each with all its actions)."""
-    passes: float = 2.0
-    """Minibatch steps a round: passes × the round's decisions / batch. A round's decisions
-    are used in that round only (no replay buffer), so a resumed run is exactly the run it
-    continues."""
-    epsilon: float = 0.05
-    greedy_share: float = 0.5
-    """Chance that a seat of a hand is the greedy bot (at least one seat is the network)."""
-    state_hidden: tuple[int, ...] = (256, 256)
-    action_hidden: int = 64
-    head_hidden: tuple[int, ...] = (256, 128)
-    value_weight: float = 0.1
-    """Weight of the decisions' mean value in the loss (the rest: each action against it)."""
-    seed: int = 0
-    eval_every: int = 10
-    """Rounds between points of the learning curve (0: none)."""
-    eval_deals: int = 200
-    eval_seed: int = 900
-    """Deals of the curve's evaluation (duplicate, against two greedy bots)."""
-
-
-LAYERS = ("s0", "s1", "a0", "h0", "h1", "out")
 
 
 def init_params(settings: Settings, state_size: int, key: jax.Array) -> Params:
@@ -208,6 +177,7 @@ def save(state: State, path: Path) -> None:
         "curve": state.curve,
     }
     arrays = {f"leaf{i}": np.asarray(leaf) for i, leaf in enumerate(leaves)}
+    arrays.update(numpy_params(state.params))  # so `learned:CHECKPOINT` plays it as it is
     tmp = path.with_name(path.name + ".tmp")
     with open(tmp, "wb") as f:
         np.savez(f, meta=np.array(json.dumps(meta)), **arrays)  # type: ignore[arg-type]
@@ -220,7 +190,7 @@ def load(path: Path, settings: Settings, rules: RuleSet = HUNAN) -> State:
     fresh = new_state(settings, rules)
     with np.load(path, allow_pickle=False) as data:
         meta = json.loads(str(data["meta"]))
-        leaves = [data[f"leaf{i}"] for i in range(len(data.files) - 1)]
+        leaves = [data[f"leaf{i}"] for i in range(sum(k.startswith("leaf") for k in data.files))]
     if json.dumps(meta["settings"], sort_keys=True) != _settings_json(settings):
         raise ValueError(f"{path} was made with other settings: {meta['settings']}")
     _, tree = jax.tree_util.tree_flatten((fresh.params, fresh.opt_state))
@@ -259,6 +229,9 @@ def export(state: State, path: Path) -> None:
 class _Hand:
     game: Game
     net_seats: frozenset[int]
+    index: int
+    rng: np.random.Generator
+    made: int = 0
 
 
 @dataclass
@@ -299,34 +272,28 @@ def _bucket(n: int) -> int:
     return max(8, 1 << (n - 1).bit_length())
 
 
-def play_round(state: State, rules: RuleSet = HUNAN) -> tuple[list[Decision], int]:
-    """One round's hands, ``envs`` at a time: every network decision, labelled."""
-    settings = state.settings
-    rng = np.random.default_rng([settings.seed, state.rounds])
-    base = state.rounds * settings.round_hands
+def play_hands(
+    settings: Settings,
+    params: Params,
+    indices: Sequence[int],
+    rules: RuleSet = HUNAN,
+) -> list[tuple[int, int, Decision]]:
+    """The hands of the run numbered ``indices``, ``envs`` at a time, each network call
+    answering all their pending decisions: every network decision, labelled, as (hand,
+    decision number in the hand, decision). Hand i's deck, seating and exploration come from
+    the seed and i alone (:func:`_deal`), so any split of the hands plays the same hands."""
     seats = rules.players
-    started = 0
-    decisions: list[Decision] = []
-
-    def deal() -> _Hand:
-        nonlocal started
-        index = base + started
-        started += 1
-        game = Game(rules, dealer=index % seats, deck=deal_deck(settings.seed, index), core="auto")
-        while True:
-            net = frozenset(s for s in range(seats) if rng.random() >= settings.greedy_share)
-            if net:
-                return _Hand(game, net)
-
-    live = [deal() for _ in range(min(settings.envs, settings.round_hands))]
+    queue = list(reversed(indices))
+    decisions: list[tuple[int, int, Decision]] = []
+    live = [_deal(settings, queue.pop(), rules) for _ in range(min(settings.envs, len(queue)))]
     size = planes(seats) * NUM_KINDS
     while live:
         pending = []
         still = []
         for hand in live:
             step = _advance(hand)
-            while step is None and started < settings.round_hands:
-                hand = deal()
+            while step is None and queue:
+                hand = _deal(settings, queue.pop(), rules)
                 step = _advance(hand)
             if step is not None:
                 still.append(hand)
@@ -340,23 +307,58 @@ def play_round(state: State, rules: RuleSet = HUNAN) -> tuple[list[Decision], in
         for j, (hand, (seat, obs, legal)) in enumerate(pending):
             batch[j] = observation_arrays(hand.game, seat)["observation"].reshape(-1)
             rows[j, : len(legal)] = action_rows(obs, legal)
-        q = np.asarray(_q_batch(state.params, jnp.asarray(batch), jnp.asarray(rows)))
+        q = np.asarray(_q_batch(params, jnp.asarray(batch), jnp.asarray(rows)))
         for j, (hand, (seat, _, legal)) in enumerate(pending):
             values = hand.game.rollout(legal, seat)
             if values is None:
                 raise ValueError("training needs the native core (paohuzi.native)")
             n = len(legal)
+            labels = np.asarray(values, np.float32) / SCALE
             decisions.append(
-                Decision(
-                    batch[j].copy(), rows[j, :n].copy(), np.asarray(values, np.float32) / SCALE
-                )
+                (hand.index, hand.made, Decision(batch[j].copy(), rows[j, :n].copy(), labels))
             )
-            if rng.random() < settings.epsilon:
-                choice = int(rng.integers(n))
+            hand.made += 1
+            if hand.rng.random() < settings.epsilon:
+                choice = int(hand.rng.integers(n))
             else:
                 choice = int(np.argmax(q[j, :n]))
             hand.game.apply(legal[choice])
-    return decisions, started
+    return decisions
+
+
+def _deal(settings: Settings, index: int, rules: RuleSet) -> _Hand:
+    """Hand ``index`` of the run: its deck, dealer, the seats the network plays (each with
+    chance 1 − greedy_share, at least one) and its exploration generator."""
+    seats = rules.players
+    rng = np.random.default_rng([settings.seed, index])
+    game = Game(rules, dealer=index % seats, deck=deal_deck(settings.seed, index), core="auto")
+    while True:
+        net = frozenset(s for s in range(seats) if rng.random() >= settings.greedy_share)
+        if net:
+            return _Hand(game, net, index, rng)
+
+
+def _play_share(job: tuple[Settings, dict[str, np.ndarray], list[int]]) -> list[Any]:
+    """A worker's share of a round (``--workers``)."""
+    settings, weights, indices = job
+    params = {layer: {p: jnp.asarray(weights[f"{layer}_{p}"]) for p in "wb"} for layer in LAYERS}
+    return play_hands(settings, params, indices)
+
+
+def play_round(state: State, pool: Any = None, workers: int = 1) -> tuple[list[Decision], int]:
+    """One round's hands (on ``workers`` processes of ``pool`` if given): its decisions in
+    the order of hands, then of decisions within a hand."""
+    settings = state.settings
+    base = state.rounds * settings.round_hands
+    indices = list(range(base, base + settings.round_hands))
+    if pool is None or workers == 1:
+        found = play_hands(settings, state.params, indices)
+    else:
+        weights = numpy_params(state.params)
+        shares = [(settings, weights, indices[w::workers]) for w in range(workers)]
+        found = [d for share in pool.map(_play_share, shares) for d in share]
+    found.sort(key=lambda item: (item[0], item[1]))
+    return [d for _, _, d in found], len(indices)
 
 
 def _minibatch(
@@ -400,10 +402,31 @@ def train(
     resume: bool = True,
     minutes: float | None = None,
     stop_after: int | None = None,
+    workers: int = 1,
     on_round: Callable[[State], None] | None = None,
 ) -> State:
     """Rounds until ``settings.hands`` hands, or ``minutes`` pass (the round in progress
-    finishes and is saved), or ``stop_after`` rounds were played by this call."""
+    finishes and is saved), or ``stop_after`` rounds were played by this call. ``workers``
+    processes play each round's hands (the main one fits)."""
+    if workers == 1:
+        return _train(settings, checkpoint, resume, minutes, stop_after, None, 1, on_round)
+    import multiprocessing
+
+    # spawn: JAX's threads do not survive a fork
+    with multiprocessing.get_context("spawn").Pool(workers) as pool:
+        return _train(settings, checkpoint, resume, minutes, stop_after, pool, workers, on_round)
+
+
+def _train(
+    settings: Settings,
+    checkpoint: Path,
+    resume: bool,
+    minutes: float | None,
+    stop_after: int | None,
+    pool: Any,
+    workers: int,
+    on_round: Callable[[State], None] | None,
+) -> State:
     state = load(checkpoint, settings) if resume and checkpoint.exists() else new_state(settings)
     step = _make_step(settings)
     started = time.monotonic()
@@ -415,7 +438,7 @@ def train(
             break
         played_now += 1
         t0 = time.monotonic()
-        decisions, played = play_round(state)
+        decisions, played = play_round(state, pool, workers)
         rng = np.random.default_rng([settings.seed, state.rounds, 1])
         steps = max(1, round(settings.passes * len(decisions) / settings.batch))
         order = np.concatenate(
