@@ -99,19 +99,28 @@ def _loss(
     params: Params,
     states: jax.Array,
     actions: jax.Array,
+    owner: jax.Array,
     targets: jax.Array,
     mask: jax.Array,
     value_weight: float,
 ) -> jax.Array:
     """Paired: the squared error of each action's estimate less the decision's mean estimate
     against its label less the mean label (the true deal's luck, common to every action of a
-    decision, cancels), plus ``value_weight`` × that of the means themselves."""
-    q = _q_batch(params, states, actions)
-    n = mask.sum(axis=1)
-    q_mean = (q * mask).sum(axis=1) / n
-    t_mean = (targets * mask).sum(axis=1) / n
-    advantage = ((q - q_mean[:, None]) - (targets - t_mean[:, None])) ** 2 * mask
-    return jnp.mean(advantage.sum(axis=1) / n) + value_weight * jnp.mean((q_mean - t_mean) ** 2)
+    decision, cancels), plus ``value_weight`` × that of the means themselves. The actions of
+    all decisions lie in one flat array, ``owner`` the decision of each (padding: mask 0)."""
+    s = jax.nn.relu(_dense(params["s0"], states))
+    s = jax.nn.relu(_dense(params["s1"], s))
+    a = jax.nn.relu(_dense(params["a0"], actions))
+    h = jax.nn.relu(_dense(params["h0"], jnp.concatenate([s[owner], a], axis=-1)))
+    h = jax.nn.relu(_dense(params["h1"], h))
+    q = _dense(params["out"], h)[:, 0]
+    decisions = states.shape[0]
+    n = jax.ops.segment_sum(mask, owner, decisions)
+    q_mean = jax.ops.segment_sum(q * mask, owner, decisions) / n
+    t_mean = jax.ops.segment_sum(targets * mask, owner, decisions) / n
+    error = ((q - q_mean[owner]) - (targets - t_mean[owner])) ** 2 * mask
+    advantage = jax.ops.segment_sum(error, owner, decisions) / n
+    return jnp.mean(advantage) + value_weight * jnp.mean((q_mean - t_mean) ** 2)
 
 
 @dataclass
@@ -142,11 +151,12 @@ def _make_step(settings: Settings) -> Callable[..., Any]:
         opt_state: Any,
         states: jax.Array,
         actions: jax.Array,
+        owner: jax.Array,
         targets: jax.Array,
         mask: jax.Array,
     ) -> tuple[Params, Any, jax.Array]:
         loss, grads = jax.value_and_grad(_loss)(
-            params, states, actions, targets, mask, settings.value_weight
+            params, states, actions, owner, targets, mask, settings.value_weight
         )
         updates, opt_state = opt.update(grads, opt_state, params)
         return optax.apply_updates(params, updates), opt_state, loss
@@ -363,17 +373,24 @@ def play_round(state: State, pool: Any = None, workers: int = 1) -> tuple[list[D
 
 def _minibatch(
     decisions: list[Decision], idx: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The decisions ``idx`` as :func:`_loss` takes them: their actions in one flat array,
+    padded to a multiple of 256 rows (few shapes, few compilations)."""
     chosen = [decisions[i] for i in idx]
-    width = _bucket(max(len(d.targets) for d in chosen))
+    total = sum(len(d.targets) for d in chosen)
+    width = -(-total // 256) * 256
     states = np.stack([d.state for d in chosen])
-    rows = np.zeros((len(chosen), width, ACTION_FEATURES), np.float32)
-    targets = np.zeros((len(chosen), width), np.float32)
-    mask = np.zeros((len(chosen), width), np.float32)
+    rows = np.zeros((width, ACTION_FEATURES), np.float32)
+    owner = np.zeros(width, np.int32)
+    targets = np.zeros(width, np.float32)
+    mask = np.zeros(width, np.float32)
+    at = 0
     for j, d in enumerate(chosen):
         n = len(d.targets)
-        rows[j, :n], targets[j, :n], mask[j, :n] = d.rows, d.targets, 1
-    return states, rows, targets, mask
+        rows[at : at + n], owner[at : at + n], targets[at : at + n] = d.rows, j, d.targets
+        mask[at : at + n] = 1
+        at += n
+    return states, rows, owner, targets, mask
 
 
 def evaluate(params: Params, deals: int, seed: int, rules: RuleSet = HUNAN) -> float:
