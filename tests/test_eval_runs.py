@@ -11,6 +11,7 @@ import pytest
 from paohuzi.bots import make_bot
 from paohuzi.cli import main
 from paohuzi.engine.observation import Observation
+from paohuzi.tools import distributed, tournament
 
 
 class Flaky:
@@ -90,6 +91,32 @@ def test_minutes_stops_after_the_deal_in_progress(
     data, _ = _json(args, capsys)
     assert data["deals"] == 1
     assert len(log.read_text().splitlines()) == 2
+
+
+@pytest.mark.parametrize(("command", "workers"), [("tournament", 1), ("ladder", 2)])
+def test_a_time_stop_begins_no_deal_and_writes_those_in_progress(
+    command: str,
+    workers: int,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Counted in deals, not time: the time is up once 5 deals are in the log. In this
+    process the 5th is the last; with workers the deals handed out by then (two a worker, one
+    of them the 5th) are finished and written, and no other is begun."""
+    log = tmp_path / "run.jsonl"
+
+    def written() -> int:
+        return len(log.read_text().splitlines()) - 1
+
+    monkeypatch.setattr(tournament, "stop_after", lambda minutes: lambda: written() >= 5)
+    bots = "greedy,random,random" if command == "tournament" else "greedy,random"
+    args = [command, "--bots", bots, "--deals", "40", "--minutes", "1", "--out", str(log)]
+    data, _ = _json([*args, "--workers", str(workers)], capsys)
+    in_flight = distributed.AHEAD * workers - 1 if workers > 1 else 0
+    assert data["deals"] == written() == 5 + in_flight
+    deals = [json.loads(line)["deal"] for line in log.read_text().splitlines()[1:]]
+    assert deals == list(range(5 + in_flight))
 
 
 def test_progress_lines_and_paired_differences(capsys: pytest.CaptureFixture[str]) -> None:
