@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +16,7 @@ from paohuzi.bots import make_bot
 from paohuzi.cli import main
 from paohuzi.engine.observation import Observation
 from paohuzi.tools import distributed, tournament
+from tests.clock import wait_until
 
 
 class Flaky:
@@ -129,3 +134,33 @@ def test_progress_lines_and_paired_differences(capsys: pytest.CaptureFixture[str
     assert diff["bot"] == "greedy" and diff["minus"] == "random"
     means = {b["name"]: b["mean"] for b in data["bots"]}
     assert diff["mean"] == pytest.approx(means["greedy"] - means["random"], abs=1e-3)
+
+
+def test_a_ladder_killed_with_sigkill_resumes_to_the_uninterrupted_table(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The acceptance run in small (``benchmarks/resume.py`` runs 2,000 deals): a ladder
+    process killed with SIGKILL once its log holds 60 of 300 deals, resumed, gives the result
+    and the log of an uninterrupted run, byte for byte."""
+    base = ["ladder", "--bots", "random,greedy", "--deals", "300", "--seed", "5"]
+    log = tmp_path / "killed.jsonl"
+    killed = subprocess.Popen(
+        [sys.executable, "-m", "paohuzi", *base, "--out", str(log)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+    )
+
+    def deals() -> int:
+        return log.read_bytes().count(b"\n") - 1 if log.exists() else 0
+
+    try:
+        wait_until(lambda: deals() >= 60 or killed.poll() is not None, "no deals", progress=deals)
+    finally:
+        os.kill(killed.pid, signal.SIGKILL)
+        killed.wait()
+    assert killed.returncode == -signal.SIGKILL and 60 <= deals() < 300
+    resumed, _ = _json([*base, "--resume", str(log)], capsys)
+    whole, _ = _json([*base, "--out", str(tmp_path / "whole.jsonl")], capsys)
+    assert resumed == whole and resumed["deals"] == 300
+    assert log.read_bytes() == (tmp_path / "whole.jsonl").read_bytes()
