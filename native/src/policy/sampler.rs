@@ -483,6 +483,27 @@ mod tests {
         (need, weis)
     }
 
+    /// Four 5s and a 7 unseen, seat 1's face-down 偎 to fill, seat 2 holding one card, one
+    /// left to draw: the 偎 takes three of the four 5s (4 ways), the last 5 and the 7 go one
+    /// to the hand, one to the wall (2 ways): 8. With no 7 allowed in seat 2's hand, 4; with
+    /// 5s barred from seat 1's 偎, none.
+    #[test]
+    fn completions_count_a_small_case_by_hand() {
+        let mut unseen = [0i64; NUM_KINDS];
+        unseen[5] = 4;
+        unseen[7] = 1;
+        let mut caps = [3u8; NUM_KINDS];
+        for (seven, not_wei, expected) in [(1, 0, 8.0), (0, 0, 4.0), (1, 1 << 5, 0.0)] {
+            caps[7] = seven;
+            let hidden = vec![Hidden { seat: 2, size: 1, caps }];
+            let s = sampler(unseen, vec![1], vec![0, not_wei, 0], hidden, false);
+            let whole: u64 = brute_force(&s).values().sum();
+            let (need, weis) = start(&s);
+            assert_eq!(Completions::new(&s).count(0, need, weis), expected);
+            assert_eq!(whole as f64, expected);
+        }
+    }
+
     /// Small random constraint sets: the count of completions is the brute force's number of
     /// physical deals, so a completion is found whenever one exists, and draws follow it.
     #[test]
