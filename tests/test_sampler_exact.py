@@ -174,13 +174,17 @@ def test_harvest_never_fails() -> None:
     assert sampled > 20_000
 
 
-def test_the_exact_way_alone_on_harvested_positions(monkeypatch: pytest.MonkeyPatch) -> None:
-    """With no rejection tries every sample comes from :class:`Completions`: consistent."""
+@pytest.mark.parametrize("core", CORES)
+def test_the_exact_way_alone_on_harvested_positions(
+    core: CoreName, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With no rejection tries every sample comes from :class:`Completions` (the native
+    core's too): consistent."""
     monkeypatch.setattr(sampler, "REJECTION_TRIES", 0)
     rng = random.Random(3)
     for seed in range(20):
         for _, obs in decisions(Game(seed=seed), mixed(seed))[::15]:
-            game = sample(obs, rng, core="python")
+            game = sample(obs, rng, core=core)
             assert is_consistent(game, obs)
 
 
@@ -224,8 +228,8 @@ def test_hypothesis_positions_sample_on_both_cores(
 ) -> None:
     """Adversarial positions: games whose seats play in the ``styles``, Hypothesis making the
     chosen moves, sampled at each decision once ``last`` cards or fewer are left to draw (of
-    19), on both cores, the Python one by the exact way alone when ``exact``: every sample is
-    consistent with the observation, none raises."""
+    19), on both cores, by the exact way alone when ``exact``: every sample is consistent
+    with the observation, none raises."""
     rules = RULE_SETS[name]
     game = Game(rules, seed=seed, core="native" if len(CORES) > 1 else "python")
     rng = random.Random(seed)
@@ -243,7 +247,7 @@ def test_hypothesis_positions_sample_on_both_cores(
             obs = observe(game, seat)
             for core in CORES:
                 with pytest.MonkeyPatch.context() as patch:
-                    if exact and core == "python":
+                    if exact:
                         patch.setattr(sampler, "REJECTION_TRIES", 0)
                     assert is_consistent(sample(obs, rng, core=core), obs), (core, sampled)
             sampled += 1

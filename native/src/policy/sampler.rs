@@ -14,8 +14,8 @@ use crate::engine::cards::{Kind, NUM_KINDS};
 use crate::engine::game::{Game, GameError, GameRules, Phase, Rng, Seat};
 use crate::engine::groups::{GType, GroupCode};
 
-/// Deals tried before the exact way (`REJECTION_TRIES`).
-const REJECTION_TRIES: usize = 300;
+/// Deals tried before the exact way (`REJECTION_TRIES`), unless the caller says otherwise.
+pub const REJECTION_TRIES: usize = 300;
 
 /// Another seat's hidden hand: its seat, how many cards, the most of each kind it can hold.
 #[derive(Clone, Debug)]
@@ -62,13 +62,14 @@ fn comb3(n: i64) -> u64 {
 }
 
 impl Sampler {
-    /// One game consistent with the observation.
-    pub fn sample(&self, rng: &mut Rng) -> Result<Game, SampleError> {
+    /// One game consistent with the observation: `tries` deals by rejection (the quick way),
+    /// then the exact way.
+    pub fn sample(&self, rng: &mut Rng, tries: usize) -> Result<Game, SampleError> {
         let sizes: usize = self.hidden.iter().map(|h| h.size).sum();
         if (sizes + self.wall + 3 * self.weis.len()) as i64 != self.unseen.iter().sum::<i64>() {
             return Err(SampleError::Sampling("the unseen cards do not fill the hidden places".into()));
         }
-        let found = match self.quick(rng) {
+        let found = match self.quick(rng, tries) {
             Some(found) => found,
             None => Completions::new(self).draw(rng).ok_or_else(|| {
                 SampleError::Sampling("no deal of the unseen cards respects what is known".into())
@@ -98,8 +99,8 @@ impl Sampler {
 
     /// The quick way (`_draw`), the same draws as before for the same seed: each face-down 偎
     /// in turn takes a kind weighted by the ways to choose its three cards, then rejection
-    /// sampling of the deal; `None` if no kind fits a 偎 or after `REJECTION_TRIES` deals.
-    fn quick(&self, rng: &mut Rng) -> Option<Completion> {
+    /// sampling of the deal; `None` if no kind fits a 偎 or after `tries` deals.
+    fn quick(&self, rng: &mut Rng, tries: usize) -> Option<Completion> {
         let mut unseen = self.unseen;
         let mut weis = Vec::with_capacity(self.weis.len());
         for &(s, _) in &self.weis {
@@ -134,7 +135,7 @@ impl Sampler {
         }
         let mut pool: Vec<Kind> =
             (0..NUM_KINDS).flat_map(|k| std::iter::repeat_n(k as Kind, unseen[k].max(0) as usize)).collect();
-        let (mut hands, wall) = deal(&mut pool, &hidden, rng)?;
+        let (mut hands, wall) = deal(&mut pool, &hidden, rng, tries)?;
         for (h, counts) in hidden.iter().zip(hands.iter_mut()) {
             if kept && h.seat == self.dealer {
                 counts[liang] += 1;
@@ -153,9 +154,14 @@ struct Completion {
 }
 
 /// Deals the pool into the hidden hands and the wall (the rest, in order), uniformly among
-/// the deals that respect the caps, by rejection (`_draw`); `None` after `REJECTION_TRIES`.
-fn deal(pool: &mut [Kind], hidden: &[Hidden], rng: &mut Rng) -> Option<(Vec<[u8; NUM_KINDS]>, Vec<Kind>)> {
-    'tries: for _ in 0..REJECTION_TRIES {
+/// the deals that respect the caps, by rejection (`_draw`); `None` after `tries`.
+fn deal(
+    pool: &mut [Kind],
+    hidden: &[Hidden],
+    rng: &mut Rng,
+    tries: usize,
+) -> Option<(Vec<[u8; NUM_KINDS]>, Vec<Kind>)> {
+    'tries: for _ in 0..tries {
         rng.shuffle(pool);
         let mut hands = Vec::with_capacity(hidden.len());
         let mut start = 0;
