@@ -125,6 +125,7 @@ def test_single_seat_gymnasium_env_with_a_masked_policy() -> None:
 def test_ray_backend_matches_the_local_backend_bit_for_bit() -> None:
     import ray
 
+    from paohuzi.tools.distributed import AHEAD
     from paohuzi.tools.simulation import simulate
     from paohuzi.tools.tournament import run_deals
 
@@ -136,5 +137,11 @@ def test_ray_backend_matches_the_local_backend_bit_for_bit() -> None:
         names = ["greedy", "random", "random"]
         deals = list(run_deals(names, 8, 3, batch=3))
         assert len(deals) == 8 and deals == list(run_deals(names, 8, 3, batch=3, backend="ray"))
+        # Told to stop once 3 deals came back, Ray's tasks handed out by then (two a CPU, one
+        # of them the 3rd) are finished and no other is begun.
+        seen: list[object] = []
+        for deal in run_deals(names, 30, 3, backend="ray", stop=lambda: len(seen) >= 3):
+            seen.append(deal)
+        assert seen == list(run_deals(names, 3 + 2 * AHEAD - 1, 3))
     finally:
         ray.shutdown()

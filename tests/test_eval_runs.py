@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +15,8 @@ import pytest
 from paohuzi.bots import make_bot
 from paohuzi.cli import main
 from paohuzi.engine.observation import Observation
+from paohuzi.tools import distributed, tournament
+from tests.clock import wait_until
 
 
 class Flaky:
@@ -92,6 +98,32 @@ def test_minutes_stops_after_the_deal_in_progress(
     assert len(log.read_text().splitlines()) == 2
 
 
+@pytest.mark.parametrize(("command", "workers"), [("tournament", 1), ("ladder", 2)])
+def test_a_time_stop_begins_no_deal_and_writes_those_in_progress(
+    command: str,
+    workers: int,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Counted in deals, not time: the time is up once 5 deals are in the log. In this
+    process the 5th is the last; with workers the deals handed out by then (two a worker, one
+    of them the 5th) are finished and written, and no other is begun."""
+    log = tmp_path / "run.jsonl"
+
+    def written() -> int:
+        return len(log.read_text().splitlines()) - 1
+
+    monkeypatch.setattr(tournament, "stop_after", lambda minutes: lambda: written() >= 5)
+    bots = "greedy,random,random" if command == "tournament" else "greedy,random"
+    args = [command, "--bots", bots, "--deals", "40", "--minutes", "1", "--out", str(log)]
+    data, _ = _json([*args, "--workers", str(workers)], capsys)
+    in_flight = distributed.AHEAD * workers - 1 if workers > 1 else 0
+    assert data["deals"] == written() == 5 + in_flight
+    deals = [json.loads(line)["deal"] for line in log.read_text().splitlines()[1:]]
+    assert deals == list(range(5 + in_flight))
+
+
 def test_progress_lines_and_paired_differences(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["tournament", "--bots", "greedy,random,random", "--deals", "3"]) == 0
     captured = capsys.readouterr()
@@ -102,3 +134,33 @@ def test_progress_lines_and_paired_differences(capsys: pytest.CaptureFixture[str
     assert diff["bot"] == "greedy" and diff["minus"] == "random"
     means = {b["name"]: b["mean"] for b in data["bots"]}
     assert diff["mean"] == pytest.approx(means["greedy"] - means["random"], abs=1e-3)
+
+
+def test_a_ladder_killed_with_sigkill_resumes_to_the_uninterrupted_table(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The acceptance run in small (``benchmarks/resume.py`` runs 2,000 deals): a ladder
+    process killed with SIGKILL once its log holds 60 of 300 deals, resumed, gives the result
+    and the log of an uninterrupted run, byte for byte."""
+    base = ["ladder", "--bots", "random,greedy", "--deals", "300", "--seed", "5"]
+    log = tmp_path / "killed.jsonl"
+    killed = subprocess.Popen(
+        [sys.executable, "-m", "paohuzi", *base, "--out", str(log)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+    )
+
+    def deals() -> int:
+        return log.read_bytes().count(b"\n") - 1 if log.exists() else 0
+
+    try:
+        wait_until(lambda: deals() >= 60 or killed.poll() is not None, "no deals", progress=deals)
+    finally:
+        os.kill(killed.pid, signal.SIGKILL)
+        killed.wait()
+    assert killed.returncode == -signal.SIGKILL and 60 <= deals() < 300
+    resumed, _ = _json([*base, "--resume", str(log)], capsys)
+    whole, _ = _json([*base, "--out", str(tmp_path / "whole.jsonl")], capsys)
+    assert resumed == whole and resumed["deals"] == 300
+    assert log.read_bytes() == (tmp_path / "whole.jsonl").read_bytes()

@@ -5,19 +5,37 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter
+from dataclasses import replace
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from paohuzi.bots import GreedyBot, RandomBot, sampler
 from paohuzi.bots.base import bot_choice
 from paohuzi.bots.sampler import Completions, is_consistent, limits, sample
+from paohuzi.engine.actions import PASS
 from paohuzi.engine.cards import NUM_KINDS
 from paohuzi.engine.game import CoreName, Game
 from paohuzi.engine.observation import Observation, observe
-from paohuzi.engine.rules import HUNAN
+from paohuzi.engine.rules import HUNAN, LUZHOU, FanCombine
 from paohuzi.native.core import serves
 
 CORES: list[CoreName] = ["python", "native"] if serves(HUNAN) else ["python"]
+RULE_SETS = {
+    "hunan": HUNAN,
+    "luzhou": LUZHOU,
+    "house": replace(
+        HUNAN,
+        min_huxi=10,
+        hu_on_discard=True,
+        fan_combine=FanCombine.PRODUCT,
+        take_needs_discard=False,
+        break_kan_when_stuck=False,
+    ),
+    "four": replace(HUNAN, players=4),
+}
+"""The rule sets of the native game's tests: every option the game reads, and four seats."""
 
 
 def decisions(game: Game, bots: list[GreedyBot | RandomBot]) -> list[tuple[int, Observation]]:
@@ -156,13 +174,17 @@ def test_harvest_never_fails() -> None:
     assert sampled > 20_000
 
 
-def test_the_exact_way_alone_on_harvested_positions(monkeypatch: pytest.MonkeyPatch) -> None:
-    """With no rejection tries every sample comes from :class:`Completions`: consistent."""
+@pytest.mark.parametrize("core", CORES)
+def test_the_exact_way_alone_on_harvested_positions(
+    core: CoreName, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With no rejection tries every sample comes from :class:`Completions` (the native
+    core's too): consistent."""
     monkeypatch.setattr(sampler, "REJECTION_TRIES", 0)
     rng = random.Random(3)
     for seed in range(20):
         for _, obs in decisions(Game(seed=seed), mixed(seed))[::15]:
-            game = sample(obs, rng, core="python")
+            game = sample(obs, rng, core=core)
             assert is_consistent(game, obs)
 
 
@@ -180,3 +202,53 @@ def test_both_cores_draw_alike_where_rejection_fails() -> None:
     p = held["python"]
     assert 0.15 < p < 0.45
     assert abs(held["native"] - p) < 4 * (2 * p * (1 - p) / n) ** 0.5
+
+
+STYLES = ("greedy", "chosen", "chosen, passing")
+"""How a seat of the Hypothesis games plays: as the greedy bot (which makes the wins and the
+offers of 胡), by Hypothesis's choice, or the same but passing every claim it may pass (臭 and
+pass history, face-down 偎 kept rather than shown)."""
+
+
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(
+    name=st.sampled_from(sorted(RULE_SETS)),
+    seed=st.integers(0, 2**32 - 1),
+    styles=st.lists(st.sampled_from(STYLES), min_size=4, max_size=4),
+    last=st.integers(0, 19),
+    exact=st.booleans(),
+    data=st.data(),
+)
+def test_hypothesis_positions_sample_on_both_cores(
+    name: str, seed: int, styles: list[str], last: int, exact: bool, data: st.DataObject
+) -> None:
+    """Adversarial positions: games whose seats play in the ``styles``, Hypothesis making the
+    chosen moves, sampled at each decision once ``last`` cards or fewer are left to draw (of
+    19), on both cores, by the exact way alone when ``exact``: every sample is consistent
+    with the observation, none raises."""
+    rules = RULE_SETS[name]
+    game = Game(rules, seed=seed, core="native" if len(CORES) > 1 else "python")
+    rng = random.Random(seed)
+    greedy = GreedyBot()
+    sampled = 0
+    while (seat := game.to_act) is not None:
+        legal = game.legal_actions()
+        if styles[seat] == "greedy":
+            action = bot_choice(greedy, game, seat)
+        elif styles[seat] == "chosen, passing" and PASS in legal:
+            action = PASS
+        else:
+            action = legal[data.draw(st.integers(0, len(legal) - 1), label="action")]
+        if game.wall <= last:
+            obs = observe(game, seat)
+            for core in CORES:
+                with pytest.MonkeyPatch.context() as patch:
+                    if exact:
+                        patch.setattr(sampler, "REJECTION_TRIES", 0)
+                    assert is_consistent(sample(obs, rng, core=core), obs), (core, sampled)
+            sampled += 1
+        game.apply(action)

@@ -14,8 +14,8 @@ use crate::engine::cards::{Kind, NUM_KINDS};
 use crate::engine::game::{Game, GameError, GameRules, Phase, Rng, Seat};
 use crate::engine::groups::{GType, GroupCode};
 
-/// Deals tried before the exact way (`REJECTION_TRIES`).
-const REJECTION_TRIES: usize = 300;
+/// Deals tried before the exact way (`REJECTION_TRIES`), unless the caller says otherwise.
+pub const REJECTION_TRIES: usize = 300;
 
 /// Another seat's hidden hand: its seat, how many cards, the most of each kind it can hold.
 #[derive(Clone, Debug)]
@@ -62,13 +62,14 @@ fn comb3(n: i64) -> u64 {
 }
 
 impl Sampler {
-    /// One game consistent with the observation.
-    pub fn sample(&self, rng: &mut Rng) -> Result<Game, SampleError> {
+    /// One game consistent with the observation: `tries` deals by rejection (the quick way),
+    /// then the exact way.
+    pub fn sample(&self, rng: &mut Rng, tries: usize) -> Result<Game, SampleError> {
         let sizes: usize = self.hidden.iter().map(|h| h.size).sum();
         if (sizes + self.wall + 3 * self.weis.len()) as i64 != self.unseen.iter().sum::<i64>() {
             return Err(SampleError::Sampling("the unseen cards do not fill the hidden places".into()));
         }
-        let found = match self.quick(rng) {
+        let found = match self.quick(rng, tries) {
             Some(found) => found,
             None => Completions::new(self).draw(rng).ok_or_else(|| {
                 SampleError::Sampling("no deal of the unseen cards respects what is known".into())
@@ -98,8 +99,8 @@ impl Sampler {
 
     /// The quick way (`_draw`), the same draws as before for the same seed: each face-down 偎
     /// in turn takes a kind weighted by the ways to choose its three cards, then rejection
-    /// sampling of the deal; `None` if no kind fits a 偎 or after `REJECTION_TRIES` deals.
-    fn quick(&self, rng: &mut Rng) -> Option<Completion> {
+    /// sampling of the deal; `None` if no kind fits a 偎 or after `tries` deals.
+    fn quick(&self, rng: &mut Rng, tries: usize) -> Option<Completion> {
         let mut unseen = self.unseen;
         let mut weis = Vec::with_capacity(self.weis.len());
         for &(s, _) in &self.weis {
@@ -134,7 +135,7 @@ impl Sampler {
         }
         let mut pool: Vec<Kind> =
             (0..NUM_KINDS).flat_map(|k| std::iter::repeat_n(k as Kind, unseen[k].max(0) as usize)).collect();
-        let (mut hands, wall) = deal(&mut pool, &hidden, rng)?;
+        let (mut hands, wall) = deal(&mut pool, &hidden, rng, tries)?;
         for (h, counts) in hidden.iter().zip(hands.iter_mut()) {
             if kept && h.seat == self.dealer {
                 counts[liang] += 1;
@@ -153,9 +154,14 @@ struct Completion {
 }
 
 /// Deals the pool into the hidden hands and the wall (the rest, in order), uniformly among
-/// the deals that respect the caps, by rejection (`_draw`); `None` after `REJECTION_TRIES`.
-fn deal(pool: &mut [Kind], hidden: &[Hidden], rng: &mut Rng) -> Option<(Vec<[u8; NUM_KINDS]>, Vec<Kind>)> {
-    'tries: for _ in 0..REJECTION_TRIES {
+/// the deals that respect the caps, by rejection (`_draw`); `None` after `tries`.
+fn deal(
+    pool: &mut [Kind],
+    hidden: &[Hidden],
+    rng: &mut Rng,
+    tries: usize,
+) -> Option<(Vec<[u8; NUM_KINDS]>, Vec<Kind>)> {
+    'tries: for _ in 0..tries {
         rng.shuffle(pool);
         let mut hands = Vec::with_capacity(hidden.len());
         let mut start = 0;
@@ -362,5 +368,220 @@ impl<'a> Completions<'a> {
         }
         rng.shuffle(&mut wall);
         Some(Completion { weis: kinds, hands, wall })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use super::*;
+    use crate::engine::evaluator::Evaluator;
+    use crate::engine::rules::Rules;
+
+    /// A completion as the brute force and the draw both name it: each 偎 slot's kind, then
+    /// each hidden hand's counts.
+    type Key = (Vec<usize>, Vec<[u8; NUM_KINDS]>);
+
+    fn sampler(
+        unseen: [i64; NUM_KINDS],
+        weis: Vec<u8>,
+        not_wei: Vec<u32>,
+        hidden: Vec<Hidden>,
+        kept: bool,
+    ) -> Sampler {
+        let rules = GameRules {
+            ev: Arc::new(Evaluator::new(Rules::hunan())),
+            players: 3,
+            hu_on_discard: false,
+            take_needs_discard: true,
+            break_kan_when_stuck: true,
+        };
+        let seat = Seat {
+            hand: [0; NUM_KINDS],
+            table: Vec::new(),
+            row: Vec::new(),
+            discarded: 0,
+            chou: 0,
+            chou_hu: Vec::new(),
+        };
+        let sizes: usize = hidden.iter().map(|h| h.size).sum();
+        Sampler {
+            rules: Arc::new(rules),
+            dealer: 1,
+            liang: 0,
+            wall: unseen.iter().sum::<i64>() as usize - sizes - 3 * weis.len(),
+            seats: vec![seat; 3],
+            weis: weis.into_iter().enumerate().map(|(i, s)| (s, i)).collect(),
+            not_wei,
+            unseen,
+            hidden,
+            kept,
+            phase: Phase::Discarding(0),
+        }
+    }
+
+    /// Every way to put each unseen physical card in a place — a 偎 slot, a hidden hand or
+    /// the wall — within the constraints, counted by completion (the dealer, seat 1, holding
+    /// at least one 亮张 of kind 0 when `kept` and a copy is left outside the 偎).
+    fn brute_force(s: &Sampler) -> HashMap<Key, u64> {
+        let cards: Vec<usize> =
+            (0..NUM_KINDS).flat_map(|k| std::iter::repeat_n(k, s.unseen[k] as usize)).collect();
+        let places = s.weis.len() + s.hidden.len() + 1;
+        let mut found = HashMap::new();
+        let mut at = vec![0usize; cards.len()];
+        'all: loop {
+            let mut kinds = Vec::new();
+            for (slot, &(seat, _)) in s.weis.iter().enumerate() {
+                let held: Vec<usize> =
+                    cards.iter().zip(&at).filter(|&(_, &p)| p == slot).map(|(&k, _)| k).collect();
+                if held.len() != 3
+                    || held.iter().any(|&k| k != held[0])
+                    || s.not_wei[usize::from(seat)] & (1 << held[0]) != 0
+                {
+                    kinds.clear();
+                    break;
+                }
+                kinds.push(held[0]);
+            }
+            let mut hands = Vec::new();
+            if kinds.len() == s.weis.len() {
+                for (h, hidden) in s.hidden.iter().enumerate() {
+                    let mut counts = [0u8; NUM_KINDS];
+                    for (&k, &p) in cards.iter().zip(&at) {
+                        counts[k] += u8::from(p == s.weis.len() + h);
+                    }
+                    let size: usize = counts.iter().map(|&c| usize::from(c)).sum();
+                    if size != hidden.size || (0..NUM_KINDS).any(|k| counts[k] > hidden.caps[k]) {
+                        break;
+                    }
+                    hands.push(counts);
+                }
+            }
+            let outside = s.unseen[0] as usize - 3 * kinds.iter().filter(|&&k| k == 0).count();
+            let keeps = !s.kept || outside == 0 || hands.first().is_some_and(|hand| hand[0] > 0);
+            if hands.len() == s.hidden.len() && keeps {
+                *found.entry((kinds, hands)).or_insert(0) += 1;
+            }
+            for p in at.iter_mut() {
+                *p += 1;
+                if *p < places {
+                    continue 'all;
+                }
+                *p = 0;
+            }
+            return found;
+        }
+    }
+
+    fn start(s: &Sampler) -> ([u8; 3], [u8; 4]) {
+        let mut need = [0u8; 3];
+        for (h, hidden) in s.hidden.iter().enumerate() {
+            need[h] = hidden.size as u8;
+        }
+        let mut seats: Vec<u8> = s.weis.iter().map(|&(seat, _)| seat).collect();
+        seats.sort_unstable();
+        seats.dedup();
+        let mut weis = [0u8; 4];
+        for &(seat, _) in &s.weis {
+            weis[seats.iter().position(|&x| x == seat).unwrap()] += 1;
+        }
+        (need, weis)
+    }
+
+    /// Four 5s and a 7 unseen, seat 1's face-down 偎 to fill, seat 2 holding one card, one
+    /// left to draw: the 偎 takes three of the four 5s (4 ways), the last 5 and the 7 go one
+    /// to the hand, one to the wall (2 ways): 8. With no 7 allowed in seat 2's hand, 4; with
+    /// 5s barred from seat 1's 偎, none.
+    #[test]
+    fn completions_count_a_small_case_by_hand() {
+        let mut unseen = [0i64; NUM_KINDS];
+        unseen[5] = 4;
+        unseen[7] = 1;
+        let mut caps = [3u8; NUM_KINDS];
+        for (seven, not_wei, expected) in [(1, 0, 8.0), (0, 0, 4.0), (1, 1 << 5, 0.0)] {
+            caps[7] = seven;
+            let hidden = vec![Hidden { seat: 2, size: 1, caps }];
+            let s = sampler(unseen, vec![1], vec![0, not_wei, 0], hidden, false);
+            let whole: u64 = brute_force(&s).values().sum();
+            let (need, weis) = start(&s);
+            assert_eq!(Completions::new(&s).count(0, need, weis), expected);
+            assert_eq!(whole as f64, expected);
+        }
+    }
+
+    /// Small random constraint sets: the count of completions is the brute force's number of
+    /// physical deals, so a completion is found whenever one exists, and draws follow it.
+    #[test]
+    fn completions_count_and_draw_as_the_brute_force() {
+        let mut rng = Rng::new(26);
+        let mut nonempty = 0;
+        for case in 0..40 {
+            let mut unseen = [0i64; NUM_KINDS];
+            // Three kinds, the last the 亮张 (kind 0): 3 or 4, 2 or 3, 1 or 2 copies.
+            let a = 1 + rng.below(NUM_KINDS - 1);
+            let b = 1 + (a + rng.below(NUM_KINDS - 2)) % (NUM_KINDS - 1);
+            for (k, copies) in [(a, 3), (b, 2), (0, 1)] {
+                unseen[k] = copies + rng.below(2) as i64;
+            }
+            let total = unseen.iter().sum::<i64>() as usize;
+            let slots = (rng.below(3)).min(total / 3);
+            let weis: Vec<u8> = (0..slots).map(|_| 1 + rng.below(2) as u8).collect();
+            let mut hidden = Vec::new();
+            let mut left = total - 3 * slots;
+            for seat in [1u8, 2] {
+                let size = rng.below(left.min(4) + 1);
+                left -= size;
+                let mut caps = [0u8; NUM_KINDS];
+                for cap in caps.iter_mut() {
+                    *cap = rng.below(4) as u8;
+                }
+                hidden.push(Hidden { seat, size, caps });
+            }
+            let places = (slots + 3) as u64;
+            if places.pow(total as u32) > 2_000_000 {
+                continue;
+            }
+            let not_wei = vec![0, (rng.next_u64() as u32) & 0xf_ffff, 0];
+            let s = sampler(unseen, weis, not_wei, hidden, case % 3 == 0);
+            let expected = brute_force(&s);
+            let mut completions = Completions::new(&s);
+            let (need, weis) = start(&s);
+            let whole: u64 = expected.values().sum();
+            if s.kept {
+                // The kept 亮张 is one chosen copy, so only whether any completion exists is
+                // the brute force's.
+                assert_eq!(completions.count(0, need, weis) > 0.0, whole > 0, "case {case}");
+            } else {
+                assert_eq!(completions.count(0, need, weis), whole as f64, "case {case}");
+            }
+            if whole == 0 {
+                assert!(completions.draw(&mut rng).is_none());
+                continue;
+            }
+            nonempty += 1;
+            let n = 3000;
+            let mut draws: HashMap<Key, u64> = HashMap::new();
+            for _ in 0..n {
+                let found = completions.draw(&mut rng).expect("a completion exists");
+                let size: usize = s.hidden.iter().map(|h| h.size).sum();
+                assert_eq!(found.wall.len(), total - 3 * s.weis.len() - size);
+                *draws.entry((found.weis, found.hands)).or_insert(0) += 1;
+            }
+            for key in draws.keys() {
+                assert!(expected.contains_key(key), "case {case}: drew {key:?}, no such completion");
+            }
+            if !s.kept {
+                for (key, &ways) in &expected {
+                    let p = ways as f64 / whole as f64;
+                    let seen = *draws.get(key).unwrap_or(&0) as f64 / f64::from(n);
+                    assert!(
+                        (seen - p).abs() < 4.5 * (p * (1.0 - p) / f64::from(n)).sqrt() + 1e-9,
+                        "case {case}"
+                    );
+                }
+            }
+        }
+        assert!(nonempty >= 15, "only {nonempty} cases had a completion");
     }
 }

@@ -1201,11 +1201,12 @@ impl Sampler {
         })
     }
 
-    /// A game consistent with the observation, from a seed: `(0, Game)`, or `(1, message)`
-    /// when no completion satisfies the constraints, `(2, message)` for a position refused.
-    fn sample(&self, py: Python<'_>, seed: u64) -> PyResult<(u8, Py<PyAny>)> {
+    /// A game consistent with the observation, from a seed, after `tries` deals by rejection
+    /// the exact way: `(0, Game)`, or `(1, message)` when no completion satisfies the
+    /// constraints, `(2, message)` for a position refused.
+    fn sample(&self, py: Python<'_>, seed: u64, tries: usize) -> PyResult<(u8, Py<PyAny>)> {
         let mut rng = core::Rng::new(seed);
-        match self.core.sample(&mut rng) {
+        match self.core.sample(&mut rng, tries) {
             Ok(game) => {
                 let game = Game::wrap(game, self.ev.clone_ref(py), self.kit.clone_ref(py));
                 Ok((0, Py::new(py, game)?.into_any()))

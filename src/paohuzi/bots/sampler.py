@@ -40,6 +40,7 @@ from paohuzi.engine.position import (
 from paohuzi.native.core import NativeSampler, serves
 
 REJECTION_TRIES = 300
+"""Deals tried by rejection before the exact way, on either core."""
 
 
 class SamplingError(ValueError):
@@ -100,7 +101,7 @@ def sample(obs: Observation, rng: random.Random, *, core: CoreName = "auto") -> 
     if core == "native" and not serves(obs.rules):
         raise ValueError("the native core does not serve this rule set (or is not built)")
     if core != "python" and serves(obs.rules):
-        found = _native_sampler(obs).sample(rng.getrandbits(64))
+        found = _native_sampler(obs).sample(rng.getrandbits(64), REJECTION_TRIES)
         if isinstance(found, str):
             raise SamplingError(found)
         return found

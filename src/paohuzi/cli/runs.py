@@ -27,7 +27,10 @@ def add_run_arguments(parser: argparse.ArgumentParser, out_help: str) -> None:
         "again and count in the figures; new deals are added to it",
     )
     parser.add_argument(
-        "--minutes", type=float, help="stop after the deal in progress once M minutes passed"
+        "--minutes",
+        type=float,
+        help="after M minutes begin no more deals: those in progress (one; with --workers or "
+        "Ray, up to two a worker) are finished and written, then the figures are printed",
     )
 
 

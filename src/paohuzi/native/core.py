@@ -643,10 +643,11 @@ class NativeSampler:
             _phase_tuple(phase),
         )
 
-    def sample(self, seed: int) -> Game | str:
-        """A game consistent with the observation, drawn with ``seed`` (64 bits); or why none
-        is (no completion satisfies the constraints). ValueError for a position refused."""
-        code, found = self._sampler.sample(seed)
+    def sample(self, seed: int, tries: int) -> Game | str:
+        """A game consistent with the observation, drawn with ``seed`` (64 bits), the exact way
+        after ``tries`` deals by rejection; or why none is (no completion satisfies the
+        constraints). ValueError for a position refused."""
+        code, found = self._sampler.sample(seed, tries)
         if code == 1:
             message: str = found
             return message

@@ -2,12 +2,16 @@
 
 Every job is a pure function of its arguments (seeded decks and choices), so all backends
 give identical results, in job order.
+
+Jobs are handed out a few at a time (:data:`AHEAD` a worker), not all at once, so that a run
+told to stop (``stop``) hands out no more and finishes only the few under way (issue 26).
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import os
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
@@ -17,6 +21,8 @@ J = TypeVar("J")
 R = TypeVar("R")
 
 BACKENDS = ("local", "ray")
+AHEAD = 2
+"""Jobs handed out and unfinished, per worker: one running, one waiting to start."""
 
 
 def run_jobs(
@@ -26,21 +32,27 @@ def run_jobs(
     backend: str = "local",
     workers: int = 1,
     address: str | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> Iterator[R]:
     """``fn(job)`` for every job, yielded in job order as results come in.
 
     ``local`` runs in this process (``workers`` ≤ 1) or a pool of ``workers`` processes;
     ``ray`` submits one Ray task per job, to the cluster at ``address`` or to a local Ray
-    instance started for the purpose.
+    instance started for the purpose. ``stop`` is asked before each job after the first is
+    handed out (so between two results, in the caller's thread): once it answers True, no
+    further job is, and those handed out already are finished and yielded.
     """
     if backend == "local":
         if workers <= 1:
-            yield from map(fn, jobs)
+            for i, job in enumerate(jobs):
+                if i and stop is not None and stop():
+                    return
+                yield fn(job)
             return
         context = multiprocessing.get_context("spawn")
         # Workers end with this process, even killed (paohuzi.tools.workers).
         with context.Pool(workers, start_worker, (os.getpid(),)) as pool:
-            yield from pool.imap(fn, jobs)
+            yield from _ahead(lambda job: pool.apply_async(fn, (job,)).get, jobs, workers, stop)
         return
     if backend != "ray":
         raise ValueError(f"unknown backend {backend!r} ({', '.join(BACKENDS)})")
@@ -56,9 +68,36 @@ def run_jobs(
             options["num_cpus"] = workers
         ray.init(**options)
     remote = ray.remote(fn)
-    refs = [remote.remote(job) for job in jobs]
-    for ref in refs:
-        yield ray.get(ref)
+
+    def submit(job: J) -> Callable[[], R]:
+        ref = remote.remote(job)
+        return lambda: ray.get(ref)
+
+    resources: dict[str, float] = ray.cluster_resources()  # type: ignore[no-untyped-call]
+    yield from _ahead(submit, jobs, max(workers, int(resources.get("CPU", 1))), stop)
+
+
+def _ahead(
+    submit: Callable[[J], Callable[[], R]],
+    jobs: Sequence[J],
+    workers: int,
+    stop: Callable[[], bool] | None,
+) -> Iterator[R]:
+    """The results of ``jobs`` in order, :data:`AHEAD` jobs a worker handed out (``submit``
+    hands one out and gives what waits for its result), none after ``stop`` answers True."""
+    waiting: deque[Callable[[], R]] = deque()
+    handed = 0
+    while True:
+        while (
+            handed < len(jobs)
+            and len(waiting) < AHEAD * workers
+            and not (handed and stop is not None and stop())
+        ):
+            waiting.append(submit(jobs[handed]))
+            handed += 1
+        if not waiting:
+            return
+        yield waiting.popleft()()
 
 
 def batches(count: int, size: int) -> list[range]:

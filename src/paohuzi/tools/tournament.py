@@ -228,41 +228,36 @@ def run_deals(
     batch: int | None = None,
     skip: Collection[int] = (),
     tables: Sequence[Sequence[str]] | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> Iterator[list[HandOutcome]]:
     """Play deals 0 … deals − 1 but those in ``skip``, yielding each deal's hands in deal
     order: the hands of every table in ``tables`` (default: the one table ``names``). Deals go
     out in batches (``batch`` deals a job) to the backend
-    (:func:`paohuzi.tools.distributed.run_jobs`); in this process one deal a job, so that a
-    caller can stop after any deal."""
+    (:func:`paohuzi.tools.distributed.run_jobs`), which hands out no more once ``stop``
+    answers True and finishes those under way; in this process, or with a ``stop``, one deal
+    a job, so that a run stops after the deals in progress."""
     todo = [d for d in range(deals) if d not in skip]
-    if backend == "local" and workers <= 1:
-        size = 1
-    else:
-        size = batch or max(1, min(100, len(todo) // (4 * max(1, workers))))
+    if batch is None:
+        parallel = backend != "local" or workers > 1
+        batch = max(1, min(100, len(todo) // (4 * max(1, workers)))) if parallel else 1
+        if stop is not None:
+            batch = 1
     every = tuple(tuple(t) for t in (tables if tables is not None else [names]))
     jobs = [
-        (every, seed, [todo[i] for i in r], rules, keep_records) for r in batches(len(todo), size)
+        (every, seed, [todo[i] for i in r], rules, keep_records) for r in batches(len(todo), batch)
     ]
-    for done in run_jobs(_play_batch, jobs, backend=backend, workers=workers, address=address):
+    for done in run_jobs(
+        _play_batch, jobs, backend=backend, workers=workers, address=address, stop=stop
+    ):
         yield from done
 
 
-def play_until(
-    deals: Iterable[list[HandOutcome]],
-    minutes: float | None = None,
-    on_deal: Callable[[list[HandOutcome]], None] | None = None,
-) -> list[list[HandOutcome]]:
-    """The deals as they finish, each shown to ``on_deal``; after ``minutes`` the deal that
-    finishes next is the last (the rest are not waited for)."""
-    deadline = None if minutes is None else time.monotonic() + 60 * minutes
-    played = []
-    for deal in deals:
-        played.append(deal)
-        if on_deal is not None:
-            on_deal(deal)
-        if deadline is not None and time.monotonic() >= deadline:
-            break
-    return played
+def stop_after(minutes: float | None) -> Callable[[], bool] | None:
+    """A ``stop`` for :func:`run_deals` that answers True once ``minutes`` have passed."""
+    if minutes is None:
+        return None
+    deadline = time.monotonic() + 60 * minutes
+    return lambda: time.monotonic() >= deadline
 
 
 def deal_scores(outcomes: Iterable[list[HandOutcome]]) -> dict[str, list[float]]:
@@ -340,7 +335,7 @@ def tournament(
     """Run a duplicate tournament; returns the number of hands and each bot's figures.
     ``on_deal`` sees each deal's hands as it finishes (with their records if kept). ``done``
     are deals already played (a resumed run): they are not played again and count in the
-    figures. After ``minutes`` the run stops after the deal in progress."""
+    figures. After ``minutes`` no more deals are begun; those in progress are finished."""
     played = run(
         names,
         deals,
@@ -375,23 +370,24 @@ def run(
     """The deals of a run (``done`` and those played now), in deal order (see
     :func:`tournament`)."""
     skip = {deal[0].deal for deal in done}
+    fresh = []
     try:
-        fresh = play_until(
-            run_deals(
-                names,
-                deals,
-                seed,
-                rules=rules,
-                workers=workers,
-                keep_records=keep_records,
-                backend=backend,
-                address=address,
-                skip=skip,
-                tables=tables,
-            ),
-            minutes,
-            on_deal,
-        )
+        for deal in run_deals(
+            names,
+            deals,
+            seed,
+            rules=rules,
+            workers=workers,
+            keep_records=keep_records,
+            backend=backend,
+            address=address,
+            skip=skip,
+            tables=tables,
+            stop=stop_after(minutes),
+        ):
+            fresh.append(deal)
+            if on_deal is not None:
+                on_deal(deal)
     finally:
         PROGRAMS.close()  # the programs of hands played in this process
     return sorted([*done, *fresh], key=lambda deal: deal[0].deal)
