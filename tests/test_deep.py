@@ -20,13 +20,13 @@ from paohuzi.bots.deep import (
     action_rows,
     state_vector,
 )
+from paohuzi.bots.planes import observation_arrays
 from paohuzi.engine.actions import HU, ActionType
 from paohuzi.engine.cards import NUM_KINDS
 from paohuzi.engine.evaluator import prepare_counts
 from paohuzi.engine.game import Game
 from paohuzi.engine.observation import observe
 from paohuzi.engine.rules import HUNAN, holding_limit
-from paohuzi.planes import observation_arrays
 from paohuzi.tools import deep_train
 from paohuzi.tools.deep_settings import Settings
 from tests.scenario import random_decisions

@@ -247,8 +247,9 @@ impl Game {
     }
 
     /// `rollout_payments`: for each candidate, `seat`'s payment when it is played and then
-    /// every seat plays the rollout policy to the end. None for a candidate that is not legal.
-    pub fn rollout(&self, candidates: &[Act], seat: u8) -> Vec<Option<i64>> {
+    /// every seat plays the greedy bot (`waits` False: the rollout policy) to the end. None for
+    /// a candidate that is not legal.
+    pub fn rollout(&self, candidates: &[Act], seat: u8, waits: bool) -> Vec<Option<i64>> {
         candidates
             .iter()
             .map(|&a| {
@@ -257,7 +258,7 @@ impl Game {
                 copy.log.clear();
                 copy.history.clear();
                 copy.apply(a).ok()?;
-                Some(copy.play_greedy(false)[usize::from(seat)])
+                Some(copy.play_greedy(waits)[usize::from(seat)])
             })
             .collect()
     }

@@ -896,7 +896,9 @@ impl Game {
     }
 
     /// `rollout_payments(game, candidates, seat)`: ValueError for a candidate that is not legal.
-    fn rollout(&self, candidates: Vec<Bound<'_, PyAny>>, seat: u8) -> PyResult<Vec<i64>> {
+    /// `waits`: every seat plays `GreedyBot(count_waits=True)` instead of the rollout policy.
+    #[pyo3(signature = (candidates, seat, waits = false))]
+    fn rollout(&self, candidates: Vec<Bound<'_, PyAny>>, seat: u8, waits: bool) -> PyResult<Vec<i64>> {
         let kit = self.kit.get();
         let mut acts = Vec::new();
         for c in &candidates {
@@ -906,7 +908,7 @@ impl Game {
             return Err(PyValueError::new_err("no such seat"));
         }
         self.core
-            .rollout(&acts, seat)
+            .rollout(&acts, seat, waits)
             .into_iter()
             .map(|p| p.ok_or_else(|| PyValueError::new_err("a candidate that is not legal now")))
             .collect()

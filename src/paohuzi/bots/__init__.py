@@ -19,21 +19,22 @@ def _needs_numpy(missing: ModuleNotFoundError) -> ValueError:
 
 
 def learned_bot(seed: int | None = None) -> Bot:
-    """The learned bot: the deep Q-network (:mod:`paohuzi.bots.deep`, D126); NumPy only."""
+    """The learned bot (:mod:`paohuzi.bots.learned`, 37 chosen features); NumPy only (D55)."""
     try:
-        from paohuzi.bots.deep import DeepBot  # NumPy only when asked for
-    except ModuleNotFoundError as missing:
-        raise _needs_numpy(missing) from None
-    return DeepBot(seed)
-
-
-def learned_v1_bot(seed: int | None = None) -> Bot:
-    """The first learned bot (:mod:`paohuzi.bots.learned`, 37 chosen features; D55)."""
-    try:
-        from paohuzi.bots.learned import LearnedBot
+        from paohuzi.bots.learned import LearnedBot  # NumPy only when asked for
     except ModuleNotFoundError as missing:
         raise _needs_numpy(missing) from None
     return LearnedBot(seed)
+
+
+def learned_deep_bot(seed: int | None = None) -> Bot:
+    """The deep Q-network over the observation planes (:mod:`paohuzi.bots.deep`, D126);
+    NumPy only. Not yet stronger than ``learned`` (docs/learned.md)."""
+    try:
+        from paohuzi.bots.deep import DeepBot
+    except ModuleNotFoundError as missing:
+        raise _needs_numpy(missing) from None
+    return DeepBot(seed)
 
 
 BOTS: dict[str, Callable[[int | None], Bot]] = {
@@ -42,7 +43,7 @@ BOTS: dict[str, Callable[[int | None], Bot]] = {
     "expert": ExpertBot,
     "expert-v1": ExpertV1Bot,
     "learned": learned_bot,
-    "learned-v1": learned_v1_bot,
+    "learned-deep": learned_deep_bot,
 }
 """The built-in bots by level name."""
 

@@ -114,7 +114,7 @@ def action_rows(obs: Observation, actions: tuple[Action, ...]) -> Array:
 
 def state_vector(obs: Observation) -> Array:
     """The seat's observation planes, flattened (the environments' array, D39)."""
-    from paohuzi.planes import encode
+    from paohuzi.bots.planes import encode
 
     return encode(obs).reshape(-1)
 
@@ -201,10 +201,10 @@ def shipped() -> DeepNet:
 class DeepBot:
     """Wins when it can; otherwise takes the choice whose estimated payment is highest. At a
     table whose observation has another number of planes than the network was trained on (the
-    shipped one: three seats), it plays as ``learned-v1``
-    (:class:`~paohuzi.bots.learned.LearnedBot`, D126)."""
+    shipped one: the three-seat table), it plays as ``learned``
+    (:class:`~paohuzi.bots.learned.LearnedBot`, D129)."""
 
-    name = "learned"
+    name = "learned-deep"
 
     def __init__(self, seed: int | None = None, *, net: DeepNet | None = None) -> None:
         del seed  # deterministic

@@ -95,8 +95,11 @@ class Core(Protocol):
         :meth:`paohuzi.bots.greedy.GreedyBot.act` on the seat's observation)."""
         ...
 
-    def rollout(self, candidates: Sequence[Action], seat: int) -> list[int] | None:
-        """:func:`paohuzi.bots.rollout.rollout_payments` inside the core (fallback there)."""
+    def rollout(
+        self, candidates: Sequence[Action], seat: int, *, waits: bool = False
+    ) -> list[int] | None:
+        """:func:`paohuzi.bots.rollout.rollout_payments` inside the core (fallback there);
+        ``waits``: every seat plays ``GreedyBot(count_waits=True)``, not the rollout policy."""
         ...
 
     def encode(self, seat: int) -> bytearray | None:

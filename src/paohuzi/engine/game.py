@@ -401,9 +401,12 @@ class Game:
         the core; None where the core does not compute it (see :class:`Core`)."""
         return self._core.greedy(count_waits)
 
-    def rollout(self, candidates: Sequence[Action], seat: int) -> list[int] | None:
-        """:func:`paohuzi.bots.rollout.rollout_payments` inside the core, or None."""
-        return self._core.rollout(candidates, seat)
+    def rollout(
+        self, candidates: Sequence[Action], seat: int, *, waits: bool = False
+    ) -> list[int] | None:
+        """:func:`paohuzi.bots.rollout.rollout_payments` inside the core, or None; ``waits``:
+        every seat plays ``GreedyBot(count_waits=True)`` instead of the rollout policy."""
+        return self._core.rollout(candidates, seat, waits=waits)
 
     def encoded(self, seat: int) -> bytearray | None:
         """``seat``'s observation array encoded inside the core, or None (see :class:`Core`)."""

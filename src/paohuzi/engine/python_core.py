@@ -447,8 +447,10 @@ class PythonCore:
         del count_waits
         return None
 
-    def rollout(self, candidates: Sequence[Action], seat: int) -> list[int] | None:
-        del candidates, seat
+    def rollout(
+        self, candidates: Sequence[Action], seat: int, *, waits: bool = False
+    ) -> list[int] | None:
+        del candidates, seat, waits
         return None
 
     def encode(self, seat: int) -> bytearray | None:

@@ -541,10 +541,11 @@ class NativeCore:
 
     # ----------------------------------------------------------------------------- capabilities
 
-    def rollout(self, candidates: Sequence[Action], seat: int) -> list[int]:
+    def rollout(self, candidates: Sequence[Action], seat: int, *, waits: bool = False) -> list[int]:
         """``rollout_payments`` inside the native core: for each candidate, ``seat``'s payment
-        when it is played and then every seat plays ``GreedyBot(count_waits=False)`` to the end."""
-        return list(self._native.rollout(list(candidates), seat))
+        when it is played and then every seat plays ``GreedyBot(count_waits=waits)`` to the
+        end."""
+        return list(self._native.rollout(list(candidates), seat, waits))
 
     def encode(self, seat: int) -> bytearray:
         """``seat``'s observation array (:func:`paohuzi.env.encoding.encode`) as the bytes of

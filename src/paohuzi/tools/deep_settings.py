@@ -26,6 +26,10 @@ class Settings:
     state_hidden: tuple[int, ...] = (256, 256)
     action_hidden: int = 64
     head_hidden: tuple[int, ...] = (256, 128)
+    rollout_waits: bool = True
+    """The label's players: the greedy bot as it plays (counting waits, True) or the faster
+    rollout policy the expert searches with (False). Labels of the rollout policy taught the
+    network choices that pay only against players who ignore their waits (D126)."""
     value_weight: float = 0.1
     """Weight of the decisions' mean value in the loss (the rest: each action against it)."""
     seed: int = 0

@@ -35,12 +35,12 @@ import optax
 from paohuzi.bots.base import Bot
 from paohuzi.bots.deep import ACTION_FEATURES, LAYERS, SCALE, DeepBot, DeepNet, action_rows
 from paohuzi.bots.greedy import GreedyBot
+from paohuzi.bots.planes import observation_arrays, planes
 from paohuzi.engine.actions import HU, Action
 from paohuzi.engine.cards import NUM_KINDS
 from paohuzi.engine.game import Game
 from paohuzi.engine.observation import observe
 from paohuzi.engine.rules import HUNAN, RuleSet
-from paohuzi.planes import observation_arrays, planes
 from paohuzi.tools.deep_settings import Settings
 from paohuzi.tools.tournament import deal_deck
 
@@ -319,7 +319,7 @@ def play_hands(
             rows[j, : len(legal)] = action_rows(obs, legal)
         q = np.asarray(_q_batch(params, jnp.asarray(batch), jnp.asarray(rows)))
         for j, (hand, (seat, _, legal)) in enumerate(pending):
-            values = hand.game.rollout(legal, seat)
+            values = hand.game.rollout(legal, seat, waits=settings.rollout_waits)
             if values is None:
                 raise ValueError("training needs the native core (paohuzi.native)")
             n = len(legal)
