@@ -48,8 +48,10 @@ PASSED_CHI = 1.0
 LEFT_PARTNER = 0.5
 """Factor of a deal in which a seat discarded a card it held a partner of (against one in
 which the card was alone in his hand)."""
-CHOICES = 4
-"""Deals :func:`draw` draws for each sample it gives, one of them kept by weight."""
+CHOICES = 1
+"""Deals :func:`draw` draws for each sample it gives, one of them kept by weight; 1 (the
+expert's, D136): the caps alone, for the factors move the deals drawn too little to pay for
+the draws and weights."""
 
 
 class Verdict(Enum):
@@ -159,7 +161,9 @@ def _let_go(e: Event) -> list[Kind]:
 class Beliefs:
     """The clues of one observation, ready to weigh many sampled deals."""
 
-    def __init__(self, obs: Observation) -> None:
+    def __init__(self, obs: Observation, *, choices: int = CHOICES) -> None:
+        self.choices = choices
+        """Deals :func:`draw` draws for each sample (1: the capped sample, unweighted)."""
         self.clues = clues(obs)
         self.caps: Caps = {}
         """A seat holds no card of a kind it discarded (it would have broken a pair), unless
@@ -246,12 +250,14 @@ def draw(obs: Observation, beliefs: Beliefs, rng: random.Random) -> Game:
     proportion of weights is approached, not reached, with few deals)."""
     caps: Caps | None = beliefs.caps
     drawn = []
-    for _ in range(CHOICES):
+    for _ in range(beliefs.choices):
         try:
             game = sample(obs, rng, caps=caps)
         except SamplingError:
             caps = None  # the model's caps fit no deal: the rules' alone
             game = sample(obs, rng)
+        if beliefs.choices == 1:
+            return game
         drawn.append((beliefs.weight(game.hands), game))
     total = sum(w for w, _ in drawn)
     pick = rng.random() * total

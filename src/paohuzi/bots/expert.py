@@ -33,7 +33,7 @@ import random
 import time
 from collections.abc import Sequence
 
-from paohuzi.bots.beliefs import Beliefs, draw
+from paohuzi.bots.beliefs import CHOICES, Beliefs, draw
 from paohuzi.bots.expert_v1 import CLEAR_MARGIN, Estimate, ExpertV1Bot
 from paohuzi.bots.rollout import rollout_payments
 from paohuzi.bots.sampler import sample
@@ -175,6 +175,8 @@ class ExpertV2Bot(ExpertV1Bot):
     name = "expert-v2"
     weighs = False
     """Whether the samples are weighted by the others' play (:mod:`paohuzi.bots.beliefs`)."""
+    choices = CHOICES
+    """Deals drawn for each sample when ``weighs`` (one kept by weight)."""
 
     def __init__(
         self,
@@ -233,7 +235,7 @@ class ExpertV2Bot(ExpertV1Bot):
         return found
 
     def _beliefs(self, observation: Observation) -> Beliefs | None:
-        return Beliefs(observation) if self.weighs else None
+        return Beliefs(observation, choices=self.choices) if self.weighs else None
 
     def _bounds(self) -> tuple[int]:
         return (self.samples if self.samples is not None else 1_000_000,)
