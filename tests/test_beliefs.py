@@ -151,7 +151,7 @@ def test_a_deal_is_kept_in_proportion_to_its_weight(monkeypatch: pytest.MonkeyPa
     rng = random.Random(6)
     kept = Counter(
         draw(Observation.__new__(Observation), Weights(), rng).hands[0][0] % 4 for _ in range(4000)
-    )  # type: ignore[attr-defined]
+    )
     assert set(kept) == {0, 1}
     assert 0.72 < kept[1] / 4000 < 0.78
 
@@ -219,3 +219,19 @@ def test_the_expert_falls_back_to_the_rules_when_the_caps_fit_no_deal() -> None:
     beliefs.caps = {seat: (0,) * len(cap) for seat, cap in beliefs.caps.items()}
     game = beliefs_module.draw(obs, beliefs, random.Random(1))
     assert is_consistent(game, obs)
+
+
+def test_both_cores_draw_within_the_caps() -> None:
+    rng = random.Random(8)
+    checked = 0
+    for i, (_, obs) in enumerate(greedy_decisions(range(3))):
+        caps = Beliefs(obs).caps
+        if i % 3 or not caps:
+            continue
+        for core in ("python", "native"):
+            game = sample(obs, rng, core=core, caps=caps)  # type: ignore[arg-type]
+            assert is_consistent(game, obs)
+            for seat, cap in caps.items():
+                assert all(n <= c for n, c in zip(game.hands[seat], cap, strict=True))
+            checked += 1
+    assert checked > 20

@@ -112,7 +112,7 @@ def sample(
             raise SamplingError(found)
         return found
     unseen = obs.unseen()
-    caps, not_wei = _limits(obs, tighter=caps)
+    limit, not_wei = _limits(obs, tighter=caps)
     others = [s for s in obs.seating.playing if s != seat]
     tables: list[list[Group | None]] = [[] for _ in obs.tables]
     slots: list[tuple[int, int]] = []
@@ -125,9 +125,9 @@ def sample(
     if sum(sizes.values()) + obs.wall + 3 * len(slots) != sum(unseen):
         raise SamplingError("the unseen cards do not fill the hidden places")
     keeper = obs.dealer if _liang_may_be_kept(obs, others) else None
-    completion = _draw(unseen, slots, not_wei, sizes, caps, keeper, obs.liang, rng)
+    completion = _draw(unseen, slots, not_wei, sizes, limit, keeper, obs.liang, rng)
     if completion is None:
-        completions = Completions(unseen, slots, not_wei, sizes, caps, keeper, obs.liang)
+        completions = Completions(unseen, slots, not_wei, sizes, limit, keeper, obs.liang)
         completion = completions.draw(rng)
     if completion is None:
         raise SamplingError("no deal of the unseen cards respects what is known")
