@@ -229,7 +229,7 @@ def test_both_cores_draw_within_the_caps() -> None:
         if i % 3 or not caps:
             continue
         for core in ("python", "native"):
-            game = sample(obs, rng, core=core, caps=caps)  # type: ignore[arg-type]
+            game = sample(obs, rng, core=core, caps=caps)
             assert is_consistent(game, obs)
             for seat, cap in caps.items():
                 assert all(n <= c for n, c in zip(game.hands[seat], cap, strict=True))
