@@ -5,26 +5,29 @@ rules allow. Play says more than the rules: a player who let a card go by when h
 pair of it passed a 碰 (R8), one who discarded a card he had a pair of broke the pair. Such
 deals can happen, but a sensible player makes them less often. This module reads, from one
 seat's observation only, the moments where another seat's choice depended on its hand
-(:class:`Clue`), and weighs a sampled deal by how likely the others' choices were under it:
+(:class:`Clue`), and says what a sampled deal makes of each (:class:`Verdict`):
 
 * a card another seat showed or discarded, that went by (passed, or taken by a 吃 of a third
   seat, which a 碰 outranks), was a 碰 offer to every other seat holding a pair of it then
-  (:data:`PASSED_PENG`), and a 吃 offer to the next seat (and, for a draw, to the drawer)
-  if his hand then made one (:data:`PASSED_CHI`); the first such pass makes the kind 臭 for
-  him (R7.1), so only the first moment his hand made an offer counts;
-* a discarded card broke a pair if its seat held another of that kind then
-  (:data:`BROKE_PAIR`), and left a partner behind if it held a card it could have made a
-  sequence or 绞 with (:data:`LEFT_PARTNER`, PARTNERS).
+  (``PASSED_PENG``), and a 吃 offer to the next seat (and, for a draw, to the drawer) if his
+  hand then made one (``PASSED_CHI``); the first such pass makes the kind 臭 for him (R7.1),
+  so only the first moment his hand made an offer counts;
+* a discarded card broke a pair if its seat held another of that kind then (``BROKE_PAIR``),
+  and else left a partner behind if it held a card it could have made a sequence or 绞 with
+  (``LEFT_PARTNER``, PARTNERS), or was alone in his hand.
 
 A hand only loses cards after the deal (a draw is shown or laid down, a claim goes to the
 table), so the hand at a past moment is the sampled hand now plus the cards the seat has been
 seen letting go of since (its discards, the hand cards of its 吃 and 碰); its face-down 偎
-since are not counted (they take three of a kind, which a 碰 or 吃 never uses). The weight of a
-deal is the product of the factors of the clues it makes true, each at most 1, so a deal that
-agrees with all of them weighs 1. The factors are odds ratios measured on greedy play (D135):
-how much more often the clue holds in deals the sampler draws than in the true ones.
-:func:`draw` turns the weights into samples by rejection, which keeps every sample equally
-weighted for the expert's paired statistics.
+since are not counted (they take three of a kind, which a 碰 or 吃 never uses).
+
+The model: a deal's weight is the product of the :data:`FACTORS` of its verdicts, the odds
+ratios measured on greedy self-play (D135: how much less often a verdict is true of the true
+deal than of the deals the sampler draws, against its alternative). Breaking a pair is rare
+(odds 0.07) and is made a cap, weight 0: the sampler never gives a seat a kind it discarded
+(:attr:`Beliefs.caps`), which costs nothing. The rest are mild (a passed 碰 0.8, a passed 吃
+1, a discard that left a partner 0.5); :func:`draw` applies them by resampling among
+``choices`` capped deals, which the expert leaves at 1 (D136).
 """
 
 from __future__ import annotations
