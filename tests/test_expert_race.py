@@ -200,7 +200,7 @@ def test_names_of_both_experts_parse() -> None:
     assert isinstance(fixed, ExpertV1Bot) and fixed.samples == 16
     timed = make_bot("expert-v1@0.3s")
     assert isinstance(timed, ExpertV1Bot) and timed.budget == 0.3 and timed.samples is None
-    for bad in ("expert-v1@0", "expert-v1@1001", "expert-v1@0.01s", "expert-v1@nans", "expert-v2"):
+    for bad in ("expert-v1@0", "expert-v1@1001", "expert-v1@0.01s", "expert-v1@nans", "expert-v3"):
         assert not is_bot_name(bad), bad
     for level in LEVELS:
         assert is_bot_name(level)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from paohuzi.bots.base import Bot, play_hand
-from paohuzi.bots.expert import DEFAULT_BUDGET, ExpertBot
+from paohuzi.bots.expert import DEFAULT_BUDGET, ExpertBot, ExpertV2Bot
 from paohuzi.bots.expert_v1 import ExpertV1Bot
 from paohuzi.bots.greedy import GreedyBot
 from paohuzi.bots.random_bot import RandomBot
@@ -41,6 +41,7 @@ BOTS: dict[str, Callable[[int | None], Bot]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
     "expert": ExpertBot,
+    "expert-v2": ExpertV2Bot,
     "expert-v1": ExpertV1Bot,
     "learned": learned_bot,
     "learned-deep": learned_deep_bot,
@@ -48,7 +49,11 @@ BOTS: dict[str, Callable[[int | None], Bot]] = {
 """The built-in bots by level name."""
 
 
-EXPERTS: dict[str, type[ExpertV1Bot]] = {"expert": ExpertBot, "expert-v1": ExpertV1Bot}
+EXPERTS: dict[str, type[ExpertV1Bot]] = {
+    "expert": ExpertBot,
+    "expert-v2": ExpertV2Bot,
+    "expert-v1": ExpertV1Bot,
+}
 """The searching bots, which take an ``@`` setting."""
 MAX_NAME = 32
 """Longest bot name accepted."""
@@ -61,8 +66,8 @@ BUDGET = (0.05, 10.0)
 def make_bot(name: str, seed: int | None = None) -> Bot:
     """A bot by level name; raises ValueError for an unknown one or a setting out of bounds.
     ``expert@N`` is the expert searching a fixed N samples per decision (reproducible, N in
-    1–1000), ``expert@0.5s`` a time budget (0.05–10 s); ``expert-v1`` (the first expert,
-    kept for comparison) takes the same settings."""
+    1–1000), ``expert@0.5s`` a time budget (0.05–10 s); ``expert-v2`` and ``expert-v1`` (the
+    experts before, kept for comparison) take the same settings."""
     if len(name) > MAX_NAME:
         raise ValueError(f"a bot name has at most {MAX_NAME} characters")
     level, _, setting = name.partition("@")
@@ -112,6 +117,7 @@ __all__ = [
     "Bot",
     "ExpertBot",
     "ExpertV1Bot",
+    "ExpertV2Bot",
     "GreedyBot",
     "RandomBot",
     "is_bot_name",

@@ -1,5 +1,6 @@
 """The strongest level: determinized search over samples of the hidden cards, with the samples
-raced between the candidates (issue 14).
+raced between the candidates (issue 14), drawn in proportion to what the others' play says
+about their hands (issue 26).
 
 Like the first expert (:mod:`paohuzi.bots.expert_v1`, kept as ``expert-v1``), the bot draws
 positions consistent with what its seat knows (:mod:`paohuzi.bots.sampler`), plays candidate
@@ -16,6 +17,11 @@ What it does differently is how it spends its rollouts:
   bot leaves the greedy favourite, as before, only for a choice whose paired gain over it is
   more than one standard error above zero (or when the favourite was dropped).
 
+The ``expert`` (:class:`ExpertBot`) draws its samples weighted by the others' play
+(:mod:`paohuzi.bots.beliefs`: a deal in which a seat discarded a card of a pair it held, or let a
+card it held a pair of go by, is drawn less often); the raced search before it, which draws
+them uniformly, stays as ``expert-v2`` (:class:`ExpertV2Bot`) to compare with.
+
 Levels are time budgets per decision (:data:`LEVELS`); ``expert@N`` searches until the
 choices still in the race have N samples each (reproducible), whatever the time.
 """
@@ -27,6 +33,7 @@ import random
 import time
 from collections.abc import Sequence
 
+from paohuzi.bots.beliefs import CHOICES, Beliefs, draw
 from paohuzi.bots.expert_v1 import CLEAR_MARGIN, Estimate, ExpertV1Bot
 from paohuzi.bots.rollout import rollout_payments
 from paohuzi.bots.sampler import sample
@@ -60,11 +67,13 @@ def race(
     samples: int,
     seed: int,
     deadline: float | None,
+    beliefs: Beliefs | None = None,
 ) -> list[list[float]]:
     """Payments of each candidate (rows) on the samples it took part in (columns, the same
     samples in the same order for every row, a dropped candidate's row stopping early).
     Stops when one candidate is left, the survivors have ``samples`` samples, or another
-    sample would likely end after ``deadline`` (after one sample at least)."""
+    sample would likely end after ``deadline`` (after one sample at least). The samples are
+    uniform among the deals the rules allow, or with ``beliefs`` weighted by them."""
     assert obs.seat is not None
     rng = random.Random(seed)
     rows: list[list[float]] = [[] for _ in candidates]
@@ -81,7 +90,7 @@ def race(
             and now + len(live) * (now - started) / rollouts > deadline
         ):
             break
-        position = sample(obs, rng)
+        position = sample(obs, rng) if beliefs is None else draw(obs, beliefs, rng)
         paid = rollout_payments(position, [candidates[i] for i in live], obs.seat)
         for i, payment in zip(live, paid, strict=True):
             rows[i].append(payment)
@@ -158,12 +167,16 @@ def choose(rows: list[list[float]]) -> int:
     return best
 
 
-class ExpertBot(ExpertV1Bot):
-    """Raced search over sampled hidden cards, scored by points. See the module docstring.
-    ``evaluate`` and ``shortlist`` (what ``review`` uses) work as in the first expert: every
-    candidate on every sample."""
+class ExpertV2Bot(ExpertV1Bot):
+    """Raced search over uniformly sampled hidden cards, scored by points (``expert-v2``, the
+    ``expert`` of issue 14). See the module docstring. ``evaluate`` and ``shortlist`` (what
+    ``review`` uses) work as in the first expert: every candidate on every uniform sample."""
 
-    name = "expert"
+    name = "expert-v2"
+    weighs = False
+    """Whether the samples are weighted by the others' play (:mod:`paohuzi.bots.beliefs`)."""
+    choices = CHOICES
+    """Deals drawn for each sample when ``weighs`` (one kept by weight)."""
 
     def __init__(
         self,
@@ -192,7 +205,14 @@ class ExpertBot(ExpertV1Bot):
             found = self.evaluate(observation, shortlist, seed=seed)
             better = [e for e in found[1:] if e.gain > 0 and e.gain > e.gain_error]
             return max(better, key=lambda e: e.gain).action if better else found[0].action
-        rows = race(observation, shortlist, *self._bounds(), seed, self._deadline())
+        rows = race(
+            observation,
+            shortlist,
+            *self._bounds(),
+            seed,
+            self._deadline(),
+            self._beliefs(observation),
+        )
         return shortlist[choose(rows)]
 
     def race_estimates(
@@ -200,12 +220,22 @@ class ExpertBot(ExpertV1Bot):
     ) -> list[Estimate]:
         """Each candidate's figures after a race (for tests and benchmarks): mean payment
         over the samples it took part in, and paired gain over the favourite on those."""
-        rows = race(observation, candidates, *self._bounds(), seed, self._deadline())
+        rows = race(
+            observation,
+            candidates,
+            *self._bounds(),
+            seed,
+            self._deadline(),
+            self._beliefs(observation),
+        )
         found = []
         for action, row in zip(candidates, rows, strict=True):
             gain, error = paired(row, rows[0])
             found.append(Estimate(action, sum(row) / len(row), len(row), gain, error))
         return found
+
+    def _beliefs(self, observation: Observation) -> Beliefs | None:
+        return Beliefs(observation, choices=self.choices) if self.weighs else None
 
     def _bounds(self) -> tuple[int]:
         return (self.samples if self.samples is not None else 1_000_000,)
@@ -216,3 +246,12 @@ class ExpertBot(ExpertV1Bot):
         if self.time_limit is not None:
             deadline = min(deadline or math.inf, now + self.time_limit)
         return deadline
+
+
+class ExpertBot(ExpertV2Bot):
+    """The raced search of ``expert-v2`` over samples drawn in proportion to what the others'
+    play says about their hands (:mod:`paohuzi.bots.beliefs`, D135). With ``workers`` > 1,
+    and in ``evaluate``, the samples are uniform, as before."""
+
+    name = "expert"
+    weighs = True

@@ -90,23 +90,30 @@ def limits(obs: Observation) -> tuple[dict[int, list[int]], dict[int, set[Kind]]
     return caps, not_wei
 
 
-def sample(obs: Observation, rng: random.Random, *, core: CoreName = "auto") -> Game:
+Caps = dict[int, tuple[int, ...]]
+"""Per other seat, the most copies of each kind its hand may hold now."""
+
+
+def sample(
+    obs: Observation, rng: random.Random, *, core: CoreName = "auto", caps: Caps | None = None
+) -> Game:
     """A game consistent with ``obs``, at the decision the observing seat faces, on ``core``
     (as ``Game(core=…)`` chooses it). On the native core the sample is drawn inside it
     (:class:`~paohuzi.native.core.NativeSampler`, with a 64-bit seed from ``rng``) under the
-    same constraints (D41); on the Python core, here."""
+    same constraints (D41); on the Python core, here. ``caps``: tighter limits than the
+    rules' on the others' hands (a model of their play, :mod:`paohuzi.bots.beliefs`)."""
     seat = obs.seat
     if seat is None or not obs.legal:
         raise ValueError("sampling needs the observation of a seat that is to act")
     if core == "native" and not serves(obs.rules):
         raise ValueError("the native core does not serve this rule set (or is not built)")
     if core != "python" and serves(obs.rules):
-        found = _native_sampler(obs).sample(rng.getrandbits(64), REJECTION_TRIES)
+        found = _native_sampler(obs, caps).sample(rng.getrandbits(64), REJECTION_TRIES)
         if isinstance(found, str):
             raise SamplingError(found)
         return found
     unseen = obs.unseen()
-    caps, not_wei = limits(obs)
+    limit, not_wei = _limits(obs, tighter=caps)
     others = [s for s in obs.seating.playing if s != seat]
     tables: list[list[Group | None]] = [[] for _ in obs.tables]
     slots: list[tuple[int, int]] = []
@@ -119,9 +126,9 @@ def sample(obs: Observation, rng: random.Random, *, core: CoreName = "auto") -> 
     if sum(sizes.values()) + obs.wall + 3 * len(slots) != sum(unseen):
         raise SamplingError("the unseen cards do not fill the hidden places")
     keeper = obs.dealer if _liang_may_be_kept(obs, others) else None
-    completion = _draw(unseen, slots, not_wei, sizes, caps, keeper, obs.liang, rng)
+    completion = _draw(unseen, slots, not_wei, sizes, limit, keeper, obs.liang, rng)
     if completion is None:
-        completions = Completions(unseen, slots, not_wei, sizes, caps, keeper, obs.liang)
+        completions = Completions(unseen, slots, not_wei, sizes, limit, keeper, obs.liang)
         completion = completions.draw(rng)
     if completion is None:
         raise SamplingError("no deal of the unseen cards respects what is known")
@@ -160,18 +167,28 @@ def _liang_may_be_kept(obs: Observation, others: list[int]) -> bool:
     )
 
 
-_last: tuple[Observation, NativeSampler] | None = None
+def _limits(
+    obs: Observation, tighter: Caps | None
+) -> tuple[dict[int, list[int]], dict[int, set[Kind]]]:
+    """:func:`limits`, with the caps lowered to ``tighter``'s where it has them."""
+    caps, not_wei = limits(obs)
+    for o, more in (tighter or {}).items():
+        caps[o] = [min(a, b) for a, b in zip(caps[o], more, strict=True)]
+    return caps, not_wei
+
+
+_last: tuple[Observation, Caps | None, NativeSampler] | None = None
 """The sampler of the observation sampled last (the expert samples one many times)."""
 
 
-def _native_sampler(obs: Observation) -> NativeSampler:
+def _native_sampler(obs: Observation, tighter: Caps | None = None) -> NativeSampler:
     global _last
     last = _last  # read once: another thread may replace it
-    if last is not None and last[0] is obs:
-        return last[1]
+    if last is not None and last[0] is obs and last[1] == tighter:
+        return last[2]
     seat = obs.seat
     assert seat is not None
-    caps, not_wei = limits(obs)
+    caps, not_wei = _limits(obs, tighter)
     others = [s for s in obs.seating.playing if s != seat]
     seats = [
         (
@@ -196,7 +213,7 @@ def _native_sampler(obs: Observation) -> NativeSampler:
         _liang_may_be_kept(obs, others),
         _phase(obs, seat),
     )
-    _last = (obs, found)
+    _last = (obs, tighter, found)
     return found
 
 
