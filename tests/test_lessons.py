@@ -1,0 +1,170 @@
+"""Lessons (issue 27): the format, the engine's check of every shipped lesson, the walk."""
+
+from __future__ import annotations
+
+import copy
+import json
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from paohuzi.engine.actions import parse_action
+from paohuzi.lessons import (
+    DEFAULT_WRONG,
+    LessonError,
+    Walk,
+    check_lesson,
+    load_lesson,
+    parse_lesson,
+    shipped,
+)
+
+LESSONS = sorted(
+    entry.name
+    for entry in resources.files("paohuzi.lessons").iterdir()
+    if entry.name.endswith(".json")
+)
+
+
+def raw(name: str = "03-chi-bi.json") -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(
+        resources.files("paohuzi.lessons").joinpath(name).read_text(encoding="utf-8")
+    )
+    return data
+
+
+def problem(data: dict[str, Any]) -> str:
+    with pytest.raises(LessonError) as caught:
+        check_lesson(parse_lesson(data))
+    return str(caught.value)
+
+
+@pytest.mark.parametrize("name", LESSONS)
+def test_every_shipped_lesson_passes_the_engine_check(name: str) -> None:
+    check_lesson(parse_lesson(raw(name), name))
+
+
+def test_the_course_is_in_order_with_distinct_ids() -> None:
+    course = shipped()
+    assert len(course) == len(LESSONS) >= 1
+    assert len({lesson.id for lesson in course}) == len(course)
+    assert [lesson.order for lesson in course] == sorted(lesson.order for lesson in course)
+
+
+def test_a_stated_number_the_engine_does_not_compute_is_refused() -> None:
+    data = raw()
+    data["steps"][2]["numbers"][1]["value"] = 7
+    assert problem(data) == "step 3: huxi is stated as 7 but the engine says 6"
+
+
+def test_a_number_the_text_does_not_state_is_refused() -> None:
+    data = raw()
+    data["steps"][0]["text"]["en"] = data["steps"][0]["text"]["en"].replace("3", "three")
+    assert "texts do not both say it" in problem(data)
+
+
+def test_group_huxi_follows_r3() -> None:
+    data = raw()
+    data["steps"][0]["numbers"] = [{"quantity": "group_huxi", "group": "chi:x1x2x3", "value": 6}]
+    assert problem(data) == "step 1: group_huxi of chi:x1x2x3 is stated as 6 but the engine says 3"
+
+
+def test_an_illegal_taught_move_is_refused() -> None:
+    data = raw()
+    data["steps"][0]["move"] = "0 peng"
+    assert problem(data).startswith("step 1: the taught move '0 peng' is illegal")
+
+
+def test_a_taught_move_out_of_turn_is_refused() -> None:
+    data = raw()
+    data["steps"][0]["before"] = []
+    data["steps"][0]["highlight"] = "x1 x2"
+    assert (
+        problem(data) == "step 1: the learner is not to act (seat 2 is): script the moves before it"
+    )
+
+
+def test_an_illegal_scripted_move_is_refused() -> None:
+    data = raw()
+    data["steps"][1]["after"][1] = "1 discard x9"
+    assert problem(data).startswith("step 2: scripted move '1 discard x9'")
+
+
+def test_an_accepted_move_must_leave_the_same_hand() -> None:
+    data = raw()
+    data["steps"][2]["accept"] = ["0 chi x2x2d2"]
+    assert "leaves another hand or table" in problem(data)
+
+
+def test_a_highlighted_card_must_be_in_sight() -> None:
+    data = raw()
+    data["steps"][0]["highlight"] = "d10"
+    assert problem(data) == "step 1: highlighted d10 is nowhere the learner can see it"
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: d.update(format="x"), "format must be 'paohuzi-lesson/1'"),
+        (lambda d: d.update(colour=1), "a lesson has an unknown field 'colour'"),
+        (lambda d: d["title"].pop("zh"), "title needs the field 'zh'"),
+        (lambda d: d["steps"][0].update(move="0 chi x1x2"), "step 1: move '0 chi x1x2'"),
+        (
+            lambda d: d["deck"]["hands"].update({"0": "x1 x2"}),
+            "the learner's hand must list all 20",
+        ),
+        (lambda d: d.update(rules="nowhere"), "rules: unknown preset 'nowhere'"),
+        (lambda d: d["steps"][0]["numbers"][0].update(quantity="fan"), "quantity must be one of"),
+    ],
+)
+def test_a_malformed_lesson_is_one_line(change: Any, message: str) -> None:
+    data = copy.deepcopy(raw())
+    change(data)
+    with pytest.raises(LessonError) as caught:
+        parse_lesson(data)
+    assert message in str(caught.value)
+    assert "\n" not in str(caught.value)
+
+
+def test_load_lesson_names_a_file_that_is_not_json(tmp_path: Path) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text("{", encoding="utf-8")
+    with pytest.raises(LessonError, match="not JSON"):
+        load_lesson(path)
+
+
+def test_a_walk_explains_wrong_moves_and_takes_the_taught_or_an_accepted_one() -> None:
+    lesson = parse_lesson(raw())
+    walk = Walk(lesson)
+    first = lesson.steps[0]
+    answer = walk.answer(parse_action("pass"))
+    assert not answer.right and answer.text == first.wrong
+    assert walk.answer(parse_action("chi x1x2x3")).right
+    walk.next()
+    assert walk.answer(parse_action("discard x5")).text == lesson.steps[1].wrong
+    assert walk.answer(parse_action("discard d1")).right
+    walk.next()
+    third = lesson.steps[2]
+    assert walk.answer(parse_action("chi x2x2d2")).text == third.explain["0 chi x2x2d2"]
+    assert walk.answer(parse_action("chi x2d2d2 x2x7x10")).right
+    walk.next()
+    assert walk.finished and walk.step is None
+    assert walk.game.huxi(0) == 6
+
+
+def test_a_walk_resumes_at_a_step() -> None:
+    lesson = parse_lesson(raw())
+    resumed = Walk(lesson, start=2)
+    walked = Walk(lesson)
+    for _ in range(2):
+        step = walked.step
+        assert step is not None and step.move is not None
+        walked.answer(parse_action(step.move.split(" ", 1)[1]))
+        walked.next()
+    assert resumed.game.position() == walked.game.position()
+
+
+def test_the_default_wrong_text_has_both_languages() -> None:
+    assert DEFAULT_WRONG.zh and DEFAULT_WRONG.en
