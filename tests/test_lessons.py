@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from paohuzi.cli import main
 from paohuzi.engine.actions import parse_action
 from paohuzi.lessons import (
     DEFAULT_WRONG,
@@ -168,3 +169,30 @@ def test_a_walk_resumes_at_a_step() -> None:
 
 def test_the_default_wrong_text_has_both_languages() -> None:
     assert DEFAULT_WRONG.zh and DEFAULT_WRONG.en
+
+
+def test_lesson_check_passes_the_shipped_lessons(capsys: pytest.CaptureFixture[str]) -> None:
+    paths = [str(resources.files("paohuzi.lessons").joinpath(name)) for name in LESSONS]
+    assert main(["lesson", "check", *paths]) == 0
+    assert capsys.readouterr().out.count(": ok (") == len(LESSONS)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("{", "not JSON: Expecting property name enclosed in double quotes at line 1"),
+        ("[]", "a lesson must be a JSON object"),
+        (None, "step 3: huxi is stated as 7 but the engine says 6"),
+    ],
+)
+def test_lesson_check_says_what_is_wrong_in_one_line_and_exits_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str | None, message: str
+) -> None:
+    if text is None:
+        data = raw()
+        data["steps"][2]["numbers"][1]["value"] = 7
+        text = json.dumps(data, ensure_ascii=False)
+    path = tmp_path / "lesson.json"
+    path.write_text(text, encoding="utf-8")
+    assert main(["lesson", "check", str(path)]) == 2
+    assert capsys.readouterr().err == f"paohuzi lesson check: {path}: {message}\n"

@@ -27,9 +27,9 @@ from paohuzi.engine.cards import (
     parse_kind,
 )
 from paohuzi.engine.game import Game, Source
-from paohuzi.engine.groups import SET_SIZE
+from paohuzi.engine.groups import SET_SIZE, Group
 from paohuzi.engine.match import Match
-from paohuzi.engine.observation import Observation, observe
+from paohuzi.engine.observation import Observation, SeenGroup, observe
 from paohuzi.engine.position import Over
 from paohuzi.engine.record import record_of
 from paohuzi.engine.rules import PRESETS, RuleSet
@@ -56,8 +56,12 @@ def add_parser(commands: Any) -> None:
     parser.set_defaults(run=run)
 
 
-def _card(kind: Kind) -> str:
+def _card(kind: Kind, lit: frozenset[Kind] = frozenset()) -> str:
+    """A card as its glyph and name; a card in ``lit`` (a lesson's highlight) in reverse video,
+    marked with * for a terminal without colour."""
     style = "red" if kind in RED_KINDS else "bold"
+    if kind in lit:
+        return f"[reverse {style}]{GLYPHS[kind]}{KIND_NAMES[kind]}*[/reverse {style}]"
     return f"[{style}]{GLYPHS[kind]}[/{style}]{KIND_NAMES[kind]}"
 
 
@@ -135,32 +139,38 @@ class TerminalTable:
             self.console.print("  · " + describe(event, you=self.seat))
         self.shown = len(obs.events)
 
-    def show(self, obs: Observation, totals: list[int]) -> None:
+    def show(
+        self, obs: Observation, totals: list[int] | None, lit: frozenset[Kind] = frozenset()
+    ) -> None:
+        """The table as ``self.seat`` sees it, with the match's ``totals`` (if any) and the
+        kinds in ``lit`` highlighted."""
         console = self.console
         console.rule(f"wall {obs.wall} · dealer seat {obs.dealer} · 亮张 {_card(obs.liang)}")
         view = Table(box=None, padding=(0, 1), show_header=False)
         for s in obs.seating.playing:
             who = "you" if s == self.seat else f"seat {s}"
-            tables = " ".join(str(g) for g in obs.tables[s]) or "—"
-            rows = " ".join(KIND_NAMES[k] for k in obs.rows[s]) or "—"
+            tables = " ".join(_group(g, lit) for g in obs.tables[s]) or "—"
+            rows = " ".join(_card(k, lit) if k in lit else KIND_NAMES[k] for k in obs.rows[s])
             view.add_row(
-                f"[bold]{who}[/bold] ({totals[s]:+d})",
+                f"[bold]{who}[/bold]" + ("" if totals is None else f" ({totals[s]:+d})"),
                 f"{obs.hand_sizes[s]} in hand",
                 f"table: {tables}",
-                f"discards: {rows}",
+                f"discards: {rows or '—'}",
             )
         console.print(view)
         hand = obs.hand
         kans = [k for k in range(len(hand)) if hand[k] == 3]
         loose = [k for k in range(len(hand)) for _ in range(hand[k]) if hand[k] != 3]
-        text = " ".join(_card(k) for k in loose)
+        text = " ".join(_card(k, lit) for k in loose)
         if kans:
-            text += "   坎: " + "  ".join(" ".join(_card(k) for _ in range(SET_SIZE)) for k in kans)
+            text += "   坎: " + "  ".join(
+                " ".join(_card(k, lit) for _ in range(SET_SIZE)) for k in kans
+            )
         console.print(f"your hand: {text}")
         if obs.offer is not None:
             whose = "you" if obs.turn == self.seat else f"seat {obs.turn}"
             source = _SOURCES[obs.offer_source] if obs.offer_source else "from"
-            console.print(f"on offer: {_card(obs.offer)} ({source} {whose})")
+            console.print(f"on offer: {_card(obs.offer, lit)} ({source} {whose})")
 
     def hint(self, obs: Observation) -> None:
         huxi, waits = obs.hint()
@@ -197,6 +207,14 @@ class TerminalTable:
                 return options[int(answer) - 1]
             else:
                 self.console.print("type a number from the list, h for a hint or q to quit")
+
+
+def _group(group: Group | SeenGroup, lit: frozenset[Kind]) -> str:
+    """A table group (F2); one holding a highlighted kind in reverse video."""
+    cards = group.cards or ()
+    if not lit.intersection(cards):
+        return str(group)
+    return f"[reverse]{group}*[/reverse]"
 
 
 _SOURCES = {
