@@ -196,3 +196,11 @@ def test_lesson_check_says_what_is_wrong_in_one_line_and_exits_2(
     path.write_text(text, encoding="utf-8")
     assert main(["lesson", "check", str(path)]) == 2
     assert capsys.readouterr().err == f"paohuzi lesson check: {path}: {message}\n"
+
+
+def test_a_mingtang_fan_is_the_rule_sets() -> None:
+    data = raw("07-winning.json")
+    numbers = data["steps"][2]["numbers"]
+    red = next(n for n in numbers if n.get("name") == "红乌")
+    red["count"] = 12
+    assert problem(data) == "step 3: mingtang_fan of 红乌 is stated as 4 but the engine says 0"

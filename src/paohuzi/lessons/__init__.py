@@ -24,12 +24,15 @@ from paohuzi.engine.cards import (
     DECK_SIZE,
     KIND_NAMES,
     NUM_KINDS,
+    RED_KINDS,
     Kind,
     NotationError,
+    is_big,
     parse_cards,
 )
 from paohuzi.engine.game import Game, IllegalAction, stacked_deck
-from paohuzi.engine.groups import parse_group
+from paohuzi.engine.groups import Group, GroupType, parse_group
+from paohuzi.engine.mingtang import AllTriplets, RedCount, SizeCount, WinContext
 from paohuzi.engine.observation import observe
 from paohuzi.engine.rules import HAND_SIZE, PRESETS, RuleSet
 
@@ -44,10 +47,14 @@ MAX_TEXT = 2000
 
 MAX_STEPS = 40
 
+WIN_CARDS = 21
+"""The cards of a win without 提 or 跑 (R6.1): what a stated 名堂's count is out of."""
+
 QUANTITIES = (
     "huxi",
     "group_huxi",
     "deng",
+    "mingtang_fan",
     "result_huxi",
     "result_deng",
     "result_fan",
@@ -92,6 +99,10 @@ class Stated:
     """For ``deng``: the hu-xi it is worked from."""
     tianhu: bool = False
     """For ``deng``: counted as a 天胡 (R10.1)."""
+    name: str | None = None
+    """For ``mingtang_fan``: the 名堂's name in the rule set (红胡 …)."""
+    count: int | None = None
+    """For ``mingtang_fan``: the cards it counts (red, big or small ones)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,7 +266,7 @@ _STEP_FIELDS = {
     "after",
     "numbers",
 }
-_NUMBER_FIELDS = {"quantity", "value", "when", "seat", "group", "huxi", "tianhu"}
+_NUMBER_FIELDS = {"quantity", "value", "when", "seat", "group", "huxi", "tianhu", "name", "count"}
 
 
 def _stated(reader: _Reader, value: Any, name: str, players: int) -> Stated:
@@ -285,8 +296,18 @@ def _stated(reader: _Reader, value: Any, name: str, players: int) -> Stated:
     tianhu = data.get("tianhu", False)
     if not isinstance(tianhu, bool):
         raise reader.fail(f"{name}.tianhu must be true or false")
+    mingtang = data.get("name")
+    if (mingtang is not None) != (quantity == "mingtang_fan"):
+        raise reader.fail(f"{name}: name goes with quantity mingtang_fan, and only with it")
+    if mingtang is not None:
+        reader.string(mingtang, f"{name}.name", 20)
+    count = data.get("count")
+    if count is not None:
+        if quantity != "mingtang_fan":
+            raise reader.fail(f"{name}: count goes with quantity mingtang_fan only")
+        reader.integer(count, f"{name}.count", range(0, 28))
     number = reader.integer(data["value"], f"{name}.value", range(-10000, 10001))
-    return Stated(quantity, number, when, seat, group, huxi, tianhu)
+    return Stated(quantity, number, when, seat, group, huxi, tianhu, mingtang, count)
 
 
 def _step(index: int, value: Any, players: int) -> Step:
@@ -497,6 +518,8 @@ def _value(stated: Stated, game: Game, lesson: Lesson) -> int:
     if quantity == "deng":
         assert stated.huxi is not None
         return rules.deng(stated.huxi, tianhu=stated.tianhu)
+    if quantity == "mingtang_fan":
+        return _mingtang_fan(stated, rules)
     result = game.result
     if result is None:
         raise LessonError(f"{quantity} is stated but the hand is not over")
@@ -513,13 +536,41 @@ def _value(stated: Stated, game: Game, lesson: Lesson) -> int:
     }[quantity]
 
 
+def _mingtang_fan(stated: Stated, rules: RuleSet) -> int:
+    """The 番 the rule set's 名堂 ``stated.name`` gives a win counting ``stated.count`` of the
+    cards it counts (a 名堂 of triplets: a win of triplets only)."""
+    found = [m for m in rules.mingtang if m.name == stated.name]
+    if not found:
+        names = ", ".join(m.name for m in rules.mingtang)
+        raise LessonError(f"the rules have no 名堂 {stated.name!r} ({names})")
+    mingtang = found[0]
+    if isinstance(mingtang, AllTriplets):
+        win = WinContext((Group(GroupType.KAN, (0, 0, 0)),), None)
+        return mingtang.fan(win)
+    if stated.count is None:
+        raise LessonError(f"名堂 {stated.name} needs the count of the cards it counts")
+    kinds = range(NUM_KINDS)
+    if isinstance(mingtang, RedCount):
+        counted = next(k for k in kinds if k in RED_KINDS)
+        other = next(k for k in kinds if k not in RED_KINDS)
+    elif isinstance(mingtang, SizeCount):
+        counted = next(k for k in kinds if is_big(k) == mingtang.big)
+        other = next(k for k in kinds if is_big(k) != mingtang.big)
+    else:
+        raise LessonError(f"名堂 {stated.name} counts nothing a lesson can state")
+    cards = (counted,) * stated.count + (other,) * (WIN_CARDS - stated.count)
+    return mingtang.fan(WinContext((), None, leftover=cards))
+
+
 def _check_numbers(step: Step, when: str, game: Game, lesson: Lesson) -> None:
     shown = step.text if when == "step" else step.right
     for stated in step.numbers:
         if stated.when != when:
             continue
         value = _value(stated, game, lesson)
-        what = stated.quantity + (f" of {stated.group}" if stated.group else "")
+        what = stated.quantity + (
+            f" of {stated.group or stated.name}" if stated.group or stated.name else ""
+        )
         if value != stated.value:
             raise LessonError(f"{what} is stated as {stated.value} but the engine says {value}")
         if shown is None or any(str(stated.value) not in t for t in (shown.zh, shown.en)):
