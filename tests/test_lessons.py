@@ -204,3 +204,24 @@ def test_a_mingtang_fan_is_the_rule_sets() -> None:
     red = next(n for n in numbers if n.get("name") == "红乌")
     red["count"] = 12
     assert problem(data) == "step 3: mingtang_fan of 红乌 is stated as 4 but the engine says 0"
+
+
+def test_a_field_given_twice_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "twice.json"
+    path.write_text('{"format": "paohuzi-lesson/1", "id": "a", "id": "b"}', encoding="utf-8")
+    with pytest.raises(LessonError, match="the field 'id' is given twice in one object"):
+        load_lesson(path)
+
+
+def test_every_text_of_the_course_is_given_in_both_languages() -> None:
+    for lesson in shipped():
+        texts = [lesson.title, lesson.summary]
+        for step in lesson.steps:
+            texts += [
+                step.text,
+                *(t for t in (step.wrong, step.right) if t),
+                *step.explain.values(),
+            ]
+        for text in texts:
+            assert any("\u4e00" <= c <= "\u9fff" for c in text.zh), (lesson.id, text)
+            assert text.en.isascii() or any(c.isascii() and c.isalpha() for c in text.en)

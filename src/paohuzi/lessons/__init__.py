@@ -401,10 +401,20 @@ def load_lesson(path: str | Path) -> Lesson:
             f"cannot read the file: {getattr(error, 'strerror', None) or error}"
         ) from None
     try:
-        data = json.loads(text)
+        data = json.loads(text, object_pairs_hook=_no_twice)
     except json.JSONDecodeError as error:
         raise LessonError(f"not JSON: {error.msg} at line {error.lineno}") from None
     return parse_lesson(data, str(path))
+
+
+def _no_twice(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object, refusing a field given twice (JSON would keep the last silently)."""
+    data: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in data:
+            raise LessonError(f"the field {key!r} is given twice in one object")
+        data[key] = value
+    return data
 
 
 def shipped() -> list[Lesson]:
@@ -412,7 +422,8 @@ def shipped() -> list[Lesson]:
     found = []
     for entry in resources.files(__name__).iterdir():
         if entry.name.endswith(".json"):
-            found.append(parse_lesson(json.loads(entry.read_text(encoding="utf-8")), entry.name))
+            text = entry.read_text(encoding="utf-8")
+            found.append(parse_lesson(json.loads(text, object_pairs_hook=_no_twice), entry.name))
     return sorted(found, key=lambda lesson: (lesson.order, lesson.id))
 
 
