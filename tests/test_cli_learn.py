@@ -51,7 +51,7 @@ def label(move: str) -> str:
     if name == "chi":
         text = "吃 chi " + groups[0]
         return text + ("  比 " + " ".join(groups[1:]) if groups[1:] else "")
-    return {"peng": "碰 peng", "hu": "胡 hu — win", "pass": "pass"}[name]
+    return {"peng": "碰 peng", "hu": "胡 hu — win", "pass": "过 pass"}[name]
 
 
 def choice(listing: str, move: str) -> str:
