@@ -18,6 +18,7 @@ from paohuzi.lessons import (
     Walk,
     check_lesson,
     load_lesson,
+    numbers_in,
     parse_lesson,
     shipped,
 )
@@ -225,3 +226,21 @@ def test_every_text_of_the_course_is_given_in_both_languages() -> None:
         for text in texts:
             assert any("\u4e00" <= c <= "\u9fff" for c in text.zh), (lesson.id, text)
             assert text.en.isascii() or any(c.isascii() and c.isalpha() for c in text.en)
+
+
+def test_numbers_in_a_text_leave_out_cards_seats_and_steps() -> None:
+    text = "seat 2 (2号位) takes x3 and d10 for 2-7-10: (18 - 12) ÷ 3 = 2 等, you +6. they -3, step 2/5; 1.5"
+    assert numbers_in(text) == {18, 12, 3, 2, 6, -3}
+
+
+def test_a_number_only_a_card_name_holds_is_not_stated() -> None:
+    data = raw()
+    data["steps"][0]["text"]["en"] = data["steps"][0]["text"]["en"].replace(" 3 ", " three ")
+    assert "x3" in data["steps"][0]["text"]["en"]
+    assert "texts do not both say it" in problem(data)
+
+
+def test_an_explanation_may_only_repeat_the_steps_numbers() -> None:
+    data = raw()
+    data["steps"][2]["explain"]["0 pass"]["en"] += " You would keep 9 hu-xi."
+    assert problem(data) == "step 3: an explanation says 9, which the step's numbers do not state"

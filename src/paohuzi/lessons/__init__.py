@@ -13,6 +13,7 @@ course); the engine never imports this package.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
@@ -573,6 +574,32 @@ def _mingtang_fan(stated: Stated, rules: RuleSet) -> int:
     return mingtang.fan(WinContext((), None, leftover=cards))
 
 
+_NOT_A_NUMBER = re.compile(r"\b[xd]\d+|[Ss]eats? \d|\d号位|\d/\d|\d+(?:-\d+)+")
+"""Digits that name something: a card (``x3``, ``d10``), a seat, a step (``2/5``), a
+sequence (``1-2-3``, ``2-7-10``)."""
+_NUMBER = re.compile(r"(?<!\d)(?<!\d\.)-?\d+(?!\d)(?!\.\d)")
+
+
+def numbers_in(text: str) -> set[int]:
+    """The whole numbers a text writes in digits, a sign included (``-3``); the digits of a
+    card's, a seat's or a step's name are not numbers."""
+    return {int(n) for n in _NUMBER.findall(_NOT_A_NUMBER.sub(" ", text))}
+
+
+def _check_explanations(step: Step) -> None:
+    """An explanation of a wrong move is shown without the move being made, so no number in it
+    can be checked there: it may only repeat numbers the step states (and checks)."""
+    stated = {n.value for n in step.numbers}
+    texts = [t for t in (step.wrong, *step.explain.values()) if t is not None]
+    for text in texts:
+        for language in (text.zh, text.en):
+            unchecked = sorted(numbers_in(language) - stated)
+            if unchecked:
+                raise LessonError(
+                    f"an explanation says {unchecked[0]}, which the step's numbers do not state"
+                )
+
+
 def _check_numbers(step: Step, when: str, game: Game, lesson: Lesson) -> None:
     shown = step.text if when == "step" else step.right
     for stated in step.numbers:
@@ -584,7 +611,7 @@ def _check_numbers(step: Step, when: str, game: Game, lesson: Lesson) -> None:
         )
         if value != stated.value:
             raise LessonError(f"{what} is stated as {stated.value} but the engine says {value}")
-        if shown is None or any(str(stated.value) not in t for t in (shown.zh, shown.en)):
+        if shown is None or any(stated.value not in numbers_in(t) for t in (shown.zh, shown.en)):
             where = "text" if when == "step" else "right"
             raise LessonError(
                 f"{what} {stated.value} is stated but the {where} texts do not both say it"
@@ -613,6 +640,7 @@ def _check_step(walk: Walk, lesson: Lesson) -> None:
     if hidden:
         raise LessonError(f"highlighted {KIND_NAMES[hidden[0]]} is nowhere the learner can see it")
     _check_numbers(step, "step", game, lesson)
+    _check_explanations(step)
     if step.move is not None:
         seat, taught = parse_seat_action(step.move)
         if seat != lesson.seat:
