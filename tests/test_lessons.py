@@ -200,7 +200,7 @@ def test_lesson_check_says_what_is_wrong_in_one_line_and_exits_2(
 
 
 def test_a_mingtang_fan_is_the_rule_sets() -> None:
-    data = raw("07-winning.json")
+    data = raw("08-winning.json")
     numbers = data["steps"][2]["numbers"]
     red = next(n for n in numbers if n.get("name") == "红乌")
     red["count"] = 12
