@@ -112,3 +112,22 @@ def test_a_lesson_left_with_q_resumes_at_its_step(tmp_path: Path) -> None:
     again.sendline("q")
     again.expect(pexpect.EOF)
     again.close()
+
+
+def test_the_course_lists_the_lessons_and_starts_the_next_unfinished(tmp_path: Path) -> None:
+    progress = tmp_path / "progress.json"
+    kept = {"format": "paohuzi-progress/1", "lessons": {"cards": {"step": 0, "done": True}}}
+    progress.write_text(json.dumps(kept), encoding="utf-8")
+    child = spawn("--lang", "en", progress=progress)
+    child.expect(r"lesson number to start \(Enter: the next one\), q to quit: ")
+    listing = child.before
+    assert re.search(r"✓\s+1\. The cards", listing) and re.search(r"\s 2\. Groups", listing)
+    child.sendline("")
+    child.expect("step 1/5")
+    child.expect("Enter to go on, q to quit: ")
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    saved = json.loads(progress.read_text(encoding="utf-8"))["lessons"]
+    assert saved["cards"]["done"] is True and saved["groups"] == {"step": 0, "done": False}
