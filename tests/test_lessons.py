@@ -12,6 +12,7 @@ import pytest
 
 from paohuzi.cli import main
 from paohuzi.engine.actions import parse_action
+from paohuzi.engine.game import CoreName
 from paohuzi.lessons import (
     DEFAULT_WRONG,
     LessonError,
@@ -43,9 +44,10 @@ def problem(data: dict[str, Any]) -> str:
     return str(caught.value)
 
 
+@pytest.mark.parametrize("core", ["auto", "python"])
 @pytest.mark.parametrize("name", LESSONS)
-def test_every_shipped_lesson_passes_the_engine_check(name: str) -> None:
-    check_lesson(parse_lesson(raw(name), name))
+def test_every_shipped_lesson_passes_the_engine_check(name: str, core: CoreName) -> None:
+    check_lesson(parse_lesson(raw(name), name), core=core)
 
 
 def test_the_course_is_in_order_with_distinct_ids() -> None:

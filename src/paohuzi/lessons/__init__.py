@@ -31,7 +31,7 @@ from paohuzi.engine.cards import (
     is_big,
     parse_cards,
 )
-from paohuzi.engine.game import Game, IllegalAction, stacked_deck
+from paohuzi.engine.game import CoreName, Game, IllegalAction, stacked_deck
 from paohuzi.engine.groups import Group, GroupType, parse_group
 from paohuzi.engine.mingtang import AllTriplets, RedCount, SizeCount, WinContext
 from paohuzi.engine.observation import observe
@@ -445,9 +445,11 @@ class Walk:
     A walk assumes a lesson :func:`check_lesson` passed; it raises :class:`LessonError` for
     one the engine contradicts."""
 
-    def __init__(self, lesson: Lesson, start: int = 0) -> None:
+    def __init__(self, lesson: Lesson, start: int = 0, *, core: CoreName = "auto") -> None:
+        """The lesson from step ``start`` (the steps before it played as taught), its game on
+        ``core``."""
         self.lesson = lesson
-        self.game = Game(lesson.rules, dealer=lesson.dealer, deck=lesson.deck)
+        self.game = Game(lesson.rules, dealer=lesson.dealer, deck=lesson.deck, core=core)
         self.index = 0
         self.answered = False
         """Whether the current step's move has been made (its ``right`` text is shown)."""
@@ -687,13 +689,13 @@ def _check_accepted(game: Game, line: str, move: str, legal: list[Action]) -> No
         )
 
 
-def check_lesson(lesson: Lesson) -> None:
+def check_lesson(lesson: Lesson, *, core: CoreName = "auto") -> None:
     """Play the lesson against the engine; raises :class:`LessonError` at the first problem:
     a scripted move that is illegal, a taught move that is not the learner's or not legal,
     a highlighted card the learner cannot see, or a stated number the engine computes
     otherwise."""
     try:
-        walk = Walk(lesson)
+        walk = Walk(lesson, core=core)
         while (step := walk.step) is not None:
             try:
                 _check_step(walk, lesson)
