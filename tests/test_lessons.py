@@ -246,3 +246,16 @@ def test_an_explanation_may_only_repeat_the_steps_numbers() -> None:
     data = raw()
     data["steps"][2]["explain"]["0 pass"]["en"] += " You would keep 9 hu-xi."
     assert problem(data) == "step 3: an explanation says 9, which the step's numbers do not state"
+
+
+def test_learn_refuses_an_unknown_lesson_and_a_bad_file_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["learn", "no-such-lesson"]) == 2
+    assert capsys.readouterr().err == "paohuzi learn: error: no lesson 'no-such-lesson'\n"
+    path = tmp_path / "bad.json"
+    path.write_text("[]", encoding="utf-8")
+    assert main(["learn", "--file", str(path)]) == 2
+    assert capsys.readouterr().err == (
+        f"paohuzi learn: error: {path}: a lesson must be a JSON object\n"
+    )
