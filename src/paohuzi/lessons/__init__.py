@@ -56,6 +56,7 @@ QUANTITIES = (
     "group_huxi",
     "deng",
     "mingtang_fan",
+    "red_cards",
     "result_huxi",
     "result_deng",
     "result_fan",
@@ -93,7 +94,7 @@ class Stated:
     value: int
     when: str = "step"
     seat: int | None = None
-    """For ``huxi`` and ``payment``: whose (the learner's when None)."""
+    """For ``huxi``, ``red_cards`` and ``payment``: whose (the learner's when None)."""
     group: str | None = None
     """For ``group_huxi``: the group, F2."""
     huxi: int | None = None
@@ -534,6 +535,14 @@ def _value(stated: Stated, game: Game, lesson: Lesson) -> int:
         return rules.deng(stated.huxi, tianhu=stated.tianhu)
     if quantity == "mingtang_fan":
         return _mingtang_fan(stated, rules)
+    if quantity == "red_cards":
+        won = game.result
+        if won is not None and won.winner == seat and won.hu is not None:
+            # The winning arrangement: the winning card in its place (R10.1 counts it).
+            held = [k for g in won.hu.groups for k in g.cards] + list(won.hu.leftover)
+        else:
+            held = game.hand_cards(seat) + [k for g in game.tables[seat] for k in g.cards]
+        return sum(k in RED_KINDS for k in held)
     result = game.result
     if result is None:
         raise LessonError(f"{quantity} is stated but the hand is not over")
