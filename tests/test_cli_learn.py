@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pexpect
+import pytest
 
 from tests.test_cli_play import as_from_a_shell
 
@@ -131,3 +132,31 @@ def test_the_course_lists_the_lessons_and_starts_the_next_unfinished(tmp_path: P
     assert child.exitstatus == 0
     saved = json.loads(progress.read_text(encoding="utf-8"))["lessons"]
     assert saved["cards"]["done"] is True and saved["groups"] == {"step": 0, "done": False}
+
+
+LESSONS = sorted(
+    entry.name
+    for entry in resources.files("paohuzi.lessons").iterdir()
+    if entry.name.endswith(".json")
+)
+
+
+@pytest.mark.parametrize("name", LESSONS)
+def test_every_lesson_can_be_walked_in_the_terminal(tmp_path: Path, name: str) -> None:
+    data = lesson(name)
+    steps = data["steps"]
+    child = spawn(data["id"], progress=tmp_path / "progress.json")
+    seen = []
+    while (found := child.expect([CLAIM, DISCARD, GO_ON, "Lesson complete!"])) < 3:
+        place = int(STEP.findall(child.before)[-1][0]) if STEP.search(child.before) else None
+        if place is not None:
+            seen.append(place)
+        if found == 2:
+            child.sendline("")
+            continue
+        step = steps[seen[-1] - 1]
+        child.sendline(typed(step["move"], child.before, found == 0))
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert sorted(set(seen)) == list(range(1, len(steps) + 1))
