@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -81,9 +81,6 @@ class Text:
 
     zh: str
     en: str
-
-    def __str__(self) -> str:
-        return f"{self.zh}\n{self.en}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -718,14 +715,3 @@ def check_lesson(lesson: Lesson, *, core: CoreName = "auto") -> None:
             walk.next()
     except (IllegalAction, NotationError) as error:
         raise LessonError(str(error)) from None
-
-
-def iter_checked(paths: list[Path]) -> Iterator[tuple[Path, str | None]]:
-    """Each path with the one-line problem of its lesson, or None when it passes."""
-    for path in paths:
-        try:
-            check_lesson(load_lesson(path))
-        except LessonError as error:
-            yield path, str(error)
-        else:
-            yield path, None
