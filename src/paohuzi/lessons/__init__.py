@@ -317,9 +317,9 @@ def _step(index: int, value: Any, players: int) -> Step:
     if move is not None:
         reader.action(move, "move")
     explain: dict[str, Text] = {}
-    explain_data = reader.object(
-        data.get("explain", {}), "explain", set(data.get("explain", {})), set()
-    )
+    explain_data = data.get("explain", {})
+    if not isinstance(explain_data, dict):
+        raise reader.fail("explain must be a JSON object of F3 lines and their texts")
     for line, text in explain_data.items():
         reader.action(line, "explain key")
         explain[line] = reader.text(text, f"explain[{line!r}]")
