@@ -83,19 +83,24 @@ def test_an_illegal_taught_move_is_refused() -> None:
     assert problem(data).startswith("step 1: the taught move '0 peng' is illegal")
 
 
-def test_a_taught_move_out_of_turn_is_refused() -> None:
+def test_a_taught_move_out_of_turn_is_refused_with_what_may_be_scripted() -> None:
     data = raw()
     data["steps"][0]["before"] = []
     data["steps"][0]["highlight"] = "x1 x2"
-    assert (
-        problem(data) == "step 1: the learner is not to act (seat 2 is): script the moves before it"
+    assert problem(data) == (
+        "step 1: the learner is not to act (seat 2 is): script the moves before it; seat 2 may:"
+        " 2 discard d10, 2 discard d4, 2 discard d5, 2 discard d6, 2 discard d7, 2 discard d8"
+        " and 8 more"
     )
 
 
-def test_an_illegal_scripted_move_is_refused() -> None:
+def test_an_illegal_scripted_move_is_refused_with_what_may_be_scripted() -> None:
     data = raw()
     data["steps"][1]["after"][1] = "1 discard x9"
-    assert problem(data).startswith("step 2: scripted move '1 discard x9'")
+    assert problem(data) == (
+        "step 2: scripted move '1 discard x9': seat 1 has no x9 in hand; seat 1 may: 1 discard d1,"
+        " 1 discard d10, 1 discard d5, 1 discard d6, 1 discard d7, 1 discard d8 and 8 more"
+    )
 
 
 def test_an_accepted_move_must_leave_the_same_hand() -> None:
