@@ -11,6 +11,8 @@ from paohuzi import __version__, native
 from paohuzi.cli import (
     analyze,
     ladder,
+    learn,
+    lesson,
     play,
     replay,
     review,
@@ -37,6 +39,8 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     serve.add_parser(commands)
     play.add_parser(commands)
+    learn.add_parser(commands)
+    lesson.add_parser(commands)
     analyze.add_parser(commands)
     replay.add_parser(commands)
     simulate.add_parser(commands)

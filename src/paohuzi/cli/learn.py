@@ -1,0 +1,235 @@
+"""``paohuzi learn``: the course of lessons in the terminal table (issue 27, docs/lessons.md)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+from paohuzi.cli.play import QUIT, Leave, TerminalTable, _card
+from paohuzi.cli.render import Lang
+from paohuzi.engine.observation import observe
+from paohuzi.lessons import Lesson, LessonError, Text, Walk, load_lesson, shipped
+
+PROGRESS_ENV = "PAOHUZI_PROGRESS"
+"""An environment variable naming the progress file instead of the user's data directory."""
+
+PROGRESS_FORMAT = "paohuzi-progress/1"
+
+# Every string the learner reads, Chinese first (docs/lessons.md).
+DONE = Text("本课完成！", "Lesson complete!")
+GO_ON = Text("按回车继续，q 退出", "Enter to go on, q to quit")
+LOOK = Text("看这些牌", "look at")
+PICK = Text(
+    "输入课号开始（回车：下一课），q 退出",
+    "lesson number to start (Enter: the next one), q to quit",
+)
+ALL_DONE = Text("全部课程都学完了。", "You have finished every lesson.")
+NO_SUCH = Text("没有这一课", "there is no such lesson")
+SAVED = Text("进度保存在", "progress is kept in")
+COURSE = Text("跑胡子入门课程", "Learn to play 跑胡子 (Paohuzi)")
+
+
+def add_parser(commands: Any) -> None:
+    parser = commands.add_parser(
+        "learn",
+        help="learn to play: the course of lessons",
+        description=(
+            "The course of lessons in the terminal: each teaches one thing with a stacked "
+            f"deck. Progress is kept in the user's data directory (or the file ${PROGRESS_ENV} "
+            "names)."
+        ),
+    )
+    parser.add_argument("lesson", nargs="?", help="a lesson's number or id: run just that one")
+    parser.add_argument("--file", help="run the lesson in this file (a teacher's, say)")
+    parser.add_argument(
+        "--lang",
+        choices=("both", "zh", "en"),
+        default="both",
+        help="the language of the texts (default both, Chinese first)",
+    )
+    parser.add_argument(
+        "--restart", action="store_true", help="start the lesson from its first step"
+    )
+    parser.set_defaults(run=run)
+
+
+def progress_path() -> Path:
+    """Where progress is kept: ``$PAOHUZI_PROGRESS``, else the user's data directory."""
+    named = os.environ.get(PROGRESS_ENV)
+    if named:
+        return Path(named)
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "paohuzi" / "progress.json"
+
+
+@dataclass
+class Progress:
+    """Per lesson id, the next step to show and whether the lesson was finished."""
+
+    path: Path
+    steps: dict[str, int] = field(default_factory=dict)
+    done: set[str] = field(default_factory=set)
+
+    @classmethod
+    def load(cls, path: Path) -> Progress:
+        """The progress in ``path``; none for a missing or unreadable file (it is rewritten)."""
+        progress = cls(path)
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return progress
+        if not isinstance(data, dict) or data.get("format") != PROGRESS_FORMAT:
+            return progress
+        lessons = data.get("lessons")
+        for key, value in (lessons if isinstance(lessons, dict) else {}).items():
+            if not isinstance(value, dict):
+                continue
+            step = value.get("step")
+            if isinstance(step, int) and not isinstance(step, bool) and step >= 0:
+                progress.steps[str(key)] = step
+            if value.get("done") is True:
+                progress.done.add(str(key))
+        return progress
+
+    def save(self) -> None:
+        lessons = {
+            key: {"step": self.steps.get(key, 0), "done": key in self.done}
+            for key in sorted(set(self.steps) | self.done)
+        }
+        data = {"format": PROGRESS_FORMAT, "lessons": lessons}
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            temporary = self.path.with_suffix(".tmp")
+            temporary.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n")
+            temporary.replace(self.path)
+        except OSError as error:
+            print(f"paohuzi learn: cannot save progress in {self.path}: {error}", file=sys.stderr)
+
+
+class Learner:
+    """Walks lessons in the terminal table."""
+
+    def __init__(self, console: Console, lang: Lang, progress: Progress) -> None:
+        self.console = console
+        self.lang = lang
+        self.progress = progress
+
+    def say(self, text: Text, style: str = "") -> None:
+        lines = [text.zh, text.en] if self.lang == "both" else [getattr(text, self.lang)]
+        for line in lines:
+            self.console.print(f"[{style}]{line}[/{style}]" if style else line, markup=bool(style))
+
+    def words(self, text: Text) -> str:
+        return {"both": f"{text.zh} / {text.en}", "zh": text.zh, "en": text.en}[self.lang]
+
+    def ask(self, text: Text) -> str:
+        answer = self.console.input(self.words(text) + ": ").strip().lower()
+        if answer in QUIT:
+            raise Leave
+        return answer
+
+    def lesson(self, lesson: Lesson, restart: bool = False) -> None:
+        """Walk one lesson to its end (raises :class:`Leave` on q), keeping progress."""
+        start = (
+            0
+            if restart or lesson.id in self.progress.done
+            else self.progress.steps.get(lesson.id, 0)
+        )
+        walk = Walk(lesson, start=min(start, len(lesson.steps) - 1))
+        table = TerminalTable(self.console, lesson.seat, self.lang)
+        self.console.rule(f"[bold]{self.words(lesson.title)}[/bold]")
+        while (step := walk.step) is not None:
+            self.progress.steps[lesson.id] = walk.index
+            self.progress.save()
+            obs = observe(walk.game, lesson.seat)
+            table.news(obs)
+            lit = frozenset(step.highlight)
+            table.show(obs, None, lit)
+            place = f"{walk.index + 1}/{len(lesson.steps)}"
+            self.console.print(f"[dim]第 {place} 步 · step {place}[/dim]")
+            self.say(step.text, "bold")
+            if lit:
+                self.console.print(
+                    f"{self.words(LOOK)}: " + " ".join(_card(k, lit) for k in sorted(lit))
+                )
+            if step.move is None:
+                self.ask(GO_ON)
+            else:
+                while True:
+                    answer = walk.answer(table.choose(obs))
+                    if answer.right:
+                        break
+                    if answer.text is not None:
+                        self.say(answer.text, "yellow")
+                if answer.text is not None:
+                    table.news(observe(walk.game, lesson.seat))
+                    self.say(answer.text, "green")
+                    self.ask(GO_ON)
+            walk.next()
+        table.news(observe(walk.game, lesson.seat))
+        self.say(DONE, "bold green")
+        self.progress.done.add(lesson.id)
+        self.progress.steps[lesson.id] = 0
+        self.progress.save()
+
+    def course(self, lessons: list[Lesson]) -> None:
+        """The list of lessons, then the chosen ones, until q."""
+        while True:
+            self.console.rule(f"[bold]{self.words(COURSE)}[/bold]")
+            for i, lesson in enumerate(lessons, 1):
+                mark = "✓" if lesson.id in self.progress.done else " "
+                self.console.print(f" {mark} {i:2d}. {self.words(lesson.title)}", markup=False)
+            upcoming = [n for n, x in enumerate(lessons) if x.id not in self.progress.done]
+            if not upcoming:
+                self.say(ALL_DONE, "green")
+            answer = self.ask(PICK)
+            if not answer:
+                index = upcoming[0] if upcoming else 0
+            elif answer.isdecimal() and 1 <= int(answer) <= len(lessons):
+                index = int(answer) - 1
+            else:
+                self.say(NO_SUCH, "yellow")
+                continue
+            self.lesson(lessons[index])
+
+
+def _find(lessons: list[Lesson], name: str) -> Lesson | None:
+    if name.isdecimal() and 1 <= int(name) <= len(lessons):
+        return lessons[int(name) - 1]
+    return next((lesson for lesson in lessons if lesson.id == name), None)
+
+
+def run(args: argparse.Namespace) -> int:
+    console = Console(highlight=False)
+    try:
+        lessons = [load_lesson(args.file)] if args.file else shipped()
+    except LessonError as error:
+        print(f"paohuzi learn: error: {args.file or 'the course'}: {error}", file=sys.stderr)
+        return 2
+    chosen = None
+    if args.lesson is not None:
+        chosen = _find(lessons, args.lesson)
+        if chosen is None:
+            print(f"paohuzi learn: error: no lesson {args.lesson!r}", file=sys.stderr)
+            return 2
+    learner = Learner(console, args.lang, Progress.load(progress_path()))
+    try:
+        if chosen is not None or args.file:
+            learner.lesson(chosen or lessons[0], restart=args.restart)
+        else:
+            learner.course(lessons)
+    except (KeyboardInterrupt, EOFError, Leave):
+        console.print()
+        learner.say(SAVED)
+        console.print(str(learner.progress.path), markup=False)
+    except LessonError as error:
+        print(f"paohuzi learn: error: {error}", file=sys.stderr)
+        return 2
+    return 0

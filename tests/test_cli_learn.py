@@ -1,0 +1,162 @@
+"""``paohuzi learn`` driven through a pseudo-terminal: a lesson walked to its end (issue 27)."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import pexpect
+import pytest
+
+from tests.test_cli_play import as_from_a_shell
+
+SRC = Path(__file__).parent.parent / "src"
+CLAIM = re.compile(r"choose 1-(\d+), h for a hint, q to quit: ")
+DISCARD = re.compile(r"card to discard \(x9, 九 or 9\), h for a hint, q to quit: ")
+GO_ON = "按回车继续，q 退出 / Enter to go on, q to quit: "
+STEP = re.compile(r"step (\d+)/(\d+)")
+
+
+def lesson(name: str = "03-chi-bi.json") -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(
+        resources.files("paohuzi.lessons").joinpath(name).read_text(encoding="utf-8")
+    )
+    return data
+
+
+def spawn(*args: str, progress: Path) -> pexpect.spawn:
+    return pexpect.spawn(
+        sys.executable,
+        ["-m", "paohuzi", "learn", *args],
+        cwd=str(progress.parent),
+        encoding="utf-8",
+        timeout=60,
+        dimensions=(60, 200),
+        env={
+            "PATH": "/usr/bin:/bin",
+            "TERM": "xterm",
+            "PYTHONPATH": str(SRC),
+            "PAOHUZI_PROGRESS": str(progress),
+        },
+        preexec_fn=as_from_a_shell,
+    )
+
+
+def label(move: str) -> str:
+    """How the terminal lists an F3 move of a claim (spelled out: what a player reads)."""
+    name, *groups = move.split()[1:]
+    if name == "chi":
+        text = "吃 chi " + groups[0]
+        return text + ("  比 " + " ".join(groups[1:]) if groups[1:] else "")
+    return {"peng": "碰 peng", "hu": "胡 hu — win", "pass": "过 pass"}[name]
+
+
+def choice(listing: str, move: str) -> str:
+    """The number the listing gives the move."""
+    found: list[tuple[str, str]] = re.findall(r"^\s+(\d+)\) (.*)$", listing, re.M)
+    options = {text.strip(): number for number, text in found}
+    return options[label(move)]
+
+
+def typed(move: str, listing: str, claim: bool) -> str:
+    return choice(listing, move) if claim else move.split()[2]
+
+
+def test_a_lesson_walked_to_its_end_with_a_wrong_move_explained(tmp_path: Path) -> None:
+    progress = tmp_path / "progress.json"
+    steps = lesson()["steps"]
+    child = spawn("chi-bi", progress=progress)
+    wrong_shown = False
+    while (found := child.expect([CLAIM, DISCARD, GO_ON, "Lesson complete!"])) < 3:
+        if found == 2:
+            child.sendline("")
+            continue
+        step = steps[int(STEP.findall(child.before)[-1][0]) - 1]
+        listing = child.before
+        if not wrong_shown:
+            # Passing the first card is legal and wrong: the lesson says why, then asks again.
+            child.sendline(choice(listing, "0 pass"))
+            child.expect(re.escape(step["wrong"]["en"][:40]))
+            child.expect(CLAIM)
+            wrong_shown = True
+        child.sendline(typed(step["move"], listing, found == 0))
+        if "right" in step:
+            child.expect(re.escape(step["right"]["en"][:30]))
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0 and wrong_shown
+    kept = json.loads(progress.read_text(encoding="utf-8"))
+    assert kept["lessons"]["chi-bi"]["done"] is True
+
+
+def test_a_lesson_left_with_q_resumes_at_its_step(tmp_path: Path) -> None:
+    progress = tmp_path / "progress.json"
+    steps = lesson()["steps"]
+    child = spawn("chi-bi", "--lang", "en", progress=progress)
+    child.expect(CLAIM)
+    child.sendline(choice(child.before, steps[0]["move"]))
+    child.expect("Enter to go on, q to quit: ")
+    child.sendline("")
+    child.expect(DISCARD)
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert json.loads(progress.read_text(encoding="utf-8"))["lessons"]["chi-bi"]["step"] == 1
+    again = spawn("chi-bi", "--lang", "en", progress=progress)
+    again.expect(DISCARD)
+    assert "step 2/3" in again.before and steps[1]["text"]["en"][:30] in again.before
+    again.sendline("q")
+    again.expect(pexpect.EOF)
+    again.close()
+
+
+def test_the_course_lists_the_lessons_and_starts_the_next_unfinished(tmp_path: Path) -> None:
+    progress = tmp_path / "progress.json"
+    kept = {"format": "paohuzi-progress/1", "lessons": {"cards": {"step": 0, "done": True}}}
+    progress.write_text(json.dumps(kept), encoding="utf-8")
+    child = spawn("--lang", "en", progress=progress)
+    child.expect(r"lesson number to start \(Enter: the next one\), q to quit: ")
+    listing = child.before
+    assert re.search(r"✓\s+1\. The cards", listing) and re.search(r"\s 2\. Groups", listing)
+    child.sendline("")
+    child.expect("step 1/5")
+    child.expect("Enter to go on, q to quit: ")
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    saved = json.loads(progress.read_text(encoding="utf-8"))["lessons"]
+    assert saved["cards"]["done"] is True and saved["groups"] == {"step": 0, "done": False}
+
+
+LESSONS = sorted(
+    entry.name
+    for entry in resources.files("paohuzi.lessons").iterdir()
+    if entry.name.endswith(".json")
+)
+
+
+@pytest.mark.parametrize("name", LESSONS)
+def test_every_lesson_can_be_walked_in_the_terminal(tmp_path: Path, name: str) -> None:
+    data = lesson(name)
+    steps = data["steps"]
+    child = spawn(data["id"], progress=tmp_path / "progress.json")
+    seen = []
+    while (found := child.expect([CLAIM, DISCARD, GO_ON, "Lesson complete!"])) < 3:
+        place = int(STEP.findall(child.before)[-1][0]) if STEP.search(child.before) else None
+        if place is not None:
+            seen.append(place)
+        if found == 2:
+            child.sendline("")
+            continue
+        step = steps[seen[-1] - 1]
+        child.sendline(typed(step["move"], child.before, found == 0))
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert sorted(set(seen)) == list(range(1, len(steps) + 1))
