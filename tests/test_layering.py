@@ -175,7 +175,9 @@ def test_the_layout_shows_the_layers() -> None:
         "cli",
         "engine",
         "env",
+        "lessons",
         "native",
+        "puzzles",
         "server",
         "tools",
     }
