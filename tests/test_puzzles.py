@@ -13,6 +13,7 @@ import pytest
 
 from paohuzi.bots.protocol import observation_json
 from paohuzi.cli import main
+from paohuzi.engine.actions import parse_action
 from paohuzi.engine.observation import observe
 from paohuzi.puzzles import (
     MIN_SAMPLES,
@@ -27,7 +28,7 @@ from paohuzi.puzzles import (
     shipped,
     themes,
 )
-from paohuzi.tools.puzzles import explain, harvest, measure, outcomes
+from paohuzi.tools.puzzles import Measured, explain, harvest, measure, outcomes
 
 RECHECK_SAMPLES = 1000
 RECHECK_SEED = 2027
@@ -167,3 +168,13 @@ def test_puzzles_daily_prints_the_view_and_solution_of_the_date(
     data = json.loads(capsys.readouterr().out)
     assert data["id"] == daily(datetime.date(2027, 1, 1)).id
     assert data["solution"]["best"] in data["view"]["legal"]
+
+
+def test_a_best_move_is_clear_only_when_it_beats_every_other_move() -> None:
+    moves = (parse_action("discard x1"), parse_action("discard x2"), parse_action("discard x3"))
+    # x1 beats x2 (the second by mean) clearly, but x3, noisier, only by 2 standard errors.
+    found = Measured(moves, (2.0, 1.0, 0.9), 0, ((0.0, 0.0), (1.0, 0.1), (1.1, 0.55)), 2000)
+    assert found.second == 1
+    assert not found.clear(3.0)
+    assert found.clear(1.5)
+    assert not found.clear(1.5, margin=1.05)  # x2 is beaten by less than the margin
