@@ -177,6 +177,7 @@ def test_the_layout_shows_the_layers() -> None:
         "env",
         "lessons",
         "native",
+        "puzzles",
         "server",
         "tools",
     }

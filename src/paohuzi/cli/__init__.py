@@ -14,6 +14,7 @@ from paohuzi.cli import (
     learn,
     lesson,
     play,
+    puzzles,
     replay,
     review,
     serve,
@@ -41,6 +42,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_parser(commands)
     learn.add_parser(commands)
     lesson.add_parser(commands)
+    puzzles.add_parser(commands)
     analyze.add_parser(commands)
     replay.add_parser(commands)
     simulate.add_parser(commands)
