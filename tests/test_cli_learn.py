@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pexpect
+import pytest
 
 from tests.test_cli_play import as_from_a_shell
 
@@ -51,7 +52,7 @@ def label(move: str) -> str:
     if name == "chi":
         text = "吃 chi " + groups[0]
         return text + ("  比 " + " ".join(groups[1:]) if groups[1:] else "")
-    return {"peng": "碰 peng", "hu": "胡 hu — win", "pass": "pass"}[name]
+    return {"peng": "碰 peng", "hu": "胡 hu — win", "pass": "过 pass"}[name]
 
 
 def choice(listing: str, move: str) -> str:
@@ -112,3 +113,50 @@ def test_a_lesson_left_with_q_resumes_at_its_step(tmp_path: Path) -> None:
     again.sendline("q")
     again.expect(pexpect.EOF)
     again.close()
+
+
+def test_the_course_lists_the_lessons_and_starts_the_next_unfinished(tmp_path: Path) -> None:
+    progress = tmp_path / "progress.json"
+    kept = {"format": "paohuzi-progress/1", "lessons": {"cards": {"step": 0, "done": True}}}
+    progress.write_text(json.dumps(kept), encoding="utf-8")
+    child = spawn("--lang", "en", progress=progress)
+    child.expect(r"lesson number to start \(Enter: the next one\), q to quit: ")
+    listing = child.before
+    assert re.search(r"✓\s+1\. The cards", listing) and re.search(r"\s 2\. Groups", listing)
+    child.sendline("")
+    child.expect("step 1/5")
+    child.expect("Enter to go on, q to quit: ")
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    saved = json.loads(progress.read_text(encoding="utf-8"))["lessons"]
+    assert saved["cards"]["done"] is True and saved["groups"] == {"step": 0, "done": False}
+
+
+LESSONS = sorted(
+    entry.name
+    for entry in resources.files("paohuzi.lessons").iterdir()
+    if entry.name.endswith(".json")
+)
+
+
+@pytest.mark.parametrize("name", LESSONS)
+def test_every_lesson_can_be_walked_in_the_terminal(tmp_path: Path, name: str) -> None:
+    data = lesson(name)
+    steps = data["steps"]
+    child = spawn(data["id"], progress=tmp_path / "progress.json")
+    seen = []
+    while (found := child.expect([CLAIM, DISCARD, GO_ON, "Lesson complete!"])) < 3:
+        place = int(STEP.findall(child.before)[-1][0]) if STEP.search(child.before) else None
+        if place is not None:
+            seen.append(place)
+        if found == 2:
+            child.sendline("")
+            continue
+        step = steps[seen[-1] - 1]
+        child.sendline(typed(step["move"], child.before, found == 0))
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert sorted(set(seen)) == list(range(1, len(steps) + 1))

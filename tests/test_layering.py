@@ -175,6 +175,7 @@ def test_the_layout_shows_the_layers() -> None:
         "cli",
         "engine",
         "env",
+        "lessons",
         "native",
         "server",
         "tools",

@@ -12,12 +12,14 @@ import pytest
 
 from paohuzi.cli import main
 from paohuzi.engine.actions import parse_action
+from paohuzi.engine.game import CoreName
 from paohuzi.lessons import (
     DEFAULT_WRONG,
     LessonError,
     Walk,
     check_lesson,
     load_lesson,
+    numbers_in,
     parse_lesson,
     shipped,
 )
@@ -42,9 +44,10 @@ def problem(data: dict[str, Any]) -> str:
     return str(caught.value)
 
 
+@pytest.mark.parametrize("core", ["auto", "python"])
 @pytest.mark.parametrize("name", LESSONS)
-def test_every_shipped_lesson_passes_the_engine_check(name: str) -> None:
-    check_lesson(parse_lesson(raw(name), name))
+def test_every_shipped_lesson_passes_the_engine_check(name: str, core: CoreName) -> None:
+    check_lesson(parse_lesson(raw(name), name), core=core)
 
 
 def test_the_course_is_in_order_with_distinct_ids() -> None:
@@ -199,8 +202,60 @@ def test_lesson_check_says_what_is_wrong_in_one_line_and_exits_2(
 
 
 def test_a_mingtang_fan_is_the_rule_sets() -> None:
-    data = raw("07-winning.json")
+    data = raw("08-winning.json")
     numbers = data["steps"][2]["numbers"]
     red = next(n for n in numbers if n.get("name") == "红乌")
     red["count"] = 12
     assert problem(data) == "step 3: mingtang_fan of 红乌 is stated as 4 but the engine says 0"
+
+
+def test_a_field_given_twice_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "twice.json"
+    path.write_text('{"format": "paohuzi-lesson/1", "id": "a", "id": "b"}', encoding="utf-8")
+    with pytest.raises(LessonError, match="the field 'id' is given twice in one object"):
+        load_lesson(path)
+
+
+def test_every_text_of_the_course_is_given_in_both_languages() -> None:
+    for lesson in shipped():
+        texts = [lesson.title, lesson.summary]
+        for step in lesson.steps:
+            texts += [
+                step.text,
+                *(t for t in (step.wrong, step.right) if t),
+                *step.explain.values(),
+            ]
+        for text in texts:
+            assert any("\u4e00" <= c <= "\u9fff" for c in text.zh), (lesson.id, text)
+            assert text.en.isascii() or any(c.isascii() and c.isalpha() for c in text.en)
+
+
+def test_numbers_in_a_text_leave_out_cards_seats_and_steps() -> None:
+    text = "seat 2 (2号位) takes x3 and d10 for 2-7-10: (18 - 12) ÷ 3 = 2 等, you +6. they -3, step 2/5; 1.5"
+    assert numbers_in(text) == {18, 12, 3, 2, 6, -3}
+
+
+def test_a_number_only_a_card_name_holds_is_not_stated() -> None:
+    data = raw()
+    data["steps"][0]["text"]["en"] = data["steps"][0]["text"]["en"].replace(" 3 ", " three ")
+    assert "x3" in data["steps"][0]["text"]["en"]
+    assert "texts do not both say it" in problem(data)
+
+
+def test_an_explanation_may_only_repeat_the_steps_numbers() -> None:
+    data = raw()
+    data["steps"][2]["explain"]["0 pass"]["en"] += " You would keep 9 hu-xi."
+    assert problem(data) == "step 3: an explanation says 9, which the step's numbers do not state"
+
+
+def test_learn_refuses_an_unknown_lesson_and_a_bad_file_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["learn", "no-such-lesson"]) == 2
+    assert capsys.readouterr().err == "paohuzi learn: error: no lesson 'no-such-lesson'\n"
+    path = tmp_path / "bad.json"
+    path.write_text("[]", encoding="utf-8")
+    assert main(["learn", "--file", str(path)]) == 2
+    assert capsys.readouterr().err == (
+        f"paohuzi learn: error: {path}: a lesson must be a JSON object\n"
+    )

@@ -13,6 +13,7 @@ from typing import Any
 from rich.console import Console
 
 from paohuzi.cli.play import QUIT, Leave, TerminalTable, _card
+from paohuzi.cli.render import Lang
 from paohuzi.engine.observation import observe
 from paohuzi.lessons import Lesson, LessonError, Text, Walk, load_lesson, shipped
 
@@ -115,7 +116,7 @@ class Progress:
 class Learner:
     """Walks lessons in the terminal table."""
 
-    def __init__(self, console: Console, lang: str, progress: Progress) -> None:
+    def __init__(self, console: Console, lang: Lang, progress: Progress) -> None:
         self.console = console
         self.lang = lang
         self.progress = progress
@@ -142,7 +143,7 @@ class Learner:
             else self.progress.steps.get(lesson.id, 0)
         )
         walk = Walk(lesson, start=min(start, len(lesson.steps) - 1))
-        table = TerminalTable(self.console, lesson.seat)
+        table = TerminalTable(self.console, lesson.seat, self.lang)
         self.console.rule(f"[bold]{self.words(lesson.title)}[/bold]")
         while (step := walk.step) is not None:
             self.progress.steps[lesson.id] = walk.index

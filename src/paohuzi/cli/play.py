@@ -14,7 +14,7 @@ from rich.table import Table
 
 from paohuzi.bots import Bot
 from paohuzi.bots.loader import close_bot, describe_specs, load_bot
-from paohuzi.cli.render import describe, print_settlement
+from paohuzi.cli.render import Lang, describe, describe_zh, print_settlement, words
 from paohuzi.cli.simulate import add_players_argument, rules_of
 from paohuzi.engine.actions import Action, ActionType
 from paohuzi.engine.cards import (
@@ -128,15 +128,22 @@ def named_discard(answer: str, legal: list[Kind], hand: tuple[int, ...]) -> Kind
 class TerminalTable:
     """The terminal table: shows one seat's view and reads that seat's choices."""
 
-    def __init__(self, console: Console, seat: int) -> None:
+    def __init__(self, console: Console, seat: int, lang: Lang = "en") -> None:
+        """``lang``: the table's own words in English, Chinese or both (Chinese first)."""
         self.console = console
         self.seat = seat
+        self.lang = lang
         self.shown = 0
+
+    def w(self, zh: str, en: str) -> str:
+        """The words in the table's language."""
+        return words(self.lang, zh, en)
 
     def news(self, obs: Observation) -> None:
         """Announce what happened since last time (forced moves included)."""
         for event in obs.events[self.shown :]:
-            self.console.print("  · " + describe(event, you=self.seat))
+            line = self.w(describe_zh(event, you=self.seat), describe(event, you=self.seat))
+            self.console.print("  · " + line)
         self.shown = len(obs.events)
 
     def show(
@@ -145,17 +152,19 @@ class TerminalTable:
         """The table as ``self.seat`` sees it, with the match's ``totals`` (if any) and the
         kinds in ``lit`` highlighted."""
         console = self.console
-        console.rule(f"wall {obs.wall} · dealer seat {obs.dealer} · 亮张 {_card(obs.liang)}")
+        w = self.w
+        dealer = w(f"庄家 {obs.dealer}号位", f"dealer seat {obs.dealer}")
+        console.rule(f"{w('墩', 'wall')} {obs.wall} · {dealer} · 亮张 {_card(obs.liang)}")
         view = Table(box=None, padding=(0, 1), show_header=False)
         for s in obs.seating.playing:
-            who = "you" if s == self.seat else f"seat {s}"
+            who = w("你", "you") if s == self.seat else w(f"{s}号位", f"seat {s}")
             tables = " ".join(_group(g, lit) for g in obs.tables[s]) or "—"
             rows = " ".join(_card(k, lit) if k in lit else KIND_NAMES[k] for k in obs.rows[s])
             view.add_row(
                 f"[bold]{who}[/bold]" + ("" if totals is None else f" ({totals[s]:+d})"),
-                f"{obs.hand_sizes[s]} in hand",
-                f"table: {tables}",
-                f"discards: {rows or '—'}",
+                w(f"手里{obs.hand_sizes[s]}张", f"{obs.hand_sizes[s]} in hand"),
+                f"{w('桌上', 'table')}: {tables}",
+                f"{w('牌前', 'discards')}: {rows or '—'}",
             )
         console.print(view)
         hand = obs.hand
@@ -166,16 +175,23 @@ class TerminalTable:
             text += "   坎: " + "  ".join(
                 " ".join(_card(k, lit) for _ in range(SET_SIZE)) for k in kans
             )
-        console.print(f"your hand: {text}")
+        console.print(f"{w('你的手牌', 'your hand')}: {text}")
         if obs.offer is not None:
-            whose = "you" if obs.turn == self.seat else f"seat {obs.turn}"
+            mine = obs.turn == self.seat
+            whose = "you" if mine else f"seat {obs.turn}"
             source = _SOURCES[obs.offer_source] if obs.offer_source else "from"
-            console.print(f"on offer: {_card(obs.offer, lit)} ({source} {whose})")
+            whose_zh = "你" if mine else f"{obs.turn}号位"
+            source_zh = _SOURCES_ZH[obs.offer_source] if obs.offer_source else ""
+            offer = f"{w('亮出的牌', 'on offer')}: {_card(obs.offer, lit)}"
+            console.print(f"{offer} ({w(whose_zh + source_zh, f'{source} {whose}')})")
 
     def hint(self, obs: Observation) -> None:
         huxi, waits = obs.hint()
         listed = ", ".join(f"{KIND_NAMES[w.win]} ({w.huxi} 胡息, {w.points} 底)" for w in waits)
-        self.console.print(f"current hu-xi {huxi}; 听牌: {listed or 'none'}")
+        none = self.w("无", "none")
+        self.console.print(
+            self.w(f"现在 {huxi} 胡息", f"current hu-xi {huxi}") + f"; 听牌: {listed or none}"
+        )
 
     def choose(self, obs: Observation) -> Action:
         """Ask until the answer names a legal action; raises :class:`Leave` on q."""
@@ -186,12 +202,18 @@ class TerminalTable:
             a.card: a for a in options if a.type is ActionType.DISCARD and a.card is not None
         }
         if discards:
-            self.console.print("you may discard: " + " ".join(_card(k) for k in discards))
-            prompt = "card to discard (x9, 九 or 9), h for a hint, q to quit: "
+            may = self.w("可以打", "you may discard")
+            self.console.print(f"{may}: " + " ".join(_card(k) for k in discards))
+            prompt = self.w(
+                "打哪张（x9、九 或 9），h 提示，q 退出",
+                "card to discard (x9, 九 or 9), h for a hint, q to quit",
+            )
         else:
             for i, action in enumerate(options, 1):
-                self.console.print(f"  {i}) {_label(action)}")
-            prompt = f"choose 1-{len(options)}, h for a hint, q to quit: "
+                self.console.print(f"  {i}) {_label(action, self.lang)}")
+            n = len(options)
+            prompt = self.w(f"选 1-{n}，h 提示，q 退出", f"choose 1-{n}, h for a hint, q to quit")
+        prompt += ": "
         while True:
             answer = self.console.input(prompt).strip().lower()
             if answer == "h":
@@ -206,7 +228,12 @@ class TerminalTable:
             elif answer.isdecimal() and 1 <= int(answer) <= len(options):
                 return options[int(answer) - 1]
             else:
-                self.console.print("type a number from the list, h for a hint or q to quit")
+                self.console.print(
+                    self.w(
+                        "请输入列表里的数字，h 提示，q 退出",
+                        "type a number from the list, h for a hint or q to quit",
+                    )
+                )
 
 
 def _group(group: Group | SeenGroup, lit: frozenset[Kind]) -> str:
@@ -224,6 +251,13 @@ _SOURCES = {
 }
 
 
+_SOURCES_ZH = {
+    Source.LIANG: "的亮张",
+    Source.DRAWN: "摸出的",
+    Source.DISCARDED: "打出的",
+}
+
+
 _ORDER = {
     ActionType.HU: 0,
     ActionType.PENG: 1,
@@ -237,17 +271,19 @@ def _order(action: Action) -> tuple[int, int, str]:
     return (_ORDER[action.type], action.card if action.card is not None else 0, str(action))
 
 
-def _label(action: Action) -> str:
+def _label(action: Action, lang: Lang = "en") -> str:
     if action.type is ActionType.DISCARD:
         assert action.card is not None
-        return f"discard {_card(action.card)}"
+        return f"{words(lang, '打', 'discard')} {_card(action.card)}"
     if action.type is ActionType.CHI:
         take, *bis = action.groups
         text = "吃 chi " + "".join(KIND_NAMES[k] for k in take)
         if bis:
             text += "  比 " + " ".join("".join(KIND_NAMES[k] for k in b) for b in bis)
         return text
-    return {"hu": "胡 hu — win", "peng": "碰 peng", "pass": "pass"}[action.type.value]
+    if action.type is ActionType.PASS:
+        return {"en": "pass", "zh": "过", "both": "过 pass"}[lang]
+    return {"hu": "胡 hu — win", "peng": "碰 peng"}[action.type.value]
 
 
 def _save(console: Console, game: Game, directory: str) -> None:

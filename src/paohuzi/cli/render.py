@@ -3,12 +3,24 @@
 from __future__ import annotations
 
 import sys
+from typing import Literal
 
 from rich.console import Console
 from rich.table import Table
 
-from paohuzi.engine.cards import KIND_NAMES
+from paohuzi.engine.cards import GLYPHS, KIND_NAMES
 from paohuzi.engine.game import Event, EventType, GameResult
+
+Lang = Literal["en", "zh", "both"]
+"""The language of a terminal's own words: English, Chinese, or both (Chinese first)."""
+
+
+def words(lang: Lang, zh: str, en: str) -> str:
+    """The words in ``lang``; both: the Chinese, then the English."""
+    if lang == "both":
+        return f"{zh} / {en}"
+    return zh if lang == "zh" else en
+
 
 PIPE_WIDTH = 1000
 """Columns of standard output when it is not a terminal: wide enough that no table is cut."""
@@ -69,6 +81,44 @@ def describe(event: Event, you: int | None = None) -> str:
     assert event.type is EventType.HU
     how = f"胡 (hu) on {card}" if card else "必需天胡 (bixu tianhu)"
     return f"{subject} {verb('win')} with {how}"
+
+
+_MADE_ZH = {
+    EventType.TI: "提",
+    EventType.WEI: "偎",
+    EventType.CHOUWEI: "臭偎",
+    EventType.PAO: "跑",
+}
+
+
+def describe_zh(event: Event, you: int | None = None) -> str:
+    """:func:`describe` in Chinese."""
+    if event.type is EventType.HUANGZHUANG:
+        return "荒庄：墩上的牌摸完了，没人胡"
+    card = f"{GLYPHS[event.card]}{KIND_NAMES[event.card]}" if event.card is not None else None
+    subject = "你" if event.seat == you else f"{event.seat}号位"
+    if event.type is EventType.PASSED:
+        return f"没人要{card}，放到{subject}的牌前"
+    if event.type is EventType.DEAL:
+        return f"{subject}发牌"
+    if event.type is EventType.LIANG:
+        return f"{subject}亮出亮张{card}"
+    if event.type is EventType.DRAW:
+        return f"{subject}摸了{card or '一张牌'}"
+    if event.type is EventType.SHOW:
+        return f"{subject}亮出{card}"
+    if event.type is EventType.DISCARD:
+        return f"{subject}打出{card}"
+    if event.type in _MADE_ZH:
+        made = _MADE_ZH[event.type]
+        return f"{subject}{made}了{card}" if card else f"{subject}{made}了一张牌（扣着）"
+    if event.type is EventType.PENG:
+        return f"{subject}碰了{card}"
+    if event.type is EventType.CHI:
+        take, *bis = ("".join(KIND_NAMES[k] for k in g.cards) for g in event.groups)
+        return f"{subject}吃{card}，组成{take}" + (f"，比{' '.join(bis)}" if bis else "")
+    assert event.type is EventType.HU
+    return f"{subject}胡{card}" if card else f"{subject}必需天胡"
 
 
 def print_settlement(console: Console, result: GameResult, totals: list[int] | None = None) -> None:

@@ -13,7 +13,8 @@ course); the engine never imports this package.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -30,7 +31,7 @@ from paohuzi.engine.cards import (
     is_big,
     parse_cards,
 )
-from paohuzi.engine.game import Game, IllegalAction, stacked_deck
+from paohuzi.engine.game import CoreName, Game, IllegalAction, stacked_deck
 from paohuzi.engine.groups import Group, GroupType, parse_group
 from paohuzi.engine.mingtang import AllTriplets, RedCount, SizeCount, WinContext
 from paohuzi.engine.observation import observe
@@ -55,6 +56,7 @@ QUANTITIES = (
     "group_huxi",
     "deng",
     "mingtang_fan",
+    "red_cards",
     "result_huxi",
     "result_deng",
     "result_fan",
@@ -80,9 +82,6 @@ class Text:
     zh: str
     en: str
 
-    def __str__(self) -> str:
-        return f"{self.zh}\n{self.en}"
-
 
 @dataclass(frozen=True, slots=True)
 class Stated:
@@ -92,7 +91,7 @@ class Stated:
     value: int
     when: str = "step"
     seat: int | None = None
-    """For ``huxi`` and ``payment``: whose (the learner's when None)."""
+    """For ``huxi``, ``red_cards`` and ``payment``: whose (the learner's when None)."""
     group: str | None = None
     """For ``group_huxi``: the group, F2."""
     huxi: int | None = None
@@ -401,10 +400,20 @@ def load_lesson(path: str | Path) -> Lesson:
             f"cannot read the file: {getattr(error, 'strerror', None) or error}"
         ) from None
     try:
-        data = json.loads(text)
+        data = json.loads(text, object_pairs_hook=_no_twice)
     except json.JSONDecodeError as error:
         raise LessonError(f"not JSON: {error.msg} at line {error.lineno}") from None
     return parse_lesson(data, str(path))
+
+
+def _no_twice(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object, refusing a field given twice (JSON would keep the last silently)."""
+    data: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in data:
+            raise LessonError(f"the field {key!r} is given twice in one object")
+        data[key] = value
+    return data
 
 
 def shipped() -> list[Lesson]:
@@ -412,7 +421,8 @@ def shipped() -> list[Lesson]:
     found = []
     for entry in resources.files(__name__).iterdir():
         if entry.name.endswith(".json"):
-            found.append(parse_lesson(json.loads(entry.read_text(encoding="utf-8")), entry.name))
+            text = entry.read_text(encoding="utf-8")
+            found.append(parse_lesson(json.loads(text, object_pairs_hook=_no_twice), entry.name))
     return sorted(found, key=lambda lesson: (lesson.order, lesson.id))
 
 
@@ -433,9 +443,11 @@ class Walk:
     A walk assumes a lesson :func:`check_lesson` passed; it raises :class:`LessonError` for
     one the engine contradicts."""
 
-    def __init__(self, lesson: Lesson, start: int = 0) -> None:
+    def __init__(self, lesson: Lesson, start: int = 0, *, core: CoreName = "auto") -> None:
+        """The lesson from step ``start`` (the steps before it played as taught), its game on
+        ``core``."""
         self.lesson = lesson
-        self.game = Game(lesson.rules, dealer=lesson.dealer, deck=lesson.deck)
+        self.game = Game(lesson.rules, dealer=lesson.dealer, deck=lesson.deck, core=core)
         self.index = 0
         self.answered = False
         """Whether the current step's move has been made (its ``right`` text is shown)."""
@@ -530,6 +542,14 @@ def _value(stated: Stated, game: Game, lesson: Lesson) -> int:
         return rules.deng(stated.huxi, tianhu=stated.tianhu)
     if quantity == "mingtang_fan":
         return _mingtang_fan(stated, rules)
+    if quantity == "red_cards":
+        won = game.result
+        if won is not None and won.winner == seat and won.hu is not None:
+            # The winning arrangement: the winning card in its place (R10.1 counts it).
+            held = [k for g in won.hu.groups for k in g.cards] + list(won.hu.leftover)
+        else:
+            held = game.hand_cards(seat) + [k for g in game.tables[seat] for k in g.cards]
+        return sum(k in RED_KINDS for k in held)
     result = game.result
     if result is None:
         raise LessonError(f"{quantity} is stated but the hand is not over")
@@ -572,6 +592,32 @@ def _mingtang_fan(stated: Stated, rules: RuleSet) -> int:
     return mingtang.fan(WinContext((), None, leftover=cards))
 
 
+_NOT_A_NUMBER = re.compile(r"\b[xd]\d+|[Ss]eats? \d|\d号位|\d/\d|\d+(?:-\d+)+")
+"""Digits that name something: a card (``x3``, ``d10``), a seat, a step (``2/5``), a
+sequence (``1-2-3``, ``2-7-10``)."""
+_NUMBER = re.compile(r"(?<!\d)(?<!\d\.)-?\d+(?!\d)(?!\.\d)")
+
+
+def numbers_in(text: str) -> set[int]:
+    """The whole numbers a text writes in digits, a sign included (``-3``); the digits of a
+    card's, a seat's or a step's name are not numbers."""
+    return {int(n) for n in _NUMBER.findall(_NOT_A_NUMBER.sub(" ", text))}
+
+
+def _check_explanations(step: Step) -> None:
+    """An explanation of a wrong move is shown without the move being made, so no number in it
+    can be checked there: it may only repeat numbers the step states (and checks)."""
+    stated = {n.value for n in step.numbers}
+    texts = [t for t in (step.wrong, *step.explain.values()) if t is not None]
+    for text in texts:
+        for language in (text.zh, text.en):
+            unchecked = sorted(numbers_in(language) - stated)
+            if unchecked:
+                raise LessonError(
+                    f"an explanation says {unchecked[0]}, which the step's numbers do not state"
+                )
+
+
 def _check_numbers(step: Step, when: str, game: Game, lesson: Lesson) -> None:
     shown = step.text if when == "step" else step.right
     for stated in step.numbers:
@@ -583,7 +629,7 @@ def _check_numbers(step: Step, when: str, game: Game, lesson: Lesson) -> None:
         )
         if value != stated.value:
             raise LessonError(f"{what} is stated as {stated.value} but the engine says {value}")
-        if shown is None or any(str(stated.value) not in t for t in (shown.zh, shown.en)):
+        if shown is None or any(stated.value not in numbers_in(t) for t in (shown.zh, shown.en)):
             where = "text" if when == "step" else "right"
             raise LessonError(
                 f"{what} {stated.value} is stated but the {where} texts do not both say it"
@@ -612,6 +658,7 @@ def _check_step(walk: Walk, lesson: Lesson) -> None:
     if hidden:
         raise LessonError(f"highlighted {KIND_NAMES[hidden[0]]} is nowhere the learner can see it")
     _check_numbers(step, "step", game, lesson)
+    _check_explanations(step)
     if step.move is not None:
         seat, taught = parse_seat_action(step.move)
         if seat != lesson.seat:
@@ -658,13 +705,13 @@ def _check_accepted(game: Game, line: str, move: str, legal: list[Action]) -> No
         )
 
 
-def check_lesson(lesson: Lesson) -> None:
+def check_lesson(lesson: Lesson, *, core: CoreName = "auto") -> None:
     """Play the lesson against the engine; raises :class:`LessonError` at the first problem:
     a scripted move that is illegal, a taught move that is not the learner's or not legal,
     a highlighted card the learner cannot see, or a stated number the engine computes
     otherwise."""
     try:
-        walk = Walk(lesson)
+        walk = Walk(lesson, core=core)
         while (step := walk.step) is not None:
             try:
                 _check_step(walk, lesson)
@@ -678,14 +725,3 @@ def check_lesson(lesson: Lesson) -> None:
             walk.next()
     except (IllegalAction, NotationError) as error:
         raise LessonError(str(error)) from None
-
-
-def iter_checked(paths: list[Path]) -> Iterator[tuple[Path, str | None]]:
-    """Each path with the one-line problem of its lesson, or None when it passes."""
-    for path in paths:
-        try:
-            check_lesson(load_lesson(path))
-        except LessonError as error:
-            yield path, str(error)
-        else:
-            yield path, None
