@@ -19,9 +19,9 @@ from tests.server.test_web import DESKTOP, PHONE, Table, tap, wait_js
 
 pytestmark = pytest.mark.xdist_group("browser")
 
-SHOWN = {"chi-bi": (2,), "forced": (0,), "winning": (1,)}
-"""Steps (from 0) of three lessons whose screenshots are kept: the 吃 with its 比, the 碰, the
-win and its count."""
+SHOWN = {"chi-bi": (2,), "forced": (0,), "winning": (1,), "four-seats": (1,)}
+"""Steps (from 0) of the lessons whose screenshots are kept: the 吃 with its 比, the 碰, the
+win and its count, the four-seat table."""
 
 
 def click_move(page: Page, actions: set[str]) -> None:

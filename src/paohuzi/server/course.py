@@ -40,6 +40,7 @@ def view(game: Game, seat: int, *, acting: bool) -> JSON:
         [huxi.group(g) if isinstance(g, Group) else None for g in table] for table in obs.tables
     ]
     found["events"] = [event_json(e) for e in obs.events]
+    found["huxi_now"] = game.huxi(seat)  # the live table's 当前胡息 (its hint), table and hand
     if not acting or game.to_act != seat:
         found["legal"] = []
     found["over"] = game.is_over

@@ -115,7 +115,9 @@ function goStep(i) {
 /** The lesson's table and its bar, as they stand (also after a change of language). */
 export function renderLesson() {
   const L = ui.lesson, step = L.data.steps[L.at];
-  ui.state = lessonState(L.answered ? step.done : step.view, L.at);
+  const view = L.answered ? step.done : step.view;
+  ui.state = lessonState(view, L.at);
+  ui.hint = {huxi: view.huxi_now, waits: []};  // 当前胡息, as the live table's hint says it
   render();
   highlight(step.highlight);
   const index = ui.course ? ui.course.findIndex(x => x.id === L.data.id) : -1;
