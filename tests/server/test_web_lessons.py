@@ -55,6 +55,8 @@ def walk(table: Table, site: Server, lesson: dict[str, Any], shoot: tuple[int, .
     page.goto(f"{site.url}/learn/{lesson['id']}")
     page.wait_for_selector("#lesson-bar:not([hidden])")
     steps = lesson["steps"]
+    # The seats are numbered as the texts number them (the engine's, from 0).
+    assert page.inner_text("#me .badge.seat-no") == f"{lesson['seat']}号位"
     explained = False
     for i, step in enumerate(steps):
         wait_js(
