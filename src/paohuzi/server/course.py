@@ -11,7 +11,6 @@ terminal's ``paohuzi learn`` uses too. This module imports nothing of the web fr
 from __future__ import annotations
 
 import json
-from functools import cache
 from typing import Any
 
 from paohuzi.bots.protocol import event_json, observation_json
@@ -98,10 +97,9 @@ def entry(lesson: Lesson) -> JSON:
     }
 
 
-@cache
 def course() -> tuple[bytes, dict[str, bytes]]:
-    """The list of the course and each lesson, as JSON text: made once a process (the shipped
-    lessons do not change while it runs)."""
+    """The list of the course and each lesson, as JSON text (the server makes it once: the
+    shipped lessons do not change while it runs)."""
     lessons = shipped()
     listing = json.dumps({"lessons": [entry(x) for x in lessons]}, ensure_ascii=False).encode()
     each = {x.id: json.dumps(lesson_json(x), ensure_ascii=False).encode() for x in lessons}

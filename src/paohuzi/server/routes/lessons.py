@@ -24,10 +24,12 @@ MAKING = 30.0
 
 
 async def _course(request: Request) -> tuple[bytes, dict[str, bytes]]:
-    if not server_of(request).lesson_reads.allow(address_of(request)):
+    server = server_of(request)
+    if not server.lesson_reads.allow(address_of(request)):
         raise HTTPException(429, TOO_MANY)
-    # Made in a thread once (the engine plays every lesson through); cached after that.
-    return await asyncio.wait_for(asyncio.to_thread(course), MAKING)
+    if server.course is None:  # made in a thread once (the engine plays every lesson through)
+        server.course = await asyncio.wait_for(asyncio.to_thread(course), MAKING)
+    return server.course
 
 
 @router.get("/api/lessons")
