@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from paohuzi.cli import main
 from paohuzi.engine.actions import parse_action
@@ -81,19 +83,24 @@ def test_an_illegal_taught_move_is_refused() -> None:
     assert problem(data).startswith("step 1: the taught move '0 peng' is illegal")
 
 
-def test_a_taught_move_out_of_turn_is_refused() -> None:
+def test_a_taught_move_out_of_turn_is_refused_with_what_may_be_scripted() -> None:
     data = raw()
     data["steps"][0]["before"] = []
     data["steps"][0]["highlight"] = "x1 x2"
-    assert (
-        problem(data) == "step 1: the learner is not to act (seat 2 is): script the moves before it"
+    assert problem(data) == (
+        "step 1: the learner is not to act (seat 2 is): script the moves before it; seat 2 may:"
+        " 2 discard d10, 2 discard d4, 2 discard d5, 2 discard d6, 2 discard d7, 2 discard d8"
+        " and 8 more"
     )
 
 
-def test_an_illegal_scripted_move_is_refused() -> None:
+def test_an_illegal_scripted_move_is_refused_with_what_may_be_scripted() -> None:
     data = raw()
     data["steps"][1]["after"][1] = "1 discard x9"
-    assert problem(data).startswith("step 2: scripted move '1 discard x9'")
+    assert problem(data) == (
+        "step 2: scripted move '1 discard x9': seat 1 has no x9 in hand; seat 1 may: 1 discard d1,"
+        " 1 discard d10, 1 discard d5, 1 discard d6, 1 discard d7, 1 discard d8 and 8 more"
+    )
 
 
 def test_an_accepted_move_must_leave_the_same_hand() -> None:
@@ -121,6 +128,7 @@ def test_a_highlighted_card_must_be_in_sight() -> None:
         ),
         (lambda d: d.update(rules="nowhere"), "rules: unknown preset 'nowhere'"),
         (lambda d: d["steps"][0]["numbers"][0].update(quantity="fan"), "quantity must be one of"),
+        (lambda d: d["steps"][0].update(explain=5), "step 1: explain must be a JSON object"),
     ],
 )
 def test_a_malformed_lesson_is_one_line(change: Any, message: str) -> None:
@@ -259,3 +267,44 @@ def test_learn_refuses_an_unknown_lesson_and_a_bad_file_in_one_line(
     assert capsys.readouterr().err == (
         f"paohuzi learn: error: {path}: a lesson must be a JSON object\n"
     )
+
+
+JSON_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-5, 100)
+    | st.text(max_size=12)
+    | st.sampled_from(["0 pass", "1 peng", "x1 x2", "d10", "chi:x1x2x3", "huxi", "done"]),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3)
+    ),
+    max_leaves=6,
+)
+
+
+def _places(value: Any, at: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    found = [at] if at else []
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            found += _places(inner, (*at, key))
+    elif isinstance(value, list):
+        for i, inner in enumerate(value):
+            found += _places(inner, (*at, i))
+    return found
+
+
+@settings(max_examples=150, deadline=None)
+@given(name=st.sampled_from(LESSONS), data=st.data(), value=JSON_VALUES)
+def test_a_lesson_with_any_field_changed_passes_or_fails_in_one_line(
+    name: str, data: st.DataObject, value: Any
+) -> None:
+    lesson = raw(name)
+    place = data.draw(st.sampled_from(_places(lesson)))
+    inner = lesson
+    for key in place[:-1]:
+        inner = inner[key]
+    inner[place[-1]] = value
+    try:
+        check_lesson(parse_lesson(lesson))
+    except LessonError as error:
+        assert "\n" not in str(error) and str(error)

@@ -317,9 +317,9 @@ def _step(index: int, value: Any, players: int) -> Step:
     if move is not None:
         reader.action(move, "move")
     explain: dict[str, Text] = {}
-    explain_data = reader.object(
-        data.get("explain", {}), "explain", set(data.get("explain", {})), set()
-    )
+    explain_data = data.get("explain", {})
+    if not isinstance(explain_data, dict):
+        raise reader.fail("explain must be a JSON object of F3 lines and their texts")
     for line, text in explain_data.items():
         reader.action(line, "explain key")
         explain[line] = reader.text(text, f"explain[{line!r}]")
@@ -471,7 +471,8 @@ class Walk:
             try:
                 self.game.apply_text(line)
             except ValueError as error:
-                raise LessonError(f"{_where(self.index)}scripted move {line!r}: {error}") from None
+                where = f"{_where(self.index)}scripted move {line!r}"
+                raise LessonError(f"{where}: {error}{choices(self.game)}") from None
 
     def _finish(self, line: str | None = None) -> None:
         """Make the current step's move (``line``, else the taught one) and the moves after it."""
@@ -525,6 +526,19 @@ class Walk:
 
 
 # ------------------------------------------------------------------------------------ checking
+
+SHOWN_CHOICES = 6
+"""Legal moves a message lists, so that a teacher sees what to script."""
+
+
+def choices(game: Game) -> str:
+    """``; seat 1 may: 1 pass, 1 peng`` — the moves of the seat to act, for a message."""
+    seat = game.to_act
+    if seat is None:
+        return "; the hand is over" if game.is_over else ""
+    legal = [f"{seat} {a}" for a in game.legal_actions()]
+    more = f" and {len(legal) - SHOWN_CHOICES} more" if len(legal) > SHOWN_CHOICES else ""
+    return f"; seat {seat} may: {', '.join(legal[:SHOWN_CHOICES])}{more}"
 
 
 def _value(stated: Stated, game: Game, lesson: Lesson) -> int:
@@ -665,7 +679,9 @@ def _check_step(walk: Walk, lesson: Lesson) -> None:
             raise LessonError(f"the move {step.move!r} is not the learner's (seat {lesson.seat})")
         if game.to_act != seat:
             who = "nobody" if game.to_act is None else f"seat {game.to_act}"
-            raise LessonError(f"the learner is not to act ({who} is): script the moves before it")
+            raise LessonError(
+                f"the learner is not to act ({who} is): script the moves before it" + choices(game)
+            )
         legal = game.legal_actions()
         if taught not in legal:
             raise LessonError(
