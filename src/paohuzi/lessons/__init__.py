@@ -486,12 +486,22 @@ class Walk:
     def answer(self, action: Action) -> Answer:
         """The learner's move at the current step: right (it is made, with the moves scripted
         after it) or wrong (nothing changes; the text explains)."""
+        found = self.judge(action)
+        if found.right:
+            step = self.step
+            assert step is not None and step.move is not None
+            lines = (step.move, *step.accept)
+            self._finish(next(x for x in lines if parse_seat_action(x)[1] == action))
+        return found
+
+    def judge(self, action: Action) -> Answer:
+        """What :meth:`answer` would say of ``action`` at the current step, making no move
+        (the web course judges every legal move of a step ahead)."""
         step = self.step
         if step is None or step.move is None or self.answered:
             raise LessonError("this step asks for no move")
         for line in (step.move, *step.accept):
             if parse_seat_action(line)[1] == action:
-                self._finish(line)
                 return Answer(True, step.right)
         for line, text in step.explain.items():
             if parse_seat_action(line)[1] == action:

@@ -134,6 +134,8 @@ class Config:
     """Seconds between two passes of the quick-play matcher of a process."""
     standing_reads_per_minute: int = 60
     """Profile and leaderboard reads per client address per minute (bursts of as many)."""
+    lesson_reads_per_minute: int = 120
+    """Reads of the course (its list and its lessons) per client address per minute."""
 
 
 LOBBY_ORDER = ("greedy", "learned", "expert", "random")

@@ -3,14 +3,15 @@ public facts, the lobby's bots), :mod:`.seats` (a seat's invite, renewed), :mod:
 (finished hands, records, replays, reviews, the analysis board), :mod:`.health` (liveness,
 readiness, metrics, the quarantine), :mod:`.pages` (the web table's pages and files),
 :mod:`.play` (the WebSocket of a seat or a spectator), :mod:`.players` (a person's own player,
-mutes and blocks), :mod:`.hall` (quick play, the open tables) and :mod:`.standings` (players'
-profiles and the leaderboards). What they share, each application's limits, caches and
-helpers, is its :class:`~.common.Server`."""
+mutes and blocks), :mod:`.hall` (quick play, the open tables), :mod:`.standings` (players'
+profiles and the leaderboards) and :mod:`.lessons` (the course, issue 27). What they share,
+each application's limits, caches and helpers, is its :class:`~.common.Server`."""
 
 from paohuzi.server.routes import (
     hall,
     health,
     history,
+    lessons,
     pages,
     play,
     players,
@@ -29,5 +30,6 @@ ROUTERS = (
     players.router,
     hall.router,
     standings.router,
+    lessons.router,
 )
 """Every router of the application, in the order they are included."""

@@ -153,6 +153,9 @@ class Server:
         self.review_starts = RateLimiter(config.reviews_per_minute)
         self.analyses = RateLimiter(config.analyses_per_minute)
         self.standing_reads = RateLimiter(config.standing_reads_per_minute)
+        self.lesson_reads = RateLimiter(config.lesson_reads_per_minute)
+        self.course: tuple[bytes, dict[str, bytes]] | None = None
+        """The course's list and each lesson as JSON text, once made (they never change)."""
         self.thinking = asyncio.Semaphore(2)
         """Analyses and record replays worked out at once (in threads)."""
         self.cache = Cache(256)

@@ -34,7 +34,13 @@ async def player_page(request: Request, player_id: str) -> Response:
     return PAGE.response(request)
 
 
+@router.get("/learn/{lesson_id}", response_class=HTMLResponse)
+async def lesson_page(request: Request, lesson_id: str) -> Response:
+    return PAGE.response(request)
+
+
 @router.get("/leaderboard", response_class=HTMLResponse)
+@router.get("/learn", response_class=HTMLResponse)
 @router.get("/rules", response_class=HTMLResponse)
 @router.get("/analysis", response_class=HTMLResponse)
 @router.get("/replay", response_class=HTMLResponse)

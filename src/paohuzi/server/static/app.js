@@ -18,6 +18,7 @@ import {endDrag, handKeys, moveDrag, renderHand, startDrag, tap} from "./hand.js
 import {closeSettlement, openSettlement, renderSettlement} from "./settlement.js";
 import {goTo, jumpDecision, openFile, openReplay, renderReview, replayKeys, shareLink, startReview} from "./replay.js";
 import {askName, loadBots, lobby, onLobby, renderSeatChoices, sendName} from "./lobby.js";
+import {lessonBack, lessonNext, openLesson, renderCourse, renderLesson, showCourse} from "./lesson.js";
 import {renderLeaderboard, renderProfile, renderQuickRules, renderTables, renderWaiting, showLeaderboard, showProfile} from "./hall.js";
 
 function refreshLanguage() {
@@ -29,7 +30,8 @@ function refreshLanguage() {
   $("mute").title = t("sound_label");
   if (ui.connNote) showConn(ui.connNote);
   if (!$("problem").hidden) problem($("problem").dataset.kind);
-  if (ui.state && !$("table").hidden) {
+  if (ui.lesson) { renderLesson(); if (!$("settlement").hidden) renderSettlement(); }
+  else if (ui.state && !$("table").hidden) {
     ui.historyKey = "";  // the list of finished hands is said anew in the new language
     render();
     if (!$("settlement").hidden) renderSettlement();
@@ -37,6 +39,7 @@ function refreshLanguage() {
   if (ui.waiting && !$("waiting").hidden) onLobby(ui.waiting);
   if (!$("lobby").hidden) { renderSeatChoices(); renderTables(); renderWaiting(); renderQuickRules(); }
   if (!$("profile-page").hidden) renderProfile();
+  if (!$("learn-page").hidden) renderCourse();
   if (!$("leaderboard-page").hidden && ui.board) renderLeaderboard();
   if (!$("rules-page").hidden) renderRules($("rules-page"));
   if (!$("analysis-page").hidden) renderAnalysis($("analysis-page"));
@@ -109,6 +112,8 @@ function wire() {
   $("my-name").onkeydown = e => { if (e.key === "Enter") sendName($("my-name").value); };
   $("start-now").onclick = () => send({type: "start", bot: $("start-level").value});
   $("record-file").onchange = openFile;
+  $("lesson-back").onclick = lessonBack;
+  $("lesson-next").onclick = lessonNext;
   document.addEventListener("keydown", keys);
   document.addEventListener("pointerdown", sound.unlock);
   setInterval(tick, 200);
@@ -122,6 +127,9 @@ function start() {
   if (page === "/rules") { $("rules-page").hidden = false; renderRules($("rules-page")); return; }
   if (page === "/analysis") { $("analysis-page").hidden = false; renderAnalysis($("analysis-page")); return; }
   if (page === "/replay") { $("open-record").hidden = false; return; }
+  if (page === "/learn") { showCourse(); return; }
+  const lesson = page.match(/^\/learn\/([A-Za-z0-9-]{1,60})$/);
+  if (lesson) { openLesson(lesson[1]); return; }
   const player = page.match(/^\/player\/([\w-]{1,32})$/);
   if (player) { showProfile(player[1]); return; }
   if (page === "/leaderboard") { showLeaderboard(new URLSearchParams(location.search).get("family")); return; }

@@ -88,4 +88,10 @@ export const ui = {
   /** The profile shown (GET /api/players/{id}), and the leaderboard's family and rows. */
   profile: null,
   board: null,
+
+  // ---- the course (lesson.js, issue 27)
+  /** The lessons (GET /api/lessons), and the lesson on the table: {data (GET /api/lessons/{id}),
+   * at (the step shown), answered (its move made), say (the verdict shown), finished}. */
+  course: null,
+  lesson: null,
 };

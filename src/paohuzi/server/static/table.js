@@ -11,6 +11,7 @@ import {openSettlement, renderReady, renderSettlement} from "./settlement.js";
 import {renderSayings} from "./sayings.js";
 import {nickname, sendName} from "./lobby.js";
 import {loadMe, mannerOf, mannersBox, ratingText, wantRatings} from "./hall.js";
+import {lessonMove} from "./lesson.js";
 
 function seatPanel(seat) {
   const s = ui.state, panel = el("section", "seat pos-" + position(seat));
@@ -43,7 +44,7 @@ function seatPanel(seat) {
   if (seat === s.dealer) head.appendChild(badge(t("dealer"), "dealer", t("dealer_label")));
   if (s.auto[seat]) head.appendChild(badge(t("tuoguan_badge"), "auto"));
   if (sitsOut(seat)) head.appendChild(badge(t("sits_out"), "out"));
-  if (s.over && isPerson(seat) && !ui.replaying) head.appendChild(badge(s.ready[seat] ? t("ready_badge") : t("not_ready"), s.ready[seat] ? "ready" : "unready"));
+  if (s.over && isPerson(seat) && !ui.replaying && !ui.lesson) head.appendChild(badge(s.ready[seat] ? t("ready_badge") : t("not_ready"), s.ready[seat] ? "ready" : "unready"));
   if (player && seat !== s.you && !ui.replaying && ui.me && ui.me.id !== player) head.appendChild(mannersToggle(player));
   panel.appendChild(head);
   const info = el("p", "info");
@@ -54,7 +55,7 @@ function seatPanel(seat) {
     [t("huxi"), shown.reduce((a, b) => a + b, 0) + (hiddenGroups ? "+?" : "")],
   ];
   // The match's score so far; a replay shows one hand, whose points are the settlement's.
-  if (!ui.replaying) stats.unshift([t("total"), String(s.totals[seat])]);
+  if (!ui.replaying && !ui.lesson) stats.unshift([t("total"), String(s.totals[seat])]);
   stats.forEach(([k, v]) => { const st = el("span", "stat"); st.append(el("small", "", k), el("b", "", v)); info.appendChild(st); });
   if (seat !== s.you && s.open_hands) {  // the replay board: every hand face up
     const open = el("div", "open-hand");
@@ -258,6 +259,7 @@ export function choose(action) {
 
 export function act(action) {
   if (!ui.state || !ui.state.legal.includes(action)) return;
+  if (ui.lesson) { lessonMove(action); return; }  // a lesson's move is judged in the page
   send({type: "act", action, seq: ui.state.seq});
   const kind = action.split(" ")[0];
   ui.claimed = ["chi", "peng", "hu"].includes(kind) ? {kind, hand: ui.state.hand_no} : null;
@@ -315,7 +317,7 @@ function renderAuto() {
   $("auto-bar").hidden = !on;
   $("auto-bar").classList.toggle("timed-out", !!told);
   $("auto-note").textContent = told ? t("timed_out_you", {action: played(told.action)}) : t("tuoguan_on");
-  $("auto-on").hidden = !mine || s.auto[s.you] || s.over || ui.replaying;
+  $("auto-on").hidden = !mine || s.auto[s.you] || s.over || ui.replaying || !!ui.lesson;
   $("auto-on").title = t("tuoguan_title");
 }
 
