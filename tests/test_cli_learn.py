@@ -147,7 +147,9 @@ def test_every_lesson_can_be_walked_in_the_terminal(tmp_path: Path, name: str) -
     steps = data["steps"]
     child = spawn(data["id"], progress=tmp_path / "progress.json")
     seen = []
+    read = []
     while (found := child.expect([CLAIM, DISCARD, GO_ON, "Lesson complete!"])) < 3:
+        read.append(child.before)
         place = int(STEP.findall(child.before)[-1][0]) if STEP.search(child.before) else None
         if place is not None:
             seen.append(place)
@@ -156,7 +158,12 @@ def test_every_lesson_can_be_walked_in_the_terminal(tmp_path: Path, name: str) -
             continue
         step = steps[seen[-1] - 1]
         child.sendline(typed(step["move"], child.before, found == 0))
+    read.append(child.before)
     child.expect(pexpect.EOF)
+    read.append(child.before)
     child.close()
     assert child.exitstatus == 0
     assert sorted(set(seen)) == list(range(1, len(steps) + 1))
+    # The lessons name seats from the learner (下家, Left …), and so does the table beside them.
+    assert not re.search(r"\d号位|\b[Ss]eat \d", "".join(read))
+    assert "你 / you" in "".join(read)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from paohuzi.cli.render import describe
+from paohuzi.cli.render import describe, describe_zh, relative_names
 from paohuzi.engine.game import Event, EventType
 from tests.helpers import G, K
 
@@ -84,3 +84,25 @@ def test_every_event_reads_as_a_sentence(event: Event, yours: str, theirs: str) 
 
 def test_every_event_type_has_its_sentence() -> None:
     assert {event.type for event, _, _ in SENTENCES} == set(EventType)
+
+
+def test_seats_named_from_the_player_as_the_web_table_names_them() -> None:
+    """下家 plays after you (on your right), 上家 before you, 对家 across at four seats."""
+    assert relative_names(0, 3) == (
+        {0: "你", 1: "下家", 2: "上家"},
+        {0: "you", 1: "Right", 2: "Left"},
+    )
+    zh, en = relative_names(1, 4)
+    assert zh == {1: "你", 2: "下家", 3: "对家", 0: "上家"}
+    assert en == {1: "you", 2: "Right", 3: "Across", 0: "Left"}
+
+
+def test_an_event_reads_with_the_seats_named_from_the_player() -> None:
+    zh, en = relative_names(0, 3)
+    assert describe(Event(EventType.DRAW, 1), you=0, names=en) == "Right draws a card"
+    assert describe(Event(EventType.PASSED, 2, K("d6")), you=0, names=en) == (
+        "nobody takes d6; it goes to Left's discards"
+    )
+    assert describe(Event(EventType.DISCARD, 0, K("x3")), you=0, names=en) == "you discard x3"
+    assert describe_zh(Event(EventType.DISCARD, 2, K("x3")), you=0, names=zh) == "上家打出三x3"
+    assert describe_zh(Event(EventType.DISCARD, 2, K("x3")), you=0) == "2号位打出三x3"

@@ -238,9 +238,40 @@ def test_every_text_of_the_course_is_given_in_both_languages() -> None:
             assert text.en.isascii() or any(c.isascii() and c.isalpha() for c in text.en)
 
 
-def test_numbers_in_a_text_leave_out_cards_seats_and_steps() -> None:
-    text = "seat 2 (2号位) takes x3 and d10 for 2-7-10: (18 - 12) ÷ 3 = 2 等, you +6. they -3, step 2/5; 1.5"
+def test_numbers_in_a_text_leave_out_cards_and_steps() -> None:
+    text = "Right takes x3 and d10 for 2-7-10: (18 - 12) ÷ 3 = 2 等, you +6. they -3, step 2/5; 1.5"
     assert numbers_in(text) == {18, 12, 3, 2, 6, -3}
+
+
+@pytest.mark.parametrize(
+    ("field", "lang", "said", "named"),
+    [
+        ("text", "zh", "1号位打出一张三。", "'1号位'"),
+        ("text", "zh", "庄家 2 号位打出一张三。", "'2 号位'"),
+        ("text", "en", "Seat 1 discards a 三.", "'Seat 1'"),
+        ("right", "en", "You beat seat 2's 吃.", "'seat 2'"),
+        ("text", "en", "Seat no. 3 sits out.", "'Seat no. 3'"),
+    ],
+)
+def test_a_text_naming_a_seat_by_its_number_is_refused(
+    field: str, lang: str, said: str, named: str
+) -> None:
+    """The engine counts seats from 0, the web table from 1 and both name them from the
+    player: a text says 下家 or Right, never "1号位" or "seat 1"."""
+    data = copy.deepcopy(raw())
+    data["steps"][1][field] = {"zh": "下家打出一张三。", "en": "Right discards a 三.", lang: said}
+    with pytest.raises(LessonError) as caught:
+        parse_lesson(data)
+    assert str(caught.value) == (
+        f"step 2: {field}.{lang} names a seat by its number ({named}): name it from the learner"
+        " as the table does: 你, 下家, 上家, 对家 (you, Right, Left, Across)"
+    )
+
+
+def test_a_text_may_speak_of_a_four_seat_table() -> None:
+    data = copy.deepcopy(raw())
+    data["steps"][1]["text"]["en"] += " A four-seat table seats 4 players."
+    parse_lesson(data)
 
 
 def test_a_number_only_a_card_name_holds_is_not_stated() -> None:

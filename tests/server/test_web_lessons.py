@@ -55,8 +55,10 @@ def walk(table: Table, site: Server, lesson: dict[str, Any], shoot: tuple[int, .
     page.goto(f"{site.url}/learn/{lesson['id']}")
     page.wait_for_selector("#lesson-bar:not([hidden])")
     steps = lesson["steps"]
-    # The seats are numbered as the texts number them (the engine's, from 0).
-    assert page.inner_text("#me .badge.seat-no") == f"{lesson['seat']}号位"
+    # The table names the seats from the learner, as the texts do (no seat numbers).
+    names = [h.inner_text() for h in page.locator("#table .seat[data-seat] > header h3").all()]
+    assert "你" in names and "上家" in names, names
+    assert not page.locator("#table .seat .badge.seat-no").count()
     explained = False
     for i, step in enumerate(steps):
         wait_js(

@@ -143,7 +143,7 @@ class Learner:
             else self.progress.steps.get(lesson.id, 0)
         )
         walk = Walk(lesson, start=min(start, len(lesson.steps) - 1))
-        table = TerminalTable(self.console, lesson.seat, self.lang)
+        table = TerminalTable(self.console, lesson.seat, self.lang, relative=True)
         self.console.rule(f"[bold]{self.words(lesson.title)}[/bold]")
         while (step := walk.step) is not None:
             self.progress.steps[lesson.id] = walk.index

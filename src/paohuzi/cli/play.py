@@ -14,7 +14,14 @@ from rich.table import Table
 
 from paohuzi.bots import Bot
 from paohuzi.bots.loader import close_bot, describe_specs, load_bot
-from paohuzi.cli.render import Lang, describe, describe_zh, print_settlement, words
+from paohuzi.cli.render import (
+    Lang,
+    describe,
+    describe_zh,
+    print_settlement,
+    relative_names,
+    words,
+)
 from paohuzi.cli.simulate import add_players_argument, rules_of
 from paohuzi.engine.actions import Action, ActionType
 from paohuzi.engine.cards import (
@@ -128,21 +135,45 @@ def named_discard(answer: str, legal: list[Kind], hand: tuple[int, ...]) -> Kind
 class TerminalTable:
     """The terminal table: shows one seat's view and reads that seat's choices."""
 
-    def __init__(self, console: Console, seat: int, lang: Lang = "en") -> None:
-        """``lang``: the table's own words in English, Chinese or both (Chinese first)."""
+    def __init__(
+        self, console: Console, seat: int, lang: Lang = "en", relative: bool = False
+    ) -> None:
+        """``lang``: the table's own words in English, Chinese or both (Chinese first);
+        ``relative``: name the other seats from ``seat`` (下家/Right, 上家/Left, 对家/Across, as
+        the web table and the lessons do) instead of by number."""
         self.console = console
         self.seat = seat
         self.lang = lang
+        self.relative = relative
         self.shown = 0
 
     def w(self, zh: str, en: str) -> str:
         """The words in the table's language."""
         return words(self.lang, zh, en)
 
+    def names(self, obs: Observation) -> tuple[dict[int, str], dict[int, str]] | None:
+        """The other seats' names (Chinese, English) when named from ``seat``; None: by number."""
+        return relative_names(self.seat, obs.seating.seats) if self.relative else None
+
+    def who(self, seat: int | None, obs: Observation) -> tuple[str, str]:
+        """A seat's name, Chinese and English."""
+        names = self.names(obs)
+        if seat is None:
+            return "无人", "nobody"
+        if seat == self.seat:
+            return "你", "you"
+        if names is not None:
+            return names[0][seat], names[1][seat]
+        return f"{seat}号位", f"seat {seat}"
+
     def news(self, obs: Observation) -> None:
         """Announce what happened since last time (forced moves included)."""
+        zh, en = self.names(obs) or (None, None)
         for event in obs.events[self.shown :]:
-            line = self.w(describe_zh(event, you=self.seat), describe(event, you=self.seat))
+            line = self.w(
+                describe_zh(event, you=self.seat, names=zh),
+                describe(event, you=self.seat, names=en),
+            )
             self.console.print("  · " + line)
         self.shown = len(obs.events)
 
@@ -153,11 +184,15 @@ class TerminalTable:
         kinds in ``lit`` highlighted."""
         console = self.console
         w = self.w
-        dealer = w(f"庄家 {obs.dealer}号位", f"dealer seat {obs.dealer}")
+        if self.relative:
+            dealer_zh, dealer_en = self.who(obs.dealer, obs)
+            dealer = w(f"庄家：{dealer_zh}", f"dealer: {dealer_en}")
+        else:
+            dealer = w(f"庄家 {obs.dealer}号位", f"dealer seat {obs.dealer}")
         console.rule(f"{w('墩', 'wall')} {obs.wall} · {dealer} · 亮张 {_card(obs.liang)}")
         view = Table(box=None, padding=(0, 1), show_header=False)
         for s in obs.seating.playing:
-            who = w("你", "you") if s == self.seat else w(f"{s}号位", f"seat {s}")
+            who = w(*self.who(s, obs))
             tables = " ".join(_group(g, lit) for g in obs.tables[s]) or "—"
             rows = " ".join(_card(k, lit) if k in lit else KIND_NAMES[k] for k in obs.rows[s])
             view.add_row(
@@ -167,6 +202,10 @@ class TerminalTable:
                 f"{w('牌前', 'discards')}: {rows or '—'}",
             )
         console.print(view)
+        out = obs.seating.sitting_out
+        if self.relative and out is not None:
+            zh, en = self.who(out, obs)
+            console.print(w(f"{zh}本局轮空", f"{en} sits out this hand"))
         hand = obs.hand
         kans = [k for k in range(len(hand)) if hand[k] == 3]
         loose = [k for k in range(len(hand)) for _ in range(hand[k]) if hand[k] != 3]
@@ -177,10 +216,8 @@ class TerminalTable:
             )
         console.print(f"{w('你的手牌', 'your hand')}: {text}")
         if obs.offer is not None:
-            mine = obs.turn == self.seat
-            whose = "you" if mine else f"seat {obs.turn}"
+            whose_zh, whose = self.who(obs.turn, obs)
             source = _SOURCES[obs.offer_source] if obs.offer_source else "from"
-            whose_zh = "你" if mine else f"{obs.turn}号位"
             source_zh = _SOURCES_ZH[obs.offer_source] if obs.offer_source else ""
             offer = f"{w('亮出的牌', 'on offer')}: {_card(obs.offer, lit)}"
             console.print(f"{offer} ({w(whose_zh + source_zh, f'{source} {whose}')})")

@@ -35,6 +35,21 @@ def out_console() -> Console:
     return Console(highlight=False, width=PIPE_WIDTH, soft_wrap=True)
 
 
+RELATIVE = (("你", "you"), ("下家", "Right"), ("对家", "Across"), ("上家", "Left"))
+"""A seat named from the player, as the web table names it (static/i18n.js): you, the player
+on your right who plays after you, the one opposite (four seats), the one on your left."""
+
+
+def relative_names(you: int, seats: int) -> tuple[dict[int, str], dict[int, str]]:
+    """Each seat of a ``seats``-seat table named from seat ``you``: Chinese, English."""
+    zh: dict[int, str] = {}
+    en: dict[int, str] = {}
+    for seat in range(seats):
+        r = (seat - you) % seats
+        zh[seat], en[seat] = RELATIVE[3 if r == seats - 1 and r else r]
+    return zh, en
+
+
 # A meld made from the player's own cards: the kind is named after "of".
 _MADE = {
     EventType.TI: "a 提 (ti)",
@@ -44,16 +59,17 @@ _MADE = {
 }
 
 
-def describe(event: Event, you: int | None = None) -> str:
-    """One sentence for an event, with seat ``you`` (if any) as "you"; a card hidden from the
-    reader (another seat's draw or 偎) is not named."""
+def describe(event: Event, you: int | None = None, names: dict[int, str] | None = None) -> str:
+    """One sentence for an event, with seat ``you`` (if any) as "you" and the others by
+    ``names`` (default "seat 1"); a card hidden from the reader (another seat's draw or 偎) is
+    not named."""
     if event.type is EventType.HUANGZHUANG:
         return "荒庄 (huangzhuang): the wall is empty and nobody wins"
     card = KIND_NAMES[event.card] if event.card is not None else None
     if event.type is EventType.PASSED:
-        whose = "your" if event.seat == you else f"seat {event.seat}'s"
+        whose = "your" if event.seat == you else f"{_named(event.seat, names)}'s"
         return f"nobody takes {card}; it goes to {whose} discards"
-    subject = "you" if event.seat == you else f"seat {event.seat}"
+    subject = "you" if event.seat == you else _named(event.seat, names)
 
     def verb(base: str) -> str:
         # "you discard", "seat 1 discards": every verb used here takes a plain -s.
@@ -83,6 +99,10 @@ def describe(event: Event, you: int | None = None) -> str:
     return f"{subject} {verb('win')} with {how}"
 
 
+def _named(seat: int, names: dict[int, str] | None) -> str:
+    return names[seat] if names is not None else f"seat {seat}"
+
+
 _MADE_ZH = {
     EventType.TI: "提",
     EventType.WEI: "偎",
@@ -91,12 +111,15 @@ _MADE_ZH = {
 }
 
 
-def describe_zh(event: Event, you: int | None = None) -> str:
-    """:func:`describe` in Chinese."""
+def describe_zh(event: Event, you: int | None = None, names: dict[int, str] | None = None) -> str:
+    """:func:`describe` in Chinese (the others by ``names``, default "1号位")."""
     if event.type is EventType.HUANGZHUANG:
         return "荒庄：墩上的牌摸完了，没人胡"
     card = f"{GLYPHS[event.card]}{KIND_NAMES[event.card]}" if event.card is not None else None
-    subject = "你" if event.seat == you else f"{event.seat}号位"
+    if event.seat == you:
+        subject = "你"
+    else:
+        subject = names[event.seat] if names is not None else f"{event.seat}号位"
     if event.type is EventType.PASSED:
         return f"没人要{card}，放到{subject}的牌前"
     if event.type is EventType.DEAL:

@@ -46,6 +46,10 @@ LANGUAGES = ("zh", "en")
 MAX_TEXT = 2000
 """Characters in one text of one language: a step is read on a phone."""
 
+_SEAT_NUMBER = re.compile(r"\d+\s*号位|\b[Ss]eat\s*(?:no\.\s*|#)?\d+")
+"""A seat named by its number ("1号位", "seat 2"): the engine counts seats from 0 and the web
+table from 1, and both name them from the player (你, 下家, 上家, 对家), so a text does too."""
+
 MAX_STEPS = 40
 
 WIN_CARDS = 21
@@ -190,7 +194,16 @@ class _Reader:
 
     def text(self, value: Any, name: str) -> Text:
         data = self.object(value, name, set(LANGUAGES), set(LANGUAGES))
-        return Text(*(self.string(data[lang], f"{name}.{lang}") for lang in LANGUAGES))
+        text = Text(*(self.string(data[lang], f"{name}.{lang}") for lang in LANGUAGES))
+        for lang in LANGUAGES:
+            numbered = _SEAT_NUMBER.search(getattr(text, lang))
+            if numbered:
+                raise self.fail(
+                    f"{name}.{lang} names a seat by its number ({numbered.group()!r}): name it"
+                    " from the learner as the table does: 你, 下家, 上家, 对家"
+                    " (you, Right, Left, Across)"
+                )
+        return text
 
     def cards(self, value: Any, name: str) -> list[Kind]:
         if not isinstance(value, str):
@@ -606,15 +619,15 @@ def _mingtang_fan(stated: Stated, rules: RuleSet) -> int:
     return mingtang.fan(WinContext((), None, leftover=cards))
 
 
-_NOT_A_NUMBER = re.compile(r"\b[xd]\d+|[Ss]eats? \d|\d号位|\d/\d|\d+(?:-\d+)+")
-"""Digits that name something: a card (``x3``, ``d10``), a seat, a step (``2/5``), a
-sequence (``1-2-3``, ``2-7-10``)."""
+_NOT_A_NUMBER = re.compile(r"\b[xd]\d+|\d/\d|\d+(?:-\d+)+")
+"""Digits that name something: a card (``x3``, ``d10``), a step (``2/5``), a sequence
+(``1-2-3``, ``2-7-10``). (A seat is never named by its number: see ``_SEAT_NUMBER``.)"""
 _NUMBER = re.compile(r"(?<!\d)(?<!\d\.)-?\d+(?!\d)(?!\.\d)")
 
 
 def numbers_in(text: str) -> set[int]:
     """The whole numbers a text writes in digits, a sign included (``-3``); the digits of a
-    card's, a seat's or a step's name are not numbers."""
+    card's or a step's name are not numbers."""
     return {int(n) for n in _NUMBER.findall(_NOT_A_NUMBER.sub(" ", text))}
 
 

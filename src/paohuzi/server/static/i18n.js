@@ -145,7 +145,7 @@ export const MESSAGES = {
     lesson_finish: "完成", lesson_your_move: "轮到你了：照上面讲的，点牌或按钮。", lesson_read: "看完了就点“下一步”。", lesson_right: "对了！",
     lesson_finished: "这一课学完了！", lesson_next_lesson: "下一课：{title}", lesson_all_done: "全部课程都学完了。去和电脑打一局吧！",
     lesson_play: "和电脑打一局", lesson_missing: "没有这一课", lesson_failed: "课程没能载入：{why}", lesson_restart: "从头再学",
-    bot_lesson: "电脑（照课程出牌）", lesson_learner: "学员", lesson_seat: "{n}号位",
+    bot_lesson: "电脑（照课程出牌）", lesson_learner: "学员",
   },
   en: {
     lang_switch: "中文", lang_switch_label: "Switch to Chinese",
@@ -290,7 +290,7 @@ export const MESSAGES = {
     lesson_finish: "Finish", lesson_your_move: "Your move: click the cards or buttons the text tells you to.", lesson_read: "Read it, then press Next.", lesson_right: "Right!",
     lesson_finished: "Lesson complete!", lesson_next_lesson: "Next lesson: {title}", lesson_all_done: "You have finished the course. Play a game against the computer!",
     lesson_play: "Play the computer", lesson_missing: "No such lesson", lesson_failed: "The lesson could not load: {why}", lesson_restart: "Start over",
-    bot_lesson: "Computer (scripted)", lesson_learner: "Learner", lesson_seat: "seat {n}",
+    bot_lesson: "Computer (scripted)", lesson_learner: "Learner",
   },
 };
 

@@ -6,7 +6,7 @@
 // browser's localStorage (D146).
 import {lang, t} from "./i18n.js";
 import {ui} from "./state.js";
-import {$, badge, el, motion, toast} from "./shared.js";
+import {$, el, motion, toast} from "./shared.js";
 import {render} from "./table.js";
 import {openSettlement} from "./settlement.js";
 
@@ -119,8 +119,7 @@ export function renderLesson() {
   ui.state = lessonState(view, L.at);
   ui.hint = {huxi: view.huxi_now, waits: []};  // 当前胡息, as the live table's hint says it
   render();
-  highlight(step.highlight);
-  seatNumbers();
+  highlight(step.highlight);  // the texts name the seats as the table does: 你, 下家, 上家, 对家
   const index = ui.course ? ui.course.findIndex(x => x.id === L.data.id) : -1;
   $("where").textContent = t("lesson_n", {n: index + 1}) + " · " + said(L.data.title);
   $("lesson-title").textContent = t("lesson_n", {n: index + 1}) + " " + said(L.data.title);
@@ -142,14 +141,6 @@ export function renderLesson() {
 function highlight(kinds) {
   const wanted = new Set(kinds);
   document.querySelectorAll("#table .card[data-kind]").forEach(c => c.classList.toggle("lit", wanted.has(c.dataset.kind)));
-}
-
-/** Each seat's number as the lesson's texts count them (the engine's seats, from 0: "1号位 is
- * your 下家"), beside the table's own names of them. */
-function seatNumbers() {
-  document.querySelectorAll("#table .seat[data-seat] > header").forEach(head => {
-    head.appendChild(badge(t("lesson_seat", {n: head.parentElement.dataset.seat}), "seat-no"));
-  });
 }
 
 /** Your move, from the table's own controls (table.js's act): judged as the server said. */
