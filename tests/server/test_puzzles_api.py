@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from paohuzi.engine.cards import format_cards
-from paohuzi.puzzles import THEMES, by_id, by_theme, daily, shipped
+from paohuzi.puzzles import THEMES, by_id, by_theme, daily, shipped, themes
 from tests.server.harness import app_client
+from tests.server.test_lessons_api import _ranges
 
 SOLUTION_KEYS = (
     "best",
@@ -42,13 +43,13 @@ def test_themes_lists_and_the_daily_puzzle_are_served(tmp_path: Path) -> None:
 
 
 def _hidden_text(puzzle_id: str) -> list[str]:
-    """What the seat may not see of a puzzle: each other seat's hand and the wall, as text."""
+    """What the seat may not see of a puzzle: each other seat's hand, as the view writes a hand."""
     puzzle = by_id(puzzle_id)
     assert puzzle is not None
     game = puzzle.game()
     hidden = []
     for seat in range(game.rules.players):
-        if seat != puzzle.seat and sum(game.hands[seat]):
+        if seat != puzzle.seat and any(game.hands[seat]):
             hidden.append(
                 format_cards(
                     k for k in range(len(game.hands[seat])) for _ in range(game.hands[seat][k])
@@ -149,3 +150,13 @@ def test_puzzle_requests_spend_a_budget_per_address(tmp_path: Path) -> None:
     assert codes == [200] * 3
     assert all(r.status_code == 429 and "wait" in r.json()["detail"] for r in refused)
     assert "best" not in refused[1].text
+
+
+def test_every_character_of_the_puzzles_is_in_the_shipped_fonts() -> None:
+    """The explanations and theme names come from the server, not the page: each of their
+    characters must still be in a slice of the interface font."""
+    covered = _ranges()
+    text = "".join(p.explanation.zh + p.explanation.en for p in shipped())
+    text += "".join(x["zh"] + x["en"] for x in themes())
+    missing = sorted({c for c in text if ord(c) > 126 and ord(c) not in covered})
+    assert missing == [], "".join(missing)

@@ -37,12 +37,14 @@ def test_the_daily_puzzle_is_answered_from_the_lobby(
     table = Table(browser, shots, viewport)
     page = table.page
     page.goto(site.url + "/")
+    page.wait_for_selector("#daily-link")
+    name = "desktop" if viewport == DESKTOP else "phone"
+    table.shot(f"web-puzzle-{name}-lobby")
     page.click("#daily-link")  # the lobby's way in
     page.wait_for_selector("#lesson-bar:not([hidden])")
     assert page.inner_text("#lesson-title") == "每日一题"
     assert page.inner_text("#lesson-say") == "只有一次机会，想好再点。"
     assert page.locator("#puzzle-solution").is_hidden()
-    name = "desktop" if viewport == DESKTOP else "phone"
     table.shot(f"web-puzzle-{name}-ask")
     click_move(page, set(puzzle.solutions) & legal)
     page.wait_for_selector("#lesson-say.right")
@@ -89,6 +91,7 @@ def test_the_list_by_theme_a_wrong_answer_and_the_next_puzzle(
     assert "不是最好的一步" in page.inner_text("#lesson-say")
     assert page.locator(".pz-numbers tr.mine:not(.best)").count() == 1
     assert page.locator("#table .card.lit").count() >= 1  # the best card lit
+    table.shot("web-puzzle-wrong")
     page.click("#lesson-next")  # 下一题
     wait_js(page, "document.getElementById('lesson-title').textContent === '第2题'")
     assert page.url.endswith(f"/puzzles/{second.id}")

@@ -122,7 +122,8 @@ function moveName(action) {
 
 /** The explanation's card names (x5, d10, x6x7x8) said as the page says cards. */
 function cardsSaid(text) {
-  return text.replace(/(?<![A-Za-z0-9])(?:[xd](?:10|[1-9]))+(?![A-Za-z0-9])/g, m => cardsName(cardsOf(m), t));
+  const said = text.replace(/(?<![A-Za-z0-9])(?:[xd](?:10|[1-9]))+(?![A-Za-z0-9])/g, m => cardsName(cardsOf(m), t));
+  return lang === "zh" ? said.replace(/([\u4e00-\u9fff]) (?=[\u4e00-\u9fff])/g, "$1") : said;  // 打 七 → 打七
 }
 
 const points = x => (x > 0 ? "+" : "") + x.toFixed(2);
