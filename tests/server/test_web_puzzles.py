@@ -65,6 +65,12 @@ def test_the_daily_puzzle_is_answered_from_the_lobby(
     page.click("#lang")  # the solution is said again in English
     wait_js(page, "document.querySelector('.pz-why').textContent.startsWith('The best move is')")
     assert page.inner_text("#lesson-say") == "Right! That is the best move."
+    table.shot(f"web-puzzle-{name}-en")
+    last = page.locator(".pz-margin")  # the solution's last line is in sight, not under the table
+    last.scroll_into_view_if_needed()
+    box, centre = last.bounding_box(), page.locator("#centre").bounding_box()
+    assert box and centre
+    assert box["y"] + box["height"] <= centre["y"] or box["y"] >= centre["y"] + centre["height"]
     table.close()
 
 

@@ -149,6 +149,7 @@ export function renderPuzzle() {
   next.disabled = !a || !after;
   next.hidden = !a;
   renderSolution();
+  $("table").classList.toggle("answered", !!a);
   if (a) { lightBest(a.best); $("status").textContent = t("pz_answered"); }
 }
 
