@@ -136,6 +136,8 @@ class Config:
     """Profile and leaderboard reads per client address per minute (bursts of as many)."""
     lesson_reads_per_minute: int = 120
     """Reads of the course (its list and its lessons) per client address per minute."""
+    puzzle_reads_per_minute: int = 120
+    """Reads of the puzzles (themes, lists, views) and answers, per client address per minute."""
 
 
 LOBBY_ORDER = ("greedy", "learned", "expert", "random")

@@ -4,8 +4,9 @@ public facts, the lobby's bots), :mod:`.seats` (a seat's invite, renewed), :mod:
 readiness, metrics, the quarantine), :mod:`.pages` (the web table's pages and files),
 :mod:`.play` (the WebSocket of a seat or a spectator), :mod:`.players` (a person's own player,
 mutes and blocks), :mod:`.hall` (quick play, the open tables), :mod:`.standings` (players'
-profiles and the leaderboards) and :mod:`.lessons` (the course, issue 27). What they share,
-each application's limits, caches and helpers, is its :class:`~.common.Server`."""
+profiles and the leaderboards), :mod:`.lessons` (the course, issue 27) and :mod:`.puzzles`
+(the puzzles, issue 27). What they share, each application's limits, caches and helpers, is
+its :class:`~.common.Server`."""
 
 from paohuzi.server.routes import (
     hall,
@@ -15,6 +16,7 @@ from paohuzi.server.routes import (
     pages,
     play,
     players,
+    puzzles,
     rooms,
     seats,
     standings,
@@ -31,5 +33,6 @@ ROUTERS = (
     hall.router,
     standings.router,
     lessons.router,
+    puzzles.router,
 )
 """Every router of the application, in the order they are included."""

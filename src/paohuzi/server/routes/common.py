@@ -156,6 +156,9 @@ class Server:
         self.lesson_reads = RateLimiter(config.lesson_reads_per_minute)
         self.course: tuple[bytes, dict[str, bytes]] | None = None
         """The course's list and each lesson as JSON text, once made (they never change)."""
+        self.puzzle_reads = RateLimiter(config.puzzle_reads_per_minute)
+        self.puzzle_views: dict[str, bytes] = {}
+        """Each shipped puzzle's view as JSON text, once asked for (at most one a puzzle)."""
         self.thinking = asyncio.Semaphore(2)
         """Analyses and record replays worked out at once (in threads)."""
         self.cache = Cache(256)

@@ -39,6 +39,12 @@ async def lesson_page(request: Request, lesson_id: str) -> Response:
     return PAGE.response(request)
 
 
+@router.get("/puzzles/{puzzle_id}", response_class=HTMLResponse)
+async def puzzle_page(request: Request, puzzle_id: str) -> Response:
+    return PAGE.response(request)
+
+
+@router.get("/puzzles", response_class=HTMLResponse)
 @router.get("/leaderboard", response_class=HTMLResponse)
 @router.get("/learn", response_class=HTMLResponse)
 @router.get("/rules", response_class=HTMLResponse)

@@ -19,6 +19,7 @@ import {closeSettlement, openSettlement, renderSettlement} from "./settlement.js
 import {goTo, jumpDecision, openFile, openReplay, renderReview, replayKeys, shareLink, startReview} from "./replay.js";
 import {askName, loadBots, lobby, onLobby, renderSeatChoices, sendName} from "./lobby.js";
 import {lessonBack, lessonNext, openLesson, renderCourse, renderLesson, showCourse} from "./lesson.js";
+import {openPuzzle, puzzleNext, renderPuzzle, renderPuzzles, showPuzzles} from "./puzzle.js";
 import {renderLeaderboard, renderProfile, renderQuickRules, renderTables, renderWaiting, showLeaderboard, showProfile} from "./hall.js";
 
 function refreshLanguage() {
@@ -31,6 +32,7 @@ function refreshLanguage() {
   if (ui.connNote) showConn(ui.connNote);
   if (!$("problem").hidden) problem($("problem").dataset.kind);
   if (ui.lesson) { renderLesson(); if (!$("settlement").hidden) renderSettlement(); }
+  else if (ui.puzzle) renderPuzzle();
   else if (ui.state && !$("table").hidden) {
     ui.historyKey = "";  // the list of finished hands is said anew in the new language
     render();
@@ -40,6 +42,7 @@ function refreshLanguage() {
   if (!$("lobby").hidden) { renderSeatChoices(); renderTables(); renderWaiting(); renderQuickRules(); }
   if (!$("profile-page").hidden) renderProfile();
   if (!$("learn-page").hidden) renderCourse();
+  if (!$("puzzles-page").hidden) renderPuzzles();
   if (!$("leaderboard-page").hidden && ui.board) renderLeaderboard();
   if (!$("rules-page").hidden) renderRules($("rules-page"));
   if (!$("analysis-page").hidden) renderAnalysis($("analysis-page"));
@@ -113,7 +116,7 @@ function wire() {
   $("start-now").onclick = () => send({type: "start", bot: $("start-level").value});
   $("record-file").onchange = openFile;
   $("lesson-back").onclick = lessonBack;
-  $("lesson-next").onclick = lessonNext;
+  $("lesson-next").onclick = () => (ui.puzzle ? puzzleNext() : lessonNext());
   document.addEventListener("keydown", keys);
   document.addEventListener("pointerdown", sound.unlock);
   setInterval(tick, 200);
@@ -130,6 +133,9 @@ function start() {
   if (page === "/learn") { showCourse(); return; }
   const lesson = page.match(/^\/learn\/([A-Za-z0-9-]{1,60})$/);
   if (lesson) { openLesson(lesson[1]); return; }
+  if (page === "/puzzles") { showPuzzles(new URLSearchParams(location.search).get("theme")); return; }
+  const puzzle = page.match(/^\/puzzles\/(daily|[0-9]{1,9}-[0-9]{1,6}-[0-9]{1,5})$/);
+  if (puzzle) { openPuzzle(puzzle[1]); return; }
   const player = page.match(/^\/player\/([\w-]{1,32})$/);
   if (player) { showProfile(player[1]); return; }
   if (page === "/leaderboard") { showLeaderboard(new URLSearchParams(location.search).get("family")); return; }

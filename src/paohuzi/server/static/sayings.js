@@ -37,7 +37,7 @@ function faceEl(what) {
 }
 
 export function renderSayings() {
-  const box = $("sayings"), mine = ui.state && ui.state.you !== null && !ui.replaying && !ui.lesson;
+  const box = $("sayings"), mine = ui.state && ui.state.you !== null && !ui.replaying && !(ui.lesson || ui.puzzle);
   box.hidden = !mine;
   const menu = $("say-menu");
   if (menu.childElementCount) return;

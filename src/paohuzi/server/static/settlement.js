@@ -8,12 +8,12 @@ import {loadHistory} from "./table.js";
 
 export function renderReady(button, note) {
   const s = ui.state;
-  const mine = s.you !== null && !ui.replaying && !ui.lesson;
+  const mine = s.you !== null && !ui.replaying && !(ui.lesson || ui.puzzle);
   const rematch = !!(s.match && s.match.over);
   button.hidden = !mine;
   button.disabled = !mine || s.ready[s.you];
   button.textContent = mine && s.ready[s.you] ? t("ready_badge") : t(rematch ? "rematch" : "ready");
-  if (ui.replaying || ui.lesson) { note.textContent = ""; return; }
+  if (ui.replaying || ui.lesson || ui.puzzle) { note.textContent = ""; return; }
   const missing = s.seats.map((_, seat) => seat).filter(seat => isPerson(seat) && !s.ready[seat]);
   note.textContent = !missing.length ? t("ready_all") :
     mine && s.ready[s.you] ? t("ready_done") + " " + t("ready_wait", {who: missing.map(who).join("、")}) :
@@ -81,7 +81,7 @@ export function renderSettlement() {
   pay.replaceChildren();
   const head = pay.insertRow();
   // A replay shows one hand: its points, not a running total it does not know.
-  const columns = ui.replaying || ui.lesson ? [t("col_seat"), t("col_paid")] : [t("col_seat"), t("col_paid"), t("col_total")];
+  const columns = ui.replaying || ui.lesson || ui.puzzle ? [t("col_seat"), t("col_paid")] : [t("col_seat"), t("col_paid"), t("col_total")];
   columns.forEach(h => head.appendChild(el("th", "", h)));
   r.payments.forEach((p, seat) => {
     const tr = pay.insertRow();
@@ -90,7 +90,7 @@ export function renderSettlement() {
     const cell = tr.insertCell();
     cell.textContent = (p > 0 ? "+" : "") + p;
     cell.className = p > 0 ? "plus" : p < 0 ? "minus" : "";
-    if (!ui.replaying && !ui.lesson) tr.insertCell().textContent = String(s.totals[seat]);
+    if (!ui.replaying && !(ui.lesson || ui.puzzle)) tr.insertCell().textContent = String(s.totals[seat]);
   });
   const others = $("settle-others");
   others.replaceChildren(el("h3", "", t("others")));

@@ -94,4 +94,11 @@ export const ui = {
    * at (the step shown), answered (its move made), say (the verdict shown), finished}. */
   course: null,
   lesson: null,
+  // ---- the puzzles (puzzle.js, issue 27)
+  /** The themes (GET /api/puzzles/themes), the list shown ({theme, ids}), and the puzzle on the
+   * table: {data (its view), daily, ids (its theme's), answer (the server's verdict and
+   * solution, once answered), busy (the answer on its way)}. */
+  puzzleThemes: null,
+  puzzleList: null,
+  puzzle: null,
 };

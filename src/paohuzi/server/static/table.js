@@ -12,6 +12,7 @@ import {renderSayings} from "./sayings.js";
 import {nickname, sendName} from "./lobby.js";
 import {loadMe, mannerOf, mannersBox, ratingText, wantRatings} from "./hall.js";
 import {lessonMove} from "./lesson.js";
+import {puzzleMove} from "./puzzle.js";
 
 function seatPanel(seat) {
   const s = ui.state, panel = el("section", "seat pos-" + position(seat));
@@ -44,7 +45,7 @@ function seatPanel(seat) {
   if (seat === s.dealer) head.appendChild(badge(t("dealer"), "dealer", t("dealer_label")));
   if (s.auto[seat]) head.appendChild(badge(t("tuoguan_badge"), "auto"));
   if (sitsOut(seat)) head.appendChild(badge(t("sits_out"), "out"));
-  if (s.over && isPerson(seat) && !ui.replaying && !ui.lesson) head.appendChild(badge(s.ready[seat] ? t("ready_badge") : t("not_ready"), s.ready[seat] ? "ready" : "unready"));
+  if (s.over && isPerson(seat) && !ui.replaying && !(ui.lesson || ui.puzzle)) head.appendChild(badge(s.ready[seat] ? t("ready_badge") : t("not_ready"), s.ready[seat] ? "ready" : "unready"));
   if (player && seat !== s.you && !ui.replaying && ui.me && ui.me.id !== player) head.appendChild(mannersToggle(player));
   panel.appendChild(head);
   const info = el("p", "info");
@@ -55,7 +56,7 @@ function seatPanel(seat) {
     [t("huxi"), shown.reduce((a, b) => a + b, 0) + (hiddenGroups ? "+?" : "")],
   ];
   // The match's score so far; a replay shows one hand, whose points are the settlement's.
-  if (!ui.replaying && !ui.lesson) stats.unshift([t("total"), String(s.totals[seat])]);
+  if (!ui.replaying && !(ui.lesson || ui.puzzle)) stats.unshift([t("total"), String(s.totals[seat])]);
   stats.forEach(([k, v]) => { const st = el("span", "stat"); st.append(el("small", "", k), el("b", "", v)); info.appendChild(st); });
   if (seat !== s.you && s.open_hands) {  // the replay board: every hand face up
     const open = el("div", "open-hand");
@@ -260,6 +261,7 @@ export function choose(action) {
 export function act(action) {
   if (!ui.state || !ui.state.legal.includes(action)) return;
   if (ui.lesson) { lessonMove(action); return; }  // a lesson's move is judged in the page
+  if (ui.puzzle) { puzzleMove(action); return; }  // a puzzle's, by the server (puzzle.js)
   send({type: "act", action, seq: ui.state.seq});
   const kind = action.split(" ")[0];
   ui.claimed = ["chi", "peng", "hu"].includes(kind) ? {kind, hand: ui.state.hand_no} : null;
@@ -317,7 +319,7 @@ function renderAuto() {
   $("auto-bar").hidden = !on;
   $("auto-bar").classList.toggle("timed-out", !!told);
   $("auto-note").textContent = told ? t("timed_out_you", {action: played(told.action)}) : t("tuoguan_on");
-  $("auto-on").hidden = !mine || s.auto[s.you] || s.over || ui.replaying || !!ui.lesson;
+  $("auto-on").hidden = !mine || s.auto[s.you] || s.over || ui.replaying || !!(ui.lesson || ui.puzzle);
   $("auto-on").title = t("tuoguan_title");
 }
 
