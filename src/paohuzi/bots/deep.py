@@ -27,10 +27,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from paohuzi.bots.base import Bot
+from paohuzi.bots.learned import after_action
 from paohuzi.engine.actions import HU, Action, ActionType
 from paohuzi.engine.cards import NUM_KINDS
 from paohuzi.engine.evaluator import prepare_counts
-from paohuzi.engine.groups import Group, GroupType
+from paohuzi.engine.groups import Group
 from paohuzi.engine.observation import Observation
 from paohuzi.engine.rules import holding_limit
 
@@ -51,28 +52,6 @@ WAIT_SCALE = 10.0
 """Wait points are divided by this."""
 
 
-def _after(obs: Observation, action: Action) -> tuple[list[int], list[Group]]:
-    """The seat's hand and table once ``action`` is taken (before any discard it obliges)."""
-    hand = list(obs.hand)
-    table = obs.own_table()
-    card = obs.offer
-    if action.type is ActionType.DISCARD:
-        assert action.card is not None
-        hand[action.card] -= 1
-    elif action.type is ActionType.PENG:
-        assert card is not None
-        hand[card] -= 2
-        table.append(Group(GroupType.PENG, (card,) * 3))
-    elif action.type is ActionType.CHI:
-        assert card is not None
-        hand[card] += 1
-        for cards in action.groups:
-            for k in cards:
-                hand[k] -= 1
-            table.append(Group(GroupType.CHI, cards))
-    return hand, table
-
-
 def _waits_into(out: Array, hand: list[int], table: list[Group], obs: Observation) -> None:
     """``out[k]`` = max(``out[k]``, points / WAIT_SCALE) of a win on kind k of this holding."""
     for wait in prepare_counts(hand, table, obs.rules).waits():
@@ -87,7 +66,7 @@ def action_rows(obs: Observation, actions: tuple[Action, ...]) -> Array:
         row = rows[i]
         row[_TYPES[action.type]] = 1
         row[4] = max(0, len(action.groups) - 1)
-        hand, table = _after(obs, action)
+        hand, table = after_action(obs, action)
         for k in range(NUM_KINDS):
             taken = before[k] - hand[k]
             row[5 + k] = max(taken, 0)

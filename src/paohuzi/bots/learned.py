@@ -131,7 +131,7 @@ def _hand_part(
     )
 
 
-def _after(obs: Observation, action: Action) -> tuple[list[int], list[Group]]:
+def after_action(obs: Observation, action: Action) -> tuple[list[int], list[Group]]:
     """The seat's hand and table once ``action`` is taken (before any discard it obliges)."""
     hand = list(obs.hand)
     table = obs.own_table()
@@ -185,7 +185,7 @@ def action_features(obs: Observation, actions: tuple[Action, ...]) -> Array:
         row[4] = max(0, len(action.groups) - 1)
         row[5] = max(-4.0, (scores[action] - best) / 5)
         row[6] = scores[action] / 20
-        hand, table = _after(obs, action)
+        hand, table = after_action(obs, action)
         _hand_part(row, hand, table, obs, unseen, huxi_now)
         if action.type is ActionType.DISCARD:
             assert action.card is not None

@@ -148,6 +148,22 @@ def check_run_arguments(args: argparse.Namespace) -> str | None:
     return None
 
 
+def _progress() -> tuple[Console, Progress]:
+    """The progress bar of a training run on stderr (off when stderr is not a terminal: the
+    trainers then print a line a round)."""
+    console = Console(stderr=True)
+    progress = Progress(
+        TextColumn("hands"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("loss {task.fields[loss]:.4f} {task.fields[curve]}"),
+        TimeRemainingColumn(),
+        console=console,
+        disable=not console.is_terminal,
+    )
+    return console, progress
+
+
 def _fail(message: str) -> int:
     print(f"paohuzi train: error: {message}", file=sys.stderr)
     return 2
@@ -183,17 +199,8 @@ def run(args: argparse.Namespace) -> int:
         hidden=hidden,
         seed=args.seed,
     )
-    console = Console(stderr=True)
-    progress = Progress(
-        TextColumn("hands"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("loss {task.fields[loss]:.4f}"),
-        TimeRemainingColumn(),
-        console=console,
-        disable=not console.is_terminal,
-    )
-    task = progress.add_task("hands", total=args.hands, loss=0.0)
+    console, progress = _progress()
+    task = progress.add_task("hands", total=args.hands, loss=0.0, curve="")
 
     def on_round(state: State) -> None:
         progress.update(task, completed=state.hands, loss=state.loss)
@@ -255,16 +262,7 @@ def run_deep(args: argparse.Namespace) -> int:
             f"training needs JAX and optax ({missing.name} is not installed): "
             "pip install 'paohuzi[train]'"
         )
-    console = Console(stderr=True)
-    progress = Progress(
-        TextColumn("hands"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("loss {task.fields[loss]:.4f} {task.fields[curve]}"),
-        TimeRemainingColumn(),
-        console=console,
-        disable=not console.is_terminal,
-    )
+    console, progress = _progress()
     task = progress.add_task("hands", total=settings.hands, loss=0.0, curve="")
 
     def on_round(state: deep_train.State) -> None:
