@@ -1,19 +1,20 @@
-"""Deep Monte-Carlo training of the deep learned bot on JAX (docs/learned.md, D126).
+"""Training of the ``learned-deep`` Q-network on JAX (docs/learned.md, D126).
 
-The loop, as DouZero's: play hands with the current network (ε-greedy over its estimates),
-label every decision a network seat took with that seat's final payment (R10.5), fit
-``Q(s, a)`` to those labels by mean squared error, repeat. Each round plays ``round_hands``
-hands, ``envs`` at a time on the native core: every call of the network answers the pending
-decision of all of them in one batched forward pass (:func:`_q_batch`). A hand seats the
-network at each seat with probability ½ and the greedy bot elsewhere (at least one network
-seat), so it learns both from self-play and against the baseline it must beat.
+A round: play ``round_hands`` hands on the native core, ``envs`` at a time, every call of the
+network answering the pending decisions of all of them in one batched forward pass
+(:func:`_q_batch`); each seat of a hand is the network (ε-greedy over its estimates) with
+chance 1 − ``greedy_share``, else the greedy bot, at least one seat the network. Every legal
+action of every network decision is labelled with the seat's payment (R10.5) when it takes it
+and every seat then plays the greedy bot from the true deal (:meth:`Game.rollout`); the network
+is fitted to them by a paired loss (:func:`_loss`), with Adam (optax).
 
-Everything is seeded: round r's decks are ``deal_deck(seed, r * round_hands + i)``, its
-exploration and seating draws come from ``Generator(seed, r)``; the checkpoint (network,
-Adam state, counters, the row buffer left out) is rewritten atomically after every round, so a
-stopped run resumes from it with the same command. JAX and optax are needed only here (the
-``train`` extra); :func:`export` writes the NumPy weights :class:`paohuzi.bots.deep.DeepNet`
-plays.
+Everything is seeded: hand i of the run has the deck ``deal_deck(seed, i)``, dealer i mod the
+seats, and draws its seats and exploration from ``Generator([seed, i])``, so the hands do not
+depend on how they are spread over processes (``workers``); a round's decisions are used in that
+round only and the checkpoint (network, Adam state, counters, the learning curve) is rewritten
+atomically after every round, so a stopped run resumes exactly. JAX and optax are needed only
+here (the ``train`` extra); :func:`export` writes the NumPy weights
+:class:`paohuzi.bots.deep.DeepNet` plays.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ import jax.numpy as jnp
 import numpy as np
 import optax
 
-from paohuzi.bots.base import Bot
+from paohuzi.bots.base import Bot, play_hand
 from paohuzi.bots.deep import ACTION_FEATURES, LAYERS, SCALE, DeepBot, DeepNet, action_rows
 from paohuzi.bots.greedy import GreedyBot
 from paohuzi.bots.planes import observation_arrays, planes
@@ -72,27 +73,31 @@ def _dense(p: dict[str, jax.Array], x: jax.Array) -> jax.Array:
     return x @ p["w"] + p["b"]
 
 
-def q_rows(params: Params, states: jax.Array, actions: jax.Array) -> jax.Array:
-    """Q of each (state, action) row: states (N, S), actions (N, F) → (N,)."""
+def _state_tower(params: Params, states: jax.Array) -> jax.Array:
     s = jax.nn.relu(_dense(params["s0"], states))
-    s = jax.nn.relu(_dense(params["s1"], s))
+    return jax.nn.relu(_dense(params["s1"], s))
+
+
+def _head(params: Params, s: jax.Array, actions: jax.Array) -> jax.Array:
+    """Q of each action row beside its state's embedding ``s`` (the same leading shape)."""
     a = jax.nn.relu(_dense(params["a0"], actions))
     h = jax.nn.relu(_dense(params["h0"], jnp.concatenate([s, a], axis=-1)))
     h = jax.nn.relu(_dense(params["h1"], h))
     return _dense(params["out"], h)[..., 0]
+
+
+def q_rows(params: Params, states: jax.Array, actions: jax.Array) -> jax.Array:
+    """Q of each (state, action) row: states (N, S), actions (N, F) → (N,)."""
+    return _head(params, _state_tower(params, states), actions)
 
 
 @jax.jit
 def _q_batch(params: Params, states: jax.Array, actions: jax.Array) -> jax.Array:
     """Q of every action of every pending decision: states (B, S), actions (B, A, F) → (B, A);
     the state tower runs once a decision."""
-    s = jax.nn.relu(_dense(params["s0"], states))
-    s = jax.nn.relu(_dense(params["s1"], s))
-    a = jax.nn.relu(_dense(params["a0"], actions))
-    s = jnp.broadcast_to(s[:, None, :], (*a.shape[:2], s.shape[-1]))
-    h = jax.nn.relu(_dense(params["h0"], jnp.concatenate([s, a], axis=-1)))
-    h = jax.nn.relu(_dense(params["h1"], h))
-    return _dense(params["out"], h)[..., 0]
+    s = _state_tower(params, states)
+    s = jnp.broadcast_to(s[:, None, :], (*actions.shape[:2], s.shape[-1]))
+    return _head(params, s, actions)
 
 
 def _loss(
@@ -108,12 +113,7 @@ def _loss(
     against its label less the mean label (the true deal's luck, common to every action of a
     decision, cancels), plus ``value_weight`` × that of the means themselves. The actions of
     all decisions lie in one flat array, ``owner`` the decision of each (padding: mask 0)."""
-    s = jax.nn.relu(_dense(params["s0"], states))
-    s = jax.nn.relu(_dense(params["s1"], s))
-    a = jax.nn.relu(_dense(params["a0"], actions))
-    h = jax.nn.relu(_dense(params["h0"], jnp.concatenate([s[owner], a], axis=-1)))
-    h = jax.nn.relu(_dense(params["h1"], h))
-    q = _dense(params["out"], h)[:, 0]
+    q = _head(params, _state_tower(params, states)[owner], actions)
     decisions = states.shape[0]
     n = jax.ops.segment_sum(mask, owner, decisions)
     q_mean = jax.ops.segment_sum(q * mask, owner, decisions) / n
@@ -248,7 +248,7 @@ class _Hand:
 class Decision:
     """One network decision of a round: the seat's state, a row per legal action and, per
     action, the seat's payment / :data:`SCALE` when it takes it and every seat then plays the
-    rollout policy from the true deal."""
+    greedy bot from the true deal (counting its waits unless ``rollout_waits`` is off)."""
 
     state: np.ndarray
     rows: np.ndarray
@@ -404,8 +404,6 @@ def evaluate(params: Params, deals: int, seed: int, rules: RuleSet = HUNAN) -> f
             game = Game(rules, dealer=deal % rules.players, deck=deck, core="auto")
             bots: list[Bot] = [GreedyBot() for _ in range(rules.players)]
             bots[seat] = DeepBot(net=net)
-            from paohuzi.bots import play_hand
-
             play_hand(game, bots)
             assert game.result is not None
             total += game.result.payments[seat]
