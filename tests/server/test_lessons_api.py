@@ -123,3 +123,41 @@ def test_every_character_of_the_course_is_in_the_shipped_fonts() -> None:
     text = "".join(_texts(lesson_json(x)) for x in shipped())
     missing = sorted({c for c in text if ord(c) > 126 and ord(c) not in covered})
     assert missing == [], "".join(missing)
+
+
+def test_requests_arriving_together_make_the_course_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A cold course asked for by many at once is made once, not once each (an attacker's
+    burst at start-up would otherwise buy a whole course's worth of CPU a request)."""
+    import threading
+    import time
+
+    from paohuzi.server import course as course_module
+    from paohuzi.server.routes import lessons as lessons_routes
+
+    made = []
+    started = threading.Event()
+
+    def slow_course() -> tuple[bytes, dict[str, bytes]]:
+        made.append(1)
+        started.set()
+        time.sleep(0.3)  # widens the window the others arrive in; nothing waits on a clock
+        return course_module.course()
+
+    monkeypatch.setattr(lessons_routes, "course", slow_course)
+    with app_client(tmp_path / "c.db") as client:
+        codes: list[int] = []
+
+        def read() -> None:
+            codes.append(client.get("/api/lessons").status_code)
+
+        threads = [threading.Thread(target=read) for _ in range(6)]
+        threads[0].start()
+        started.wait(30)
+        for thread in threads[1:]:
+            thread.start()
+        for thread in threads:
+            thread.join(60)
+    assert codes == [200] * 6
+    assert made == [1]

@@ -22,6 +22,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from paohuzi.puzzles import shipped as shipped_puzzles
 from paohuzi.server.config import Config
 from paohuzi.server.limits import RateLimiter
 from paohuzi.server.quick import HallHooks, Matcher
@@ -203,6 +204,9 @@ def create_app(config: Config | str = "paohuzi.db", **settings: Any) -> FastAPI:
         app.state.matcher = matcher
         app.state.reviews = Reviews(config.review_workers, config.review_queue, config.review_limit)
         await rooms.load()
+        # The shipped puzzles are read and parsed once a process (0.1 s): here, off the loop,
+        # not in the first request for one (the lessons are made on demand, under a lock).
+        await asyncio.wait_for(asyncio.to_thread(shipped_puzzles), 60)
         tasks = [
             asyncio.create_task(rooms.restore_all()),
             asyncio.create_task(rooms.expire()),

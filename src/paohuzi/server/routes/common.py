@@ -159,6 +159,9 @@ class Server:
         self.puzzle_reads = RateLimiter(config.puzzle_reads_per_minute)
         self.puzzle_views: dict[str, bytes] = {}
         """Each shipped puzzle's view as JSON text, once asked for (at most one a puzzle)."""
+        self.making = asyncio.Lock()
+        """Held while the course or a puzzle's view is made, so that requests arriving together
+        make it once between them, not once each."""
         self.thinking = asyncio.Semaphore(2)
         """Analyses and record replays worked out at once (in threads)."""
         self.cache = Cache(256)

@@ -28,7 +28,9 @@ async def _course(request: Request) -> tuple[bytes, dict[str, bytes]]:
     if not server.lesson_reads.allow(address_of(request)):
         raise HTTPException(429, TOO_MANY)
     if server.course is None:  # made in a thread once (the engine plays every lesson through)
-        server.course = await asyncio.wait_for(asyncio.to_thread(course), MAKING)
+        async with server.making:
+            if server.course is None:
+                server.course = await asyncio.wait_for(asyncio.to_thread(course), MAKING)
     return server.course
 
 

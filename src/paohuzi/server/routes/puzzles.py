@@ -37,7 +37,7 @@ class Answer(BaseModel):
     """The move the player chose: an F3 action as the view's ``legal`` names it."""
 
     model_config = ConfigDict(extra="forbid")
-    move: StrictStr = Field(min_length=1, max_length=32)
+    move: StrictStr = Field(min_length=1, max_length=64)  # the longest 吃 with 比 is ~33
 
 
 def _spend(request: Request) -> None:
@@ -75,8 +75,12 @@ async def _view(request: Request, puzzle: Puzzle) -> Response:
     server = server_of(request)
     made = server.puzzle_views.get(puzzle.id)
     if made is None:  # replayed in a thread once a process (at most one a shipped puzzle)
-        data = await asyncio.wait_for(asyncio.to_thread(puzzle_view, puzzle), MAKING)
-        made = server.puzzle_views[puzzle.id] = json.dumps(data, ensure_ascii=False).encode()
+        async with server.making:
+            made = server.puzzle_views.get(puzzle.id)
+            if made is None:
+                data = await asyncio.wait_for(asyncio.to_thread(puzzle_view, puzzle), MAKING)
+                made = json.dumps(data, ensure_ascii=False).encode()
+                server.puzzle_views[puzzle.id] = made
     return Response(made, media_type="application/json")
 
 
