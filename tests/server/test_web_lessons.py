@@ -153,3 +153,51 @@ def test_a_lesson_in_english_keeps_its_place_and_the_language_toggles(
     assert "没有这一课" in page.inner_text("#learn-error")
     table.errors = [e for e in table.errors if "404" not in e]  # the refused read, said on the page
     table.close()
+
+
+def test_progress_goes_with_the_player_to_another_browser(
+    site: Server, browser: Browser, shots: Path
+) -> None:
+    """A step reached in one browser is seen in another of the same player (its cookie
+    copied, as a transfer code gives one); what that browser kept before is merged into the
+    player's, and the first browser sees it too (D153)."""
+    lesson = site.get("/api/lessons/chi-bi")
+    first = Table(browser, shots, DESKTOP)
+    page = first.page
+    page.goto(f"{site.url}/learn/chi-bi")
+    page.wait_for_selector("#lesson-bar:not([hidden])")
+    click_move(page, {a for a, v in lesson["steps"][0]["answers"].items() if v["right"]})
+    page.wait_for_selector("#lesson-say.right")
+    with page.expect_response(
+        lambda r: r.url.endswith("/api/me/progress") and r.request.method == "POST"
+    ) as sent:
+        page.click("#lesson-next")
+    assert sent.value.ok
+    cookies = [c for c in first.context.cookies() if c["name"] == "paohuzi_player"]
+    assert cookies
+
+    second = Table(browser, shots, DESKTOP)
+    other = second.page
+    other.goto(f"{site.url}/learn")  # a player of its own, and a lesson kept in this browser
+    other.wait_for_selector(".lesson-item")
+    assert "学到第2/3步" not in other.inner_text('.lesson-item[data-lesson="chi-bi"]')
+    other.evaluate(
+        "localStorage.setItem('paohuzi.lessons', JSON.stringify({groups: {step: 1, done: false}}))"
+    )
+    second.context.add_cookies(cookies)  # now the first browser's player
+    other.reload()
+    wait_js(
+        other,
+        "document.querySelector('.lesson-item[data-lesson=\"chi-bi\"]')"
+        ".textContent.includes('学到第2/3步')",
+    )
+    assert "学到第2/" in other.inner_text('.lesson-item[data-lesson="groups"]')
+    page.goto(f"{site.url}/learn")  # the first browser: the second's lesson merged in
+    wait_js(
+        page,
+        "document.querySelector('.lesson-item[data-lesson=\"groups\"]')"
+        ".textContent.includes('学到第2/')",
+    )
+    assert "学到第2/3步" in page.inner_text('.lesson-item[data-lesson="chi-bi"]')
+    second.close()
+    first.close()
