@@ -186,6 +186,7 @@ def test_progress_goes_with_the_player_to_another_browser(
     )
     second.context.add_cookies(cookies)  # now the first browser's player
     other.reload()
+    other.wait_for_selector(".lesson-item")
     wait_js(
         other,
         "document.querySelector('.lesson-item[data-lesson=\"chi-bi\"]')"
@@ -193,6 +194,7 @@ def test_progress_goes_with_the_player_to_another_browser(
     )
     assert "学到第2/" in other.inner_text('.lesson-item[data-lesson="groups"]')
     page.goto(f"{site.url}/learn")  # the first browser: the second's lesson merged in
+    page.wait_for_selector(".lesson-item")
     wait_js(
         page,
         "document.querySelector('.lesson-item[data-lesson=\"groups\"]')"
