@@ -158,9 +158,9 @@ def test_a_lesson_in_english_keeps_its_place_and_the_language_toggles(
 def test_progress_goes_with_the_player_to_another_browser(
     site: Server, browser: Browser, shots: Path
 ) -> None:
-    """A step reached in one browser is seen in another of the same player (its cookie
-    copied, as a transfer code gives one); what that browser kept before is merged into the
-    player's, and the first browser sees it too (D153)."""
+    """A step reached in one browser is seen in another made the same player by a transfer
+    code; what that browser kept before is merged into the player's, and the first browser
+    sees it too (D153)."""
     lesson = site.get("/api/lessons/chi-bi")
     first = Table(browser, shots, DESKTOP)
     page = first.page
@@ -173,8 +173,7 @@ def test_progress_goes_with_the_player_to_another_browser(
     ) as sent:
         page.click("#lesson-next")
     assert sent.value.ok
-    cookies = [c for c in first.context.cookies() if c["name"] == "paohuzi_player"]
-    assert cookies
+    code = page.evaluate("fetch('/api/me/transfer', {method: 'POST'}).then(r => r.json())")["code"]
 
     second = Table(browser, shots, DESKTOP)
     other = second.page
@@ -184,7 +183,12 @@ def test_progress_goes_with_the_player_to_another_browser(
     other.evaluate(
         "localStorage.setItem('paohuzi.lessons', JSON.stringify({groups: {step: 1, done: false}}))"
     )
-    second.context.add_cookies(cookies)  # now the first browser's player
+    claimed = other.evaluate(
+        "code => fetch('/api/me/claim', {method: 'POST', headers: {'Content-Type':"
+        " 'application/json'}, body: JSON.stringify({code})}).then(r => r.status)",
+        code,
+    )
+    assert claimed == 200  # this browser is now the first's player (the hall's transfer code)
     other.reload()
     other.wait_for_selector(".lesson-item")
     wait_js(
