@@ -207,3 +207,31 @@ def test_progress_goes_with_the_player_to_another_browser(
     assert "学到第2/3步" in page.inner_text('.lesson-item[data-lesson="chi-bi"]')
     second.close()
     first.close()
+
+
+def test_without_a_player_progress_stays_in_this_browser(
+    site: Server, browser: Browser, shots: Path
+) -> None:
+    """When /api/me gives no player (the database down, the new-player budget spent) the
+    course works as before D153: the place is kept in localStorage, nothing is asked of the
+    progress routes."""
+    lesson = site.get("/api/lessons/chi-bi")
+    table = Table(browser, shots, DESKTOP)
+    page = table.page
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if "/api/me/progress" in r.url else None)
+    page.route("**/api/me", lambda route: route.fulfill(status=503, body="{}"))
+    page.goto(f"{site.url}/learn/chi-bi")
+    page.wait_for_selector("#lesson-bar:not([hidden])")  # shown after the player was asked
+    click_move(page, {a for a, v in lesson["steps"][0]["answers"].items() if v["right"]})
+    page.wait_for_selector("#lesson-say.right")
+    page.click("#lesson-next")
+    wait_js(page, "document.getElementById('lesson-step').textContent === '第2/3步'")
+    page.reload()
+    page.wait_for_selector("#lesson-bar:not([hidden])")
+    assert page.inner_text("#lesson-step") == "第2/3步"
+    kept = page.evaluate("JSON.parse(localStorage.getItem('paohuzi.lessons'))")
+    assert kept == {"chi-bi": {"step": 1, "done": False}}
+    assert asked == []
+    table.errors = [e for e in table.errors if "503" not in e]  # the refused /api/me
+    table.close()
