@@ -50,6 +50,7 @@ def test_changes_from_another_site_or_without_an_origin_are_refused(tmp_path: Pa
             ("POST", "/api/block", {"player": other.id, "kind": "block"}),
             ("POST", "/api/me/transfer", None),
             ("POST", "/api/me/claim", {"code": "ABCDEFGHJKLM"}),
+            ("POST", "/api/me/progress", {"items": [{"kind": "lesson", "id": "cards"}]}),
         ]
         for origin in ("https://evil.example", None, "null", "http://127.0.0.1:8000.evil.example"):
             headers = {"cookie": person.cookie}
@@ -61,6 +62,7 @@ def test_changes_from_another_site_or_without_an_origin_are_refused(tmp_path: Pa
                 assert response.status_code == 403, (origin, path, response.text)
         assert sql(tmp_path / "a.db", "SELECT count(*) FROM queue") == [(0,)]
         assert sql(tmp_path / "a.db", "SELECT count(*) FROM blocks") == [(0,)]
+        assert sql(tmp_path / "a.db", "SELECT count(*) FROM progress") == [(0,)]
         assert person.request("GET", "/api/me").json()["name"] != "pwned"
 
 

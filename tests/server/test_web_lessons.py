@@ -153,3 +153,85 @@ def test_a_lesson_in_english_keeps_its_place_and_the_language_toggles(
     assert "没有这一课" in page.inner_text("#learn-error")
     table.errors = [e for e in table.errors if "404" not in e]  # the refused read, said on the page
     table.close()
+
+
+def test_progress_goes_with_the_player_to_another_browser(
+    site: Server, browser: Browser, shots: Path
+) -> None:
+    """A step reached in one browser is seen in another made the same player by a transfer
+    code; what that browser kept before is merged into the player's, and the first browser
+    sees it too (D153)."""
+    lesson = site.get("/api/lessons/chi-bi")
+    first = Table(browser, shots, DESKTOP)
+    page = first.page
+    page.goto(f"{site.url}/learn/chi-bi")
+    page.wait_for_selector("#lesson-bar:not([hidden])")
+    click_move(page, {a for a, v in lesson["steps"][0]["answers"].items() if v["right"]})
+    page.wait_for_selector("#lesson-say.right")
+    with page.expect_response(
+        lambda r: r.url.endswith("/api/me/progress") and r.request.method == "POST"
+    ) as sent:
+        page.click("#lesson-next")
+    assert sent.value.ok
+    code = page.evaluate("fetch('/api/me/transfer', {method: 'POST'}).then(r => r.json())")["code"]
+
+    second = Table(browser, shots, DESKTOP)
+    other = second.page
+    other.goto(f"{site.url}/learn")  # a player of its own, and a lesson kept in this browser
+    other.wait_for_selector(".lesson-item")
+    assert "学到第2/3步" not in other.inner_text('.lesson-item[data-lesson="chi-bi"]')
+    other.evaluate(
+        "localStorage.setItem('paohuzi.lessons', JSON.stringify({groups: {step: 1, done: false}}))"
+    )
+    claimed = other.evaluate(
+        "code => fetch('/api/me/claim', {method: 'POST', headers: {'Content-Type':"
+        " 'application/json'}, body: JSON.stringify({code})}).then(r => r.status)",
+        code,
+    )
+    assert claimed == 200  # this browser is now the first's player (the hall's transfer code)
+    other.reload()
+    other.wait_for_selector(".lesson-item")
+    wait_js(
+        other,
+        "document.querySelector('.lesson-item[data-lesson=\"chi-bi\"]')"
+        ".textContent.includes('学到第2/3步')",
+    )
+    assert "学到第2/" in other.inner_text('.lesson-item[data-lesson="groups"]')
+    page.goto(f"{site.url}/learn")  # the first browser: the second's lesson merged in
+    page.wait_for_selector(".lesson-item")
+    wait_js(
+        page,
+        "document.querySelector('.lesson-item[data-lesson=\"groups\"]')"
+        ".textContent.includes('学到第2/')",
+    )
+    assert "学到第2/3步" in page.inner_text('.lesson-item[data-lesson="chi-bi"]')
+    second.close()
+    first.close()
+
+
+def test_without_a_player_progress_stays_in_this_browser(
+    site: Server, browser: Browser, shots: Path
+) -> None:
+    """When /api/me gives no player (the database down, the new-player budget spent) the
+    course works as before D153: the place is kept in localStorage, nothing is asked of the
+    progress routes."""
+    lesson = site.get("/api/lessons/chi-bi")
+    table = Table(browser, shots, DESKTOP)
+    page = table.page
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if "/api/me/progress" in r.url else None)
+    page.route("**/api/me", lambda route: route.fulfill(status=503, body="{}"))
+    page.goto(f"{site.url}/learn/chi-bi")
+    page.wait_for_selector("#lesson-bar:not([hidden])")  # shown after the player was asked
+    click_move(page, {a for a, v in lesson["steps"][0]["answers"].items() if v["right"]})
+    page.wait_for_selector("#lesson-say.right")
+    page.click("#lesson-next")
+    wait_js(page, "document.getElementById('lesson-step').textContent === '第2/3步'")
+    page.reload()
+    page.wait_for_selector("#lesson-bar:not([hidden])")
+    assert page.inner_text("#lesson-step") == "第2/3步"
+    kept = page.evaluate("JSON.parse(localStorage.getItem('paohuzi.lessons'))")
+    assert kept == {"chi-bi": {"step": 1, "done": False}}
+    assert asked == []
+    table.errors = [e for e in table.errors if "503" not in e]  # the refused /api/me
+    table.close()

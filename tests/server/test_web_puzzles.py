@@ -112,3 +112,41 @@ def test_the_list_by_theme_a_wrong_answer_and_the_next_puzzle(
     assert "没有这道题" in page.inner_text("#puzzles-error")
     table.errors = [e for e in table.errors if "404" not in e]  # the refused read, said on the page
     table.close()
+
+
+def test_an_answer_goes_with_the_player_to_another_browser(
+    site: Server, browser: Browser, shots: Path
+) -> None:
+    """A puzzle answered in one browser is marked in another made the same player by a
+    transfer code (D153)."""
+    puzzle = _puzzle(by_theme("peng")[0].id)
+    legal = set(site.get(f"/api/puzzles/{puzzle.id}")["view"]["legal"])
+    first = Table(browser, shots, DESKTOP)
+    page = first.page
+    page.goto(f"{site.url}/puzzles/{puzzle.id}")
+    page.wait_for_selector("#lesson-bar:not([hidden])")
+    with page.expect_response(
+        lambda r: r.url.endswith("/api/me/progress") and r.request.method == "POST"
+    ) as sent:
+        click_move(page, set(puzzle.solutions) & legal)
+        page.wait_for_selector("#lesson-say.right")
+    assert sent.value.ok
+    code = page.evaluate("fetch('/api/me/transfer', {method: 'POST'}).then(r => r.json())")["code"]
+
+    second = Table(browser, shots, DESKTOP)
+    other = second.page
+    other.goto(f"{site.url}/puzzles?theme={puzzle.theme}")
+    other.wait_for_selector("#puzzle-list li")
+    assert other.locator("#puzzle-list li.right").count() == 0
+    claimed = other.evaluate(
+        "code => fetch('/api/me/claim', {method: 'POST', headers: {'Content-Type':"
+        " 'application/json'}, body: JSON.stringify({code})}).then(r => r.status)",
+        code,
+    )
+    assert claimed == 200
+    other.reload()
+    other.wait_for_selector("#puzzle-list li.right")
+    assert other.locator("#puzzle-list li.right").count() == 1
+    assert other.locator(f'#puzzle-list li.right a[href="/puzzles/{puzzle.id}"]').count() == 1
+    second.close()
+    first.close()

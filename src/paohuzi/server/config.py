@@ -138,6 +138,9 @@ class Config:
     """Reads of the course (its list and its lessons) per client address per minute."""
     puzzle_reads_per_minute: int = 120
     """Reads of the puzzles (themes, lists, views) and answers, per client address per minute."""
+    progress_per_minute: int = 120
+    """Reads and writes of one's own course and puzzle progress (``/api/me/progress``), per
+    player and per address."""
 
 
 LOBBY_ORDER = ("greedy", "learned", "expert", "random")

@@ -180,6 +180,21 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX IF NOT EXISTS player_hands_recent ON player_hands (player, at);
     """,
+    # 6: the course's and the puzzles' progress kept with the player (issue 27, D153): per
+    # shipped lesson the step reached and whether it was finished once; per shipped puzzle
+    # whether the first answer was right. Ids are checked against the shipped ones.
+    """
+    CREATE TABLE IF NOT EXISTS progress (
+        player TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        item TEXT NOT NULL,
+        step INTEGER NOT NULL,
+        done INTEGER NOT NULL,
+        right_answer INTEGER NOT NULL,
+        updated REAL NOT NULL,
+        PRIMARY KEY (player, kind, item)
+    );
+    """,
 )
 
 PG_MIGRATIONS: tuple[str, ...] = (
@@ -327,6 +342,19 @@ PG_MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (player, room, n)
     );
     CREATE INDEX player_hands_recent ON player_hands (player, at);
+    """,
+    # 5: SQLite's step 6 (progress kept with the player, issue 27, D153).
+    """
+    CREATE TABLE progress (
+        player TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        item TEXT NOT NULL,
+        step INTEGER NOT NULL,
+        done INTEGER NOT NULL,
+        right_answer INTEGER NOT NULL,
+        updated DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (player, kind, item)
+    );
     """,
 )
 """PostgreSQL's own numbered steps (its first is SQLite's first three at once)."""

@@ -183,6 +183,7 @@ class Server:
         self.tables = RateLimiter(config.tables_per_minute)
         self.blocks = RateLimiter(config.blocks_per_minute)
         self.claims = RateLimiter(config.claims_per_minute)
+        self.progress = RateLimiter(config.progress_per_minute)
         self.listing: tuple[float, list[dict[str, Any]]] | None = None
         """The open-table list as last read, and when (one read a second at most)."""
 

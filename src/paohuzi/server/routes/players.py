@@ -12,9 +12,9 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
-from paohuzi.server import players
+from paohuzi.server import players, progress
 from paohuzi.server.limits import RateLimiter
 from paohuzi.server.players import AVATARS, COOKIE, Player
 from paohuzi.server.routes.common import address_of, server_of
@@ -37,6 +37,22 @@ class Claim(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     code: Annotated[StrictStr, Field(max_length=32)]
+
+
+class ProgressItem(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Literal["lesson", "puzzle"]
+    id: Annotated[StrictStr, Field(min_length=1, max_length=60)]
+    step: Annotated[StrictInt, Field(ge=0, lt=100)] = 0
+    done: StrictBool = False
+    right: StrictBool = False
+
+
+class ProgressChange(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    items: Annotated[list[ProgressItem], Field(min_length=1, max_length=progress.ITEMS)]
 
 
 class BlockChange(BaseModel):
@@ -178,3 +194,28 @@ async def block(request: Request, body: BlockChange) -> Any:
     if not await call(request, players.set_block, player.id, body.player, kind):
         raise HTTPException(404, "no such player")
     return {"blocks": await call(request, players.blocks_of, player.id)}
+
+
+@router.get("/api/me/progress")
+async def my_progress(request: Request) -> Any:
+    """The course's and the puzzles' progress of the cookie's player (D153); a request
+    without a player that checks gets nothing (403), never another's."""
+    player = await player_of(request)
+    if player is None:
+        raise HTTPException(403, "没有玩家：请先打开首页 · no player: open the start page first")
+    spend(request, server_of(request).progress, player.id)
+    return await call(request, progress.read, player.id)
+
+
+@router.post("/api/me/progress")
+async def record_progress(request: Request, body: ProgressChange) -> Any:
+    """Record lessons' steps and puzzles' first answers (shipped ids only; only ever
+    further: the further of the kept and the sent wins); the player's progress after."""
+    player = await signed_in(request)
+    spend(request, server_of(request).progress, player.id)
+    try:
+        items = [progress.check(x.kind, x.id, x.step, x.done, x.right) for x in body.items]
+    except ValueError as error:
+        raise HTTPException(422, str(error)) from None
+    await call(request, progress.record, player.id, items, time.time())
+    return await call(request, progress.read, player.id)

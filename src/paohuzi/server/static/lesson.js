@@ -2,28 +2,26 @@
 // table itself. The server sends a whole lesson at once, every step worked out: the table as
 // the step shows it, the verdict on each move you could make, the table after the taught
 // move (D145). The page walks it: you click the cards and buttons the table uses, the move
-// goes here instead of to a room, and nothing is sent back. Progress is kept in this
-// browser's localStorage (D146).
+// goes here instead of to a room, and nothing is sent back. Progress is kept with the hall's
+// player and in this browser's localStorage (progress.js, D153).
 import {lang, t} from "./i18n.js";
 import {ui} from "./state.js";
 import {$, el, motion, toast} from "./shared.js";
 import {render} from "./table.js";
 import {openSettlement} from "./settlement.js";
+import {LESSONS, readLocal, recordProgress, syncProgress, writeLocal} from "./progress.js";
 
-const PROGRESS = "paohuzi.lessons";
-
-/** Your progress, per lesson id: {step: the step reached, done: finished once}. */
+/** Your progress, per lesson id: {step: the furthest step reached, done: finished once}. */
 export function progress() {
-  try {
-    const found = JSON.parse(localStorage.getItem(PROGRESS) || "{}");
-    return found && typeof found === "object" && !Array.isArray(found) ? found : {};
-  } catch (e) { return {}; }
+  return readLocal(LESSONS);
 }
 
 function keep(id, step, done) {
-  const all = progress(), was = all[id] || {};
-  all[id] = {step, done: !!(was.done || done)};
-  try { localStorage.setItem(PROGRESS, JSON.stringify(all)); } catch (e) { /* private mode: not kept */ }
+  const all = progress(), was = all[id] && typeof all[id] === "object" ? all[id] : {};
+  const reached = Math.max(step, Number.isInteger(was.step) ? was.step : 0), finished = !!(was.done || done);
+  all[id] = {step: reached, done: finished};
+  writeLocal(LESSONS, all);
+  recordProgress({kind: "lesson", id, step: reached, done: finished});
 }
 
 const said = text => (text ? text[lang] || text.zh : "");
@@ -44,6 +42,7 @@ export async function showCourse() {
     catch (e) { $("learn-error").textContent = t("lesson_failed", {why: e.message}); return; }
   }
   renderCourse();
+  if (await syncProgress()) renderCourse();
 }
 
 export function renderCourse() {
@@ -84,7 +83,7 @@ function lessonState(view, at) {
 export async function openLesson(id) {
   let data;
   try {
-    const [lesson, list] = await Promise.all([getJson("/api/lessons/" + encodeURIComponent(id)), getJson("/api/lessons")]);
+    const [lesson, list] = await Promise.all([getJson("/api/lessons/" + encodeURIComponent(id)), getJson("/api/lessons"), syncProgress()]);
     data = lesson;
     ui.course = list.lessons;
   } catch (e) {

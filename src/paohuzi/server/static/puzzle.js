@@ -2,28 +2,26 @@
 // theme, the daily puzzle, and a puzzle on the live table as its seat sees it (the server sends
 // the seat's view only). The move is made with the table's own controls and sent to the server,
 // which judges it and only then sends the solution: the verdict, the explanation and the
-// numbers. Which puzzles were answered, and how, is kept in this browser's localStorage.
+// numbers. Which puzzles were answered, and how, is kept with the hall's player and in this
+// browser's localStorage (progress.js, D153).
 import {lang, t} from "./i18n.js";
 import {ui} from "./state.js";
 import {$, el} from "./shared.js";
 import {cardName, cardsName, cardsOf} from "./cards.js";
 import {render} from "./table.js";
-
-const KEPT = "paohuzi.puzzles";
+import {PUZZLES, readLocal, recordProgress, syncProgress, writeLocal} from "./progress.js";
 
 /** The puzzles answered here: id → whether the first answer was right. */
 function answered() {
-  try {
-    const found = JSON.parse(localStorage.getItem(KEPT) || "{}");
-    return found && typeof found === "object" && !Array.isArray(found) ? found : {};
-  } catch (e) { return {}; }
+  return readLocal(PUZZLES);
 }
 
 function keep(id, right) {
   const all = answered();
   if (id in all) return;  // the first answer counts
   all[id] = !!right;
-  try { localStorage.setItem(KEPT, JSON.stringify(all)); } catch (e) { /* private mode: not kept */ }
+  writeLocal(PUZZLES, all);
+  recordProgress({kind: "puzzle", id, right: !!right});
 }
 
 async function getJson(url, options) {
@@ -50,6 +48,7 @@ export async function showPuzzles(theme) {
     ui.puzzleList = {theme: key, ids: (await getJson("/api/puzzles?theme=" + encodeURIComponent(key))).puzzles};
   } catch (e) { $("puzzles-error").textContent = t("pz_failed", {why: e.message}); return; }
   renderPuzzles();
+  if (await syncProgress()) renderPuzzles();
 }
 
 export function renderPuzzles() {
