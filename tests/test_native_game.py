@@ -354,13 +354,15 @@ def test_greedy_choices_agree(name: str, count_waits: bool) -> None:
     assert decisions > 1000
 
 
-def _rollout_reference(game: Game, candidates: list[Action], seat: int) -> list[int]:
+def _rollout_reference(
+    game: Game, candidates: list[Action], seat: int, waits: bool = False
+) -> list[int]:
     found = []
     for action in candidates:
         copy = game.clone()
         copy.apply(action)
         while not copy.is_over:
-            copy.apply(_greedy_reference(copy, False))
+            copy.apply(_greedy_reference(copy, waits))
         result = copy.result
         assert result is not None
         found.append(result.payments[seat])
@@ -388,6 +390,26 @@ def test_rollouts_agree() -> None:
         assert native_game.position() == game.position()  # neither game is changed
         compared += len(candidates)
     assert compared > 300
+
+
+@pytest.mark.xdist_group("native_game")
+def test_rollouts_of_the_greedy_bot_counting_waits_agree() -> None:
+    """``Game.rollout(…, waits=True)`` (the deep trainer's labels, D126): every seat plays
+    ``GreedyBot(count_waits=True)`` inside the native core, as the Python bot plays it."""
+    compared = 0
+    for i in range(60):
+        rules = list(RULE_SETS.values())[i % len(RULE_SETS)]
+        game = Game.from_position(_position_after(rules, 91_000 + i, i % 50), rules, core="python")
+        if game.is_over:
+            continue
+        seat = game.to_act
+        assert seat is not None
+        candidates = game.legal_actions()[:3]
+        expected = _rollout_reference(game, candidates, seat, waits=True)
+        native_game = Game.from_position(game.position(), rules, core="native")
+        assert native_game.rollout(candidates, seat, waits=True) == expected, i
+        compared += len(candidates)
+    assert compared > 60
 
 
 def test_rollouts_agree_with_the_pure_python_engine() -> None:
