@@ -30,8 +30,7 @@ from paohuzi.bots.base import Bot
 from paohuzi.bots.learned import after_action
 from paohuzi.engine.actions import HU, Action, ActionType
 from paohuzi.engine.cards import NUM_KINDS
-from paohuzi.engine.evaluator import prepare_counts
-from paohuzi.engine.groups import Group
+from paohuzi.engine.evaluator import Prepared, prepare_counts
 from paohuzi.engine.observation import Observation
 from paohuzi.engine.rules import holding_limit
 
@@ -52,9 +51,9 @@ WAIT_SCALE = 10.0
 """Wait points are divided by this."""
 
 
-def _waits_into(out: Array, hand: list[int], table: list[Group], obs: Observation) -> None:
+def _waits_into(out: Array, prepared: Prepared) -> None:
     """``out[k]`` = max(``out[k]``, points / WAIT_SCALE) of a win on kind k of this holding."""
-    for wait in prepare_counts(hand, table, obs.rules).waits():
+    for wait in prepared.waits():
         out[wait.win] = max(out[wait.win], wait.points / WAIT_SCALE)
 
 
@@ -68,8 +67,7 @@ def action_rows(obs: Observation, actions: tuple[Action, ...]) -> Array:
         row[4] = max(0, len(action.groups) - 1)
         hand, table = after_action(obs, action)
         for k in range(NUM_KINDS):
-            taken = before[k] - hand[k]
-            row[5 + k] = max(taken, 0)
+            row[5 + k] = before[k] - hand[k]  # never negative: a 吃's card goes to its group
             row[25 + k] = hand[k]
         waits = row[45:65]
         held = sum(hand) + sum(len(g.cards) for g in table)
@@ -79,11 +77,10 @@ def action_rows(obs: Observation, actions: tuple[Action, ...]) -> Array:
             for k in range(NUM_KINDS):
                 if 0 < hand[k] < 3:
                     hand[k] -= 1
-                    _waits_into(waits, hand, table, obs)
+                    _waits_into(waits, prepare_counts(hand, table, obs.rules))
                     hand[k] += 1
         elif held == limit:
-            for wait in prepared.waits():
-                waits[wait.win] = max(waits[wait.win], wait.points / WAIT_SCALE)
+            _waits_into(waits, prepared)
         row[65] = prepared.current_huxi() / 20
         row[66] = len(table) / 7
         row[67] = held > limit
