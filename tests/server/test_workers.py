@@ -51,19 +51,35 @@ def _wait(what: str, ready: object, seconds: float = clock.PATIENCE) -> None:
         time.sleep(0.2)
 
 
+SEED = 3
+"""The deal of the test's room: its dealer, seat 0, has decisions to review."""
+
+
 def test_every_worker_ends_when_its_server_is_killed(tmp_path: Path) -> None:
     """A server with its expert bots', review and replay workers (and their resource tracker)
     killed with SIGKILL: every process it started is gone soon after."""
-    server = LoggedServer(tmp_path / "db")
+    # A fixed deal (seed): a random one may give seat 0 no decision with more than one choice
+    # (a dealer's 天胡, a hand won before its turn), and a review of no decision starts no
+    # worker (it failed CI once that way).
+    server = LoggedServer(tmp_path / "db", "--dev-seeded-deals")
     server.start()
     started: set[int] = set()
     try:
         assert server.process is not None
         pid = server.process.pid
-        body = {"bots": ["expert@0.05s", "expert@0.05s", "greedy"], "timer": 0}
+        body = {"bots": ["expert@0.05s", "expert@0.05s", "greedy"], "timer": 0, "seed": SEED}
         room = server.post("/api/rooms", body)["room"]
         _wait("finished hand", lambda: server.get(f"/api/rooms/{room}/hands"))
-        server.post(f"/api/rooms/{room}/hands/0/review", {"seat": 0, "samples": 1})
+        path = f"/api/rooms/{room}/hands/0/review"
+        server.post(path, {"seat": 0, "samples": 1})
+
+        def reviewing() -> bool:
+            status = server.get(path + "?seat=0&samples=1")
+            assert status["state"] != "failed", status
+            return bool(status["total"] or status["state"] in ("done", "timeout"))
+
+        _wait("review", reviewing)
+        assert server.get(path + "?seat=0&samples=1")["total"] > 0, "no decision to review"
         server.get(f"/api/rooms/{room}/hands/0/frames")
         # Bot workers, a review worker, a replay worker, and the resource tracker.
         _wait("workers", lambda: len(descendants(pid)) >= 4)
