@@ -4,6 +4,7 @@ issues 10 and 16 know of its own actions."""
 from __future__ import annotations
 
 import json
+import threading
 import time
 from typing import Any
 
@@ -29,6 +30,12 @@ class Player:
         a restart)."""
         self.last: dict[str, Any] = {}
         self._sent = 0.0
+        self.gate: threading.Event | None = None
+        """When set up (with :attr:`hold_after`): before an action past that many
+        acknowledged ones, wait until the gate opens (a moment chosen by the test)."""
+        self.hold_after = 0
+        self.held = False
+        """Waiting at the gate now: in the middle of a hand, with a choice to make."""
 
     def learn(self, state: dict[str, Any], *, same_connection: bool) -> None:
         """Whether the pending action was applied, from a state of the table."""
@@ -75,6 +82,10 @@ class Player:
         if state["over"]:
             ws.send(json.dumps({"type": "next"}))
         else:
+            if self.gate is not None and self.acknowledged >= self.hold_after:
+                self.held = True
+                self.gate.wait()
+                self.held = False
             action = state["legal"][-1]
             self.pending = (state["hand_no"], state["seq"], action)
             ws.send(json.dumps({"type": "act", "action": action, "seq": state["seq"]}))
