@@ -42,9 +42,11 @@ ROLLOUTS = [0]
 
 
 def counting(real: Callable[..., list[int]]) -> Callable[..., list[int]]:
-    def rollout_payments(game: Game, candidates: Sequence[Action], seat: int) -> list[int]:
+    def rollout_payments(
+        game: Game, candidates: Sequence[Action], seat: int, *, waits: bool = False
+    ) -> list[int]:
         ROLLOUTS[0] += len(candidates)
-        return real(game, candidates, seat)
+        return real(game, candidates, seat, waits=waits)
 
     return rollout_payments
 

@@ -17,7 +17,7 @@ from paohuzi.bots import (
 )
 from paohuzi.bots import expert as expert_module
 from paohuzi.bots import expert_v1 as expert_v1_module
-from paohuzi.bots.expert import DEFAULT_BUDGET, LEVELS, choose, survivors
+from paohuzi.bots.expert import DEFAULT_BUDGET, LEVELS, ExpertV2Bot, choose, survivors
 from paohuzi.bots.rollout import rollout_payments
 from paohuzi.bots.sampler import is_consistent
 from paohuzi.engine.actions import HU, Action
@@ -132,10 +132,12 @@ class VirtualClock:
             monkeypatch.setattr(module, "time", self)
             monkeypatch.setattr(module, "rollout_payments", self._rollouts)
 
-    def _rollouts(self, game: Game, candidates: list[Action], seat: int) -> list[int]:
+    def _rollouts(
+        self, game: Game, candidates: list[Action], seat: int, *, waits: bool = False
+    ) -> list[int]:
         self.now += self.cost * len(candidates)
         self.rollouts += len(candidates)
-        return rollout_payments(game, candidates, seat)
+        return rollout_payments(game, candidates, seat, waits=waits)
 
 
 def within(clock: VirtualClock, started: float, bound: float, candidates: int) -> bool:
@@ -175,16 +177,22 @@ def test_the_expert_searches_samples_not_the_real_deal(monkeypatch: pytest.Monke
     rolls out is a sample consistent with what its seat sees, never the real deal."""
     obs = searched_observations(range(4))[0]
     searched: list[Game] = []
+    waited: set[bool] = set()
 
-    def spy(game: Game, candidates: list[Action], seat: int) -> list[int]:
+    def spy(game: Game, candidates: list[Action], seat: int, *, waits: bool = False) -> list[int]:
         searched.append(game.clone())
-        return rollout_payments(game, candidates, seat)
+        waited.add(waits)
+        return rollout_payments(game, candidates, seat, waits=waits)
 
     monkeypatch.setattr("paohuzi.bots.expert.rollout_payments", spy)
     ExpertBot(3, samples=4).act(obs)
     assert searched and all(is_consistent(g, obs) for g in searched)
     hidden = {tuple(tuple(s.hand) for s in g.position().seats) for g in searched}
     assert len(hidden) > 1  # the other hands differ from sample to sample
+    assert waited == {True}  # its rollouts' players count their waits (D154)
+    waited.clear()
+    ExpertV2Bot(3, samples=4).act(obs)
+    assert waited == {False}  # today's expert, kept to compare with: the cheap rollouts
 
 
 # ------------------------------------------------------------------ names and levels

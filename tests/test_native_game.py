@@ -406,8 +406,11 @@ def test_rollouts_of_the_greedy_bot_counting_waits_agree() -> None:
         assert seat is not None
         candidates = game.legal_actions()[:3]
         expected = _rollout_reference(game, candidates, seat, waits=True)
+        # The expert's rollouts (D154): in Python on a Python game, inside the core on a native one.
+        assert rollout_payments(game, candidates, seat, waits=True) == expected, i
         native_game = Game.from_position(game.position(), rules, core="native")
         assert native_game.rollout(candidates, seat, waits=True) == expected, i
+        assert rollout_payments(native_game, candidates, seat, waits=True) == expected, i
         compared += len(candidates)
     assert compared > 60
 

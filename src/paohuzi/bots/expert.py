@@ -19,8 +19,11 @@ What it does differently is how it spends its rollouts:
 
 The ``expert`` (:class:`ExpertBot`) draws its samples weighted by the others' play
 (:mod:`paohuzi.bots.beliefs`: a deal in which a seat discarded a card of a pair it held, or let a
-card it held a pair of go by, is drawn less often); the raced search before it, which draws
-them uniformly, stays as ``expert-v2`` (:class:`ExpertV2Bot`) to compare with.
+card it held a pair of go by, is drawn less often), and its rollouts' players count their
+waits as the greedy bot does in play (D154: the search's figures are then of play like the
+others'; the cheaper rollouts ignoring waits favoured choices that pay only against players
+who ignore them). The raced search before it, uniform samples and cheap rollouts, stays as
+``expert-v2`` (:class:`ExpertV2Bot`) to compare with.
 
 Levels are time budgets per decision (:data:`LEVELS`); ``expert@N`` searches until the
 choices still in the race have N samples each (reproducible), whatever the time.
@@ -68,12 +71,15 @@ def race(
     seed: int,
     deadline: float | None,
     beliefs: Beliefs | None = None,
+    *,
+    waits: bool = False,
 ) -> list[list[float]]:
     """Payments of each candidate (rows) on the samples it took part in (columns, the same
     samples in the same order for every row, a dropped candidate's row stopping early).
     Stops when one candidate is left, the survivors have ``samples`` samples, or another
     sample would likely end after ``deadline`` (after one sample at least). The samples are
-    uniform among the deals the rules allow, or with ``beliefs`` weighted by them."""
+    uniform among the deals the rules allow, or with ``beliefs`` weighted by them; ``waits``:
+    the rollouts' players count their waits (:data:`paohuzi.bots.rollout.WAITS_POLICY`)."""
     assert obs.seat is not None
     rng = random.Random(seed)
     rows: list[list[float]] = [[] for _ in candidates]
@@ -91,7 +97,7 @@ def race(
         ):
             break
         position = sample(obs, rng) if beliefs is None else draw(obs, beliefs, rng)
-        paid = rollout_payments(position, [candidates[i] for i in live], obs.seat)
+        paid = rollout_payments(position, [candidates[i] for i in live], obs.seat, waits=waits)
         for i, payment in zip(live, paid, strict=True):
             rows[i].append(payment)
         tally.add(live, paid)
@@ -175,6 +181,8 @@ class ExpertV2Bot(ExpertV1Bot):
     name = "expert-v2"
     weighs = False
     """Whether the samples are weighted by the others' play (:mod:`paohuzi.bots.beliefs`)."""
+    waits = False
+    """Whether the rollouts' players count their waits, as the greedy bot does in play (D154)."""
     choices = CHOICES
     """Deals drawn for each sample when ``weighs`` (one kept by weight)."""
 
@@ -212,6 +220,7 @@ class ExpertV2Bot(ExpertV1Bot):
             seed,
             self._deadline(),
             self._beliefs(observation),
+            waits=self.waits,
         )
         return shortlist[choose(rows)]
 
@@ -227,6 +236,7 @@ class ExpertV2Bot(ExpertV1Bot):
             seed,
             self._deadline(),
             self._beliefs(observation),
+            waits=self.waits,
         )
         found = []
         for action, row in zip(candidates, rows, strict=True):
@@ -250,8 +260,10 @@ class ExpertV2Bot(ExpertV1Bot):
 
 class ExpertBot(ExpertV2Bot):
     """The raced search of ``expert-v2`` over samples drawn in proportion to what the others'
-    play says about their hands (:mod:`paohuzi.bots.beliefs`, D135). With ``workers`` > 1,
-    and in ``evaluate``, the samples are uniform, as before."""
+    play says about their hands (:mod:`paohuzi.bots.beliefs`, D135), with rollouts whose
+    players count their waits (D154). With ``workers`` > 1, and in ``evaluate``, the samples
+    are uniform and the rollouts the cheap ones, as before."""
 
     name = "expert"
     weighs = True
+    waits = True

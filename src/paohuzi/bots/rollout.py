@@ -18,16 +18,21 @@ from paohuzi.engine.game import Game
 
 ROLLOUT_POLICY = GreedyBot(count_waits=False)
 """Every seat's player in a rollout: the greedy bot without its (costly) count of waits."""
+WAITS_POLICY = GreedyBot(count_waits=True)
+"""Every seat's player in a rollout ``waits``: the greedy bot as it plays (about five times
+the cost a rollout, and closer to how the others play, D154)."""
 
 
-def rollout_payments(game: Game, candidates: Sequence[Action], seat: int) -> list[int]:
+def rollout_payments(
+    game: Game, candidates: Sequence[Action], seat: int, *, waits: bool = False
+) -> list[int]:
     """For each candidate (legal now in ``game``, which is not changed): ``seat``'s payment
     (R10) when the candidate is played and then every seat plays the rollout policy to the
-    end of the hand."""
-    inside = game.rollout(candidates, seat)
+    end of the hand (with ``waits``, :data:`WAITS_POLICY`)."""
+    inside = game.rollout(candidates, seat, waits=waits)
     if inside is not None:
         return inside
-    players = [ROLLOUT_POLICY] * game.rules.players
+    players = [WAITS_POLICY if waits else ROLLOUT_POLICY] * game.rules.players
     found = []
     for action in candidates:
         copy = game.clone()
