@@ -3,6 +3,7 @@ observation only, the NumPy network the trainer's network, a resumed run the run
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import replace
 from pathlib import Path
@@ -21,7 +22,7 @@ from paohuzi.bots.deep import (
     state_vector,
 )
 from paohuzi.bots.planes import observation_arrays
-from paohuzi.engine.actions import HU, ActionType
+from paohuzi.engine.actions import HU, Action, ActionType
 from paohuzi.engine.cards import NUM_KINDS
 from paohuzi.engine.evaluator import prepare_counts
 from paohuzi.engine.game import Game
@@ -132,6 +133,46 @@ def test_a_stopped_run_resumes_to_the_same_weights(tmp_path: Path) -> None:
         assert not np.array_equal(straight.params[layer]["w"], fresh[layer]["w"])
 
 
+def _labels(settings: Settings, game: Game, seat: int, legal: tuple[Action, ...]) -> np.ndarray:
+    hand = deep_train._Hand(game, frozenset({seat}), 0, np.random.default_rng(9))
+    return deep_train.labels_of(settings, hand, seat, legal)
+
+
+def test_sampled_labels_depend_only_on_what_the_seat_knows() -> None:
+    """D155: labels averaged over deals drawn from the seat's observation are the same
+    whatever the hidden cards are; one rollout from the true deal is not."""
+    rng = random.Random(155)
+    sampled, true_deal = replace(TINY, samples=3), replace(TINY, samples=0)
+    checked = differ = 0
+    for game, seat in _choices(range(2))[:25]:
+        legal = tuple(a for a in game.legal_actions() if a != HU)
+        other = hidden_reshuffle(game, seat, rng)
+
+        ours = _labels(sampled, game, seat, legal)
+        assert ours.shape == (len(legal),) and np.isfinite(ours).all()
+        assert np.array_equal(ours, _labels(sampled, other, seat, legal))
+        truth = _labels(true_deal, game, seat, legal)
+        differ += not np.array_equal(truth, _labels(true_deal, other, seat, legal))
+        checked += 1
+    assert checked == 25 and differ > 0
+
+
+def test_a_run_labelled_by_samples_trains_and_resumes_old_checkpoints(tmp_path: Path) -> None:
+    state = deep_train.train(replace(TINY, hands=20, samples=2), tmp_path / "s.npz")
+    assert state.decisions > 0 and np.isfinite(state.loss)
+    # a checkpoint written before the setting existed resumes as the run it was (samples 0)
+    deep_train.train(TINY, tmp_path / "old.npz", resume=False, stop_after=1)
+    with np.load(tmp_path / "old.npz") as data:
+        arrays = dict(data)
+    meta = json.loads(str(arrays["meta"]))
+    del meta["settings"]["samples"]
+    arrays["meta"] = np.array(json.dumps(meta))
+    np.savez(tmp_path / "old.npz", **arrays)
+    assert deep_train.train(TINY, tmp_path / "old.npz").hands == 40
+    with pytest.raises(ValueError, match="other settings"):
+        deep_train.train(replace(TINY, samples=2), tmp_path / "old.npz")
+
+
 def test_a_checkpoint_of_other_settings_is_refused(tmp_path: Path) -> None:
     deep_train.train(replace(TINY, hands=20), tmp_path / "c.npz", resume=False)
     with pytest.raises(ValueError, match="other settings"):
@@ -176,7 +217,14 @@ def test_the_train_command_makes_weights_a_tournament_can_name(
 
 @pytest.mark.parametrize(
     ("flag", "value"),
-    [("--greedy-share", "1"), ("--lr", "nan"), ("--envs", "0"), ("--passes", "-1")],
+    [
+        ("--greedy-share", "1"),
+        ("--lr", "nan"),
+        ("--envs", "0"),
+        ("--passes", "-1"),
+        ("--samples", "-1"),
+        ("--samples", "1001"),
+    ],
 )
 def test_bad_training_settings_are_refused_in_one_line(
     flag: str, value: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]

@@ -229,3 +229,24 @@ def test_the_server_runs_both_experts_in_worker_processes(
         assert botrunner._decide(name, 1, obs, 0.05) in obs.legal
         assert clock.rollouts > before
         assert within(clock, started, 0.05, len(obs.legal)), (name, clock.now - started)
+
+
+def test_sampled_payments_are_the_mean_over_the_experts_draws() -> None:
+    """D155: each candidate's value is its mean payment over the deals the expert would
+    draw (the same deals for every candidate), so two candidates differ only by their play."""
+    import random
+
+    from paohuzi.bots.beliefs import Beliefs, draw
+    from paohuzi.bots.rollout import sampled_payments
+
+    checked = 0
+    for obs in searched_observations(range(3))[:6]:
+        assert obs.seat is not None
+        legal = tuple(a for a in obs.legal if a != HU)
+        got = sampled_payments(obs, legal, 3, random.Random(5))
+        rng, beliefs = random.Random(5), Beliefs(obs)
+        games = [draw(obs, beliefs, rng) for _ in range(3)]
+        paid = [rollout_payments(g, legal, obs.seat, waits=True) for g in games]
+        assert got == [sum(p[i] for p in paid) / 3 for i in range(len(legal))]
+        checked += 1
+    assert checked == 6

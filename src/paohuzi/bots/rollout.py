@@ -9,12 +9,15 @@ one Python fallback (D85).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 
 from paohuzi.bots.base import play_hand
+from paohuzi.bots.beliefs import Beliefs, draw
 from paohuzi.bots.greedy import GreedyBot
 from paohuzi.engine.actions import Action
 from paohuzi.engine.game import Game
+from paohuzi.engine.observation import Observation
 
 ROLLOUT_POLICY = GreedyBot(count_waits=False)
 """Every seat's player in a rollout: the greedy bot without its (costly) count of waits."""
@@ -39,3 +42,26 @@ def rollout_payments(
         copy.apply(action)
         found.append(play_hand(copy, players).payments[seat])
     return found
+
+
+def sampled_payments(
+    obs: Observation,
+    candidates: Sequence[Action],
+    samples: int,
+    rng: random.Random,
+    *,
+    waits: bool = True,
+) -> list[float]:
+    """For each candidate (legal in ``obs``): the seat's mean payment over ``samples`` deals
+    drawn from what it knows, weighted by the others' play as the expert draws them
+    (:func:`paohuzi.bots.beliefs.draw`), each candidate played on the same deals and then
+    every seat the rollout policy (with ``waits``, :data:`WAITS_POLICY`). What the seat
+    cannot see averages out: the values depend on ``obs`` and ``rng`` alone (the labels of
+    D155, and the yardstick of ``benchmarks/picks.py``)."""
+    assert obs.seat is not None and samples >= 1
+    beliefs = Beliefs(obs)
+    total = [0.0] * len(candidates)
+    for _ in range(samples):
+        paid = rollout_payments(draw(obs, beliefs, rng), candidates, obs.seat, waits=waits)
+        total = [t + p for t, p in zip(total, paid, strict=True)]
+    return [t / samples for t in total]

@@ -30,6 +30,11 @@ class Settings:
     """The label's players: the greedy bot as it plays (counting waits, True) or the faster
     rollout policy the expert searches with (False). Labels of the rollout policy taught the
     network choices that pay only against players who ignore their waits (D126)."""
+    samples: int = 0
+    """How an action is labelled: 0, by one rollout from the true deal (what the seat cannot
+    know is noise in the label); N, by the mean of its rollouts over N deals drawn from what
+    the seat knows, weighted by the others' play as the expert draws them (D155: the expert's
+    search values, distilled)."""
     value_weight: float = 0.1
     """Weight of the decisions' mean value in the loss (the rest: each action against it)."""
     seed: int = 0
@@ -53,6 +58,8 @@ class Settings:
                 return f"{flag} must be at least 1"
         if self.eval_every < 0:
             return "--eval-every must be 0 or more"
+        if not 0 <= self.samples <= 1000:
+            return "--samples must be between 0 and 1000"
         limits: tuple[tuple[str, float, float], ...] = (
             ("--lr", self.lr, 1.0),
             ("--passes", self.passes, 100.0),

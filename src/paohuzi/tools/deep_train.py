@@ -5,8 +5,9 @@ network answering the pending decisions of all of them in one batched forward pa
 (:func:`_q_batch`); each seat of a hand is the network (ε-greedy over its estimates) with
 chance 1 − ``greedy_share``, else the greedy bot, at least one seat the network. Every legal
 action of every network decision is labelled with the seat's payment (R10.5) when it takes it
-and every seat then plays the greedy bot from the true deal (:meth:`Game.rollout`); the network
-is fitted to them by a paired loss (:func:`_loss`), with Adam (optax).
+and every seat then plays the greedy bot from the true deal (:meth:`Game.rollout`), or with
+``samples`` by its mean over deals drawn from what the seat knows (:func:`labels_of`, D155); the
+network is fitted to them by a paired loss (:func:`_loss`), with Adam (optax).
 
 Everything is seeded: hand i of the run has the deck ``deal_deck(seed, i)``, dealer i mod the
 seats, and draws its seats and exploration from ``Generator([seed, i])``, so the hands do not
@@ -22,6 +23,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
@@ -37,6 +39,7 @@ from paohuzi.bots.base import Bot, play_hand
 from paohuzi.bots.deep import ACTION_FEATURES, LAYERS, SCALE, DeepBot, DeepNet, action_rows
 from paohuzi.bots.greedy import GreedyBot
 from paohuzi.bots.planes import observation_arrays, planes
+from paohuzi.bots.rollout import sampled_payments
 from paohuzi.engine.actions import HU, Action
 from paohuzi.engine.cards import NUM_KINDS
 from paohuzi.engine.game import Game
@@ -201,7 +204,8 @@ def load(path: Path, settings: Settings, rules: RuleSet = HUNAN) -> State:
     with np.load(path, allow_pickle=False) as data:
         meta = json.loads(str(data["meta"]))
         leaves = [data[f"leaf{i}"] for i in range(sum(k.startswith("leaf") for k in data.files))]
-    if json.dumps(meta["settings"], sort_keys=True) != _settings_json(settings):
+    made = {**asdict(Settings()), **meta["settings"]}  # settings added since: their defaults
+    if json.dumps(made, sort_keys=True) != _settings_json(settings):
         raise ValueError(f"{path} was made with other settings: {meta['settings']}")
     _, tree = jax.tree_util.tree_flatten((fresh.params, fresh.opt_state))
     params, opt_state = jax.tree_util.tree_unflatten(tree, [jnp.asarray(x) for x in leaves])
@@ -319,11 +323,8 @@ def play_hands(
             rows[j, : len(legal)] = action_rows(obs, legal)
         q = np.asarray(_q_batch(params, jnp.asarray(batch), jnp.asarray(rows)))
         for j, (hand, (seat, _, legal)) in enumerate(pending):
-            values = hand.game.rollout(legal, seat, waits=settings.rollout_waits)
-            if values is None:
-                raise ValueError("training needs the native core (paohuzi.native)")
             n = len(legal)
-            labels = np.asarray(values, np.float32) / SCALE
+            labels = labels_of(settings, hand, seat, legal)
             decisions.append(
                 (hand.index, hand.made, Decision(batch[j].copy(), rows[j, :n].copy(), labels))
             )
@@ -334,6 +335,24 @@ def play_hands(
                 choice = int(np.argmax(q[j, :n]))
             hand.game.apply(legal[choice])
     return decisions
+
+
+def labels_of(settings: Settings, hand: _Hand, seat: int, legal: tuple[Action, ...]) -> np.ndarray:
+    """Each legal action's label (payment / :data:`SCALE`): with ``settings.samples`` 0, the
+    seat's payment when it takes the action and every seat then plays the rollout policy from
+    the true deal; else the mean of that payment over ``samples`` deals drawn from what the
+    seat knows, weighted by the others' play as the expert draws them (D155), the same deals
+    for every action (what the seat cannot know averages out instead of adding noise)."""
+    if not settings.samples:
+        paid = hand.game.rollout(legal, seat, waits=settings.rollout_waits)
+        if paid is None:
+            raise ValueError("training needs the native core (paohuzi.native)")
+        return np.asarray(paid, np.float32) / SCALE
+    rng = random.Random(int(hand.rng.integers(2**63)))
+    means = sampled_payments(
+        observe(hand.game, seat), legal, settings.samples, rng, waits=settings.rollout_waits
+    )
+    return np.asarray(means, np.float32) / SCALE
 
 
 def _deal(settings: Settings, index: int, rules: RuleSet) -> _Hand:
