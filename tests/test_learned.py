@@ -18,7 +18,15 @@ from paohuzi.cli import main
 from paohuzi.engine.actions import HU, PASS
 from paohuzi.engine.observation import observe
 from paohuzi.engine.rules import HUNAN
-from paohuzi.tools.dmc import State, gradients, train
+from paohuzi.tools.dmc import (
+    Buffer,
+    State,
+    gradients,
+    paired_gradients,
+    play_round,
+    players,
+    train,
+)
 from paohuzi.tools.dmc_settings import Settings
 from tests.scenario import deal, on_offer, play, quiet, random_decisions
 from tests.test_game_invariants import hidden_reshuffle
@@ -112,6 +120,70 @@ def test_backpropagation_matches_finite_differences() -> None:
             down = float(np.mean((net(x) - y) ** 2))  # type: ignore[arg-type]
             param[index] = old
             assert grads[name][index] == pytest.approx((up - down) / 2e-6, rel=1e-4, abs=1e-8)
+
+
+def test_paired_backpropagation_matches_finite_differences() -> None:
+    """D155's loss: each estimate less its decision's mean, against its centred label."""
+    net = QNet.new((5, 4), seed=4)
+    net.params = {k: v.astype(np.float64) for k, v in net.params.items()}
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal((9, NUM_FEATURES))
+    owner = np.array([0, 0, 0, 1, 1, 2, 2, 2, 2])
+    y = rng.standard_normal(9)
+    for d in range(3):
+        y[owner == d] -= y[owner == d].mean()
+
+    def loss() -> float:
+        out = net(x)  # type: ignore[arg-type]
+        means = np.bincount(owner, weights=out) / np.bincount(owner)
+        return float(np.mean((out - means[owner] - y) ** 2))
+
+    value, grads = paired_gradients(net, x, y, owner)  # type: ignore[arg-type]
+    assert value == pytest.approx(loss(), rel=1e-5)
+    for name in ("w0", "b0", "w1", "w2"):
+        param = net.params[name]
+        for index in [(0,) * param.ndim, tuple(s - 1 for s in param.shape)]:
+            old = param[index]
+            param[index] = old + 1e-6
+            up = loss()
+            param[index] = old - 1e-6
+            down = loss()
+            param[index] = old
+            assert grads[name][index] == pytest.approx((up - down) / 2e-6, rel=1e-4, abs=1e-8)
+    # the output's bias moves every estimate alike: no gradient under a paired loss
+    assert grads["b2"] == pytest.approx(0, abs=1e-6)
+
+
+def test_the_buffer_keeps_and_draws_whole_decisions() -> None:
+    buffer = Buffer(limit=10)
+    for first in range(0, 12, 4):  # three decisions of 4 rows: rows 0-3, 4-7, 8-11
+        x = np.full((4, NUM_FEATURES), first, np.float32)
+        buffer.add(x, np.arange(first, first + 4, dtype=np.float32), np.array([4]))
+    # 12 rows over the limit of 10: the oldest whole decision went, not two rows of it
+    assert list(buffer.y) == list(range(4, 12)) and list(buffer.starts) == [0, 4]
+    x, y, owner = buffer.sample(np.random.default_rng(0), 16)
+    for d in set(owner):
+        rows = y[owner == d]
+        assert len(rows) == 4 and rows[0] % 4 == 0 and list(np.diff(rows)) == [1, 1, 1]
+        assert (x[owner == d, 0] == rows[0]).all()
+
+
+def test_sampled_labels_cover_every_action_and_two_workers_play_the_same(tmp_path: Path) -> None:
+    settings = Settings(hands=6, round_hands=3, warmup=1, steps=3, batch=64, hidden=(6,), samples=2)
+    rows, targets, sizes = play_round(None, settings, 40, 3)
+    assert len(sizes) > 20 and (sizes > 1).all() and sizes.sum() == len(rows) == len(targets)
+    at = 0
+    for n in sizes:  # every decision's labels are centred
+        assert abs(float(targets[at : at + n].sum())) < 1e-4
+        at += n
+    with players(2) as pool:
+        shared = play_round(None, settings, 40, 3, pool)
+    assert np.array_equal(rows, shared[0]) and np.array_equal(targets, shared[1])
+    assert np.array_equal(sizes, shared[2])
+    state = train(settings, tmp_path / "s.npz")
+    start = QNet.new(settings.hidden, settings.seed)
+    assert state.hands == 6 and np.isfinite(state.loss) and state.loss > 0
+    assert any(not np.array_equal(start.params[k], state.net.params[k]) for k in start.params)
 
 
 def test_a_tiny_training_run_changes_the_weights_and_resumes(tmp_path: Path) -> None:

@@ -24,8 +24,11 @@ def add_parser(commands: Any) -> None:
         "seat with chance 1 − --greedy-share (ε-exploring) and the greedy bot elsewhere; label "
         "every legal action of every network decision with the seat's payment when it takes "
         "it and every seat then plays the rollout policy from the true deal; fit the network "
-        "to each action's label against its decision's mean; repeat. --net mlp: the first "
-        "learned bot's network (37 chosen features, Deep Monte-Carlo, NumPy). Resumes from "
+        "to each action's label against its decision's mean; repeat. --net mlp: the learned "
+        "bot's network (37 chosen features, NumPy; Deep Monte-Carlo, or with --samples the "
+        "expert's values, D155). --samples N labels every action by its mean payment over N "
+        "deals drawn from what the seat knows instead of one rollout from the true deal. "
+        "Resumes from "
         "--checkpoint if it exists; writes it after every round, and the weights alone to "
         "--out at the end (or when --minutes stops it).",
     )
@@ -33,7 +36,7 @@ def add_parser(commands: Any) -> None:
         "--net",
         choices=("deep", "mlp"),
         default="deep",
-        help="the deep network (default) or the first learned bot's (mlp)",
+        help="the deep network (default) or the learned bot's (mlp)",
     )
     parser.add_argument(
         "--hands",
@@ -77,6 +80,14 @@ def add_parser(commands: Any) -> None:
         help=f"deep: chance a seat is the greedy bot (default {deep.greedy_share:g})",
     )
     parser.add_argument(
+        "--samples",
+        type=int,
+        default=deep.samples,
+        help="label every action by its mean payment over this many deals drawn from what "
+        "the seat knows, as the expert searches (D155); 0: deep, one rollout from the true "
+        f"deal; mlp, Deep Monte-Carlo (default {deep.samples})",
+    )
+    parser.add_argument(
         "--eval-every",
         type=int,
         default=deep.eval_every,
@@ -96,6 +107,9 @@ def add_parser(commands: Any) -> None:
     )
     parser.add_argument(
         "--steps", type=int, default=d.steps, help=f"mlp: Adam steps a round ({d.steps})"
+    )
+    parser.add_argument(
+        "--buffer", type=int, default=d.buffer, help=f"mlp: rows kept to fit on ({d.buffer})"
     )
     parser.add_argument(
         "--hidden",
@@ -183,8 +197,10 @@ def run(args: argparse.Namespace) -> int:
         hidden = tuple(int(h) for h in args.hidden.split(","))
     except ValueError:
         return _fail(f"--hidden takes sizes separated by commas, not {args.hidden!r}")
-    if min(args.hands, args.round_hands, args.batch, *hidden) < 1 or args.steps < 0:
-        return _fail("--hands, --round-hands, --batch and --hidden must be at least 1")
+    if min(args.hands, args.round_hands, args.batch, args.buffer, *hidden) < 1 or args.steps < 0:
+        return _fail("--hands, --round-hands, --batch, --buffer and --hidden must be at least 1")
+    if not 0 <= args.samples <= 1000:
+        return _fail("--samples must be between 0 and 1000")
     problem = check_run_arguments(args)
     if problem is not None:
         return _fail(problem)
@@ -198,6 +214,8 @@ def run(args: argparse.Namespace) -> int:
         epsilon=args.epsilon,
         hidden=hidden,
         seed=args.seed,
+        buffer=args.buffer,
+        samples=args.samples,
     )
     console, progress = _progress()
     task = progress.add_task("hands", total=args.hands, loss=0.0, curve="")
@@ -248,6 +266,7 @@ def run_deep(args: argparse.Namespace) -> int:
         envs=args.envs,
         passes=args.passes,
         greedy_share=args.greedy_share,
+        samples=args.samples,
         eval_every=args.eval_every,
         eval_deals=args.eval_deals,
         seed=args.seed,

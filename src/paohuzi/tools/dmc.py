@@ -7,6 +7,12 @@ the seat's payment as its target. Fitting: Adam steps on the mean squared error 
 network's estimate over minibatches from a buffer of the most recent rows. Every round ends
 with a checkpoint that resumes the run (weights, Adam moments, counters).
 
+With ``samples`` (D155) every decision with a choice, whoever plays it, gives a row for each
+of its actions, labelled by the action's mean payment over ``samples`` deals drawn from what
+the seat knows (:func:`paohuzi.bots.rollout.sampled_payments`, the expert's values) less the
+decision's mean, and the fit is paired (:func:`paired_gradients`) over whole decisions
+(:class:`Buffer`).
+
 Hand *i* of a run is a function of the seed, *i* and the weights it is played with (its deck
 and its own generator, :func:`hand_rng`), so a round's hands may be played in several
 processes (``workers``) and give the same rows, in the same order, as in one (D131).
@@ -25,9 +31,11 @@ from multiprocessing.pool import Pool
 from pathlib import Path
 
 import numpy as np
+from numpy.typing import NDArray
 
 from paohuzi.bots.greedy import GreedyBot
 from paohuzi.bots.learned import NUM_FEATURES, SCALE, Array, QNet, action_features
+from paohuzi.bots.rollout import sampled_payments
 from paohuzi.engine.actions import HU
 from paohuzi.engine.game import Game
 from paohuzi.engine.observation import observe
@@ -63,15 +71,19 @@ def gradients(net: QNet, x: Array, y: Array) -> tuple[float, dict[str, Array]]:
     """The mean squared error of ``net`` on (x, y) and its gradient, by backpropagation."""
     out, inputs = net.forward(x)
     err = out - y
-    loss = float(np.mean(err * err))
-    delta = (2 / len(y)) * err[:, None]
+    return float(np.mean(err * err)), backward(net, inputs, (2 / len(y)) * err[:, None])
+
+
+def backward(net: QNet, inputs: list[Array], delta: Array) -> dict[str, Array]:
+    """The gradient of a loss whose derivative by the outputs is ``delta``, by
+    backpropagation through the layers' ``inputs``."""
     grads: dict[str, Array] = {}
     for i in reversed(range(net.layers)):
         grads[f"w{i}"] = inputs[i].T @ delta
         grads[f"b{i}"] = delta.sum(axis=0)
         if i:
             delta = (delta @ net.params[f"w{i}"].T) * (inputs[i] > 0)
-    return loss, grads
+    return grads
 
 
 def play(
@@ -81,9 +93,11 @@ def play(
     rng: random.Random,
     settings: Settings,
     rules: RuleSet = HUNAN,
-) -> tuple[list[Array], list[float]]:
-    """One training hand: the feature rows of the actions taken and their targets (the taking
-    seat's payment / SCALE). ``net`` None: greedy bots at every seat."""
+) -> list[tuple[Array, Array]]:
+    """One training hand's decisions, each as the feature rows of its actions and their
+    targets: Deep Monte-Carlo, the row of the action taken and the taking seat's payment /
+    SCALE; with ``settings.samples``, every action of every decision with a choice and its
+    sampled value less the decision's mean (D155). ``net`` None: greedy bots at every seat."""
     game = Game(rules, dealer=hand % rules.players, deck=deal_deck(deck_seed, hand))
     learner = [
         net is not None and rng.random() < settings.learner_share for _ in range(rules.players)
@@ -91,14 +105,18 @@ def play(
     greedy = GreedyBot()
     rows: list[Array] = []
     seats: list[int] = []
+    labelled: list[tuple[Array, Array]] = []
     while not isinstance(phase := game.phase, Over):
         seat = phase.to_act
-        obs = observe(game, seat, events=False)
+        obs = observe(game, seat, events=settings.samples > 0)
         legal = obs.legal
         if HU in legal or len(legal) == 1:
             game.apply(HU if HU in legal else legal[0])
             continue
         x = action_features(obs, legal)
+        if settings.samples:
+            values = np.array(sampled_payments(obs, legal, settings.samples, rng)) / SCALE
+            labelled.append((x, (values - values.mean()).astype(np.float32)))
         if net is not None and learner[seat]:
             if rng.random() < settings.epsilon:
                 choice = rng.randrange(len(legal))
@@ -109,8 +127,13 @@ def play(
         rows.append(x[choice])
         seats.append(seat)
         game.apply(legal[choice])
+    if settings.samples:
+        return labelled
     payments = phase.result.payments
-    return rows, [payments[s] / SCALE for s in seats]
+    return [
+        (row[None], np.array([payments[s] / SCALE], np.float32))
+        for row, s in zip(rows, seats, strict=True)
+    ]
 
 
 @dataclass
@@ -156,24 +179,24 @@ def hand_rng(seed: int, hand: int) -> random.Random:
     return random.Random(f"dmc:{seed}:{hand}")
 
 
+IntArray = NDArray[np.int64]
 Job = tuple[dict[str, Array] | None, Settings, range]
 JOB_HANDS = 25
 """Hands a worker process plays at a time (a round's 500 make 20 jobs to share out)."""
 
 
-def play_hands(job: Job) -> tuple[Array, Array]:
-    """The rows and targets of the job's hands (in order), played with its weights (None:
-    greedy bots only); a job for a worker process."""
+def play_hands(job: Job) -> tuple[Array, Array, IntArray]:
+    """The rows, targets and decision sizes (rows a decision) of the job's hands, in order,
+    played with its weights (None: greedy bots only); a job for a worker process."""
     params, settings, hands = job
     net = None if params is None else QNet(params)
-    xs: list[Array] = []
-    ys: list[float] = []
+    found: list[tuple[Array, Array]] = []
     for hand in hands:
-        rows, targets = play(net, settings.seed, hand, hand_rng(settings.seed, hand), settings)
-        xs += rows
-        ys += targets
-    x = np.array(xs, dtype=np.float32).reshape(len(xs), NUM_FEATURES)
-    return x, np.array(ys, dtype=np.float32)
+        found += play(net, settings.seed, hand, hand_rng(settings.seed, hand), settings)
+    x = np.concatenate([f[0] for f in found]) if found else np.zeros((0, NUM_FEATURES))
+    y = np.concatenate([f[1] for f in found]) if found else np.zeros(0)
+    sizes: IntArray = np.array([len(f[1]) for f in found], dtype=np.int64)
+    return x.astype(np.float32), y.astype(np.float32), sizes
 
 
 @contextmanager
@@ -190,16 +213,62 @@ def players(workers: int) -> Iterator[Pool | None]:
 
 def play_round(
     net: QNet | None, settings: Settings, first: int, count: int, pool: Pool | None = None
-) -> tuple[Array, Array]:
-    """The rows and targets of hands ``first … first + count − 1``, in hand order: in this
-    process, or spread over ``pool``'s (the same arrays either way)."""
+) -> tuple[Array, Array, IntArray]:
+    """The rows, targets and decision sizes of hands ``first … first + count − 1``, in hand
+    order: in this process, or spread over ``pool``'s (the same arrays either way)."""
     params = None if net is None else net.params
     hands = range(first, first + count)
     if pool is None:
         return play_hands((params, settings, hands))
     jobs = [(params, settings, hands[r.start : r.stop]) for r in batches(count, JOB_HANDS)]
     done = pool.map(play_hands, jobs)
-    return np.concatenate([x for x, _ in done]), np.concatenate([y for _, y in done])
+    return tuple(np.concatenate([d[i] for d in done]) for i in range(3))  # type: ignore[return-value]
+
+
+class Buffer:
+    """The most recent ``limit`` rows and their targets, kept with the decision each belongs
+    to, to fit on: single rows for Deep Monte-Carlo, whole decisions for D155's labels."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.x = np.zeros((0, NUM_FEATURES), dtype=np.float32)
+        self.y = np.zeros(0, dtype=np.float32)
+        self.starts = np.zeros(0, dtype=np.int64)
+        """Each decision's first row."""
+
+    def add(self, x: Array, y: Array, sizes: IntArray) -> None:
+        starts = len(self.y) + np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+        self.x = np.concatenate([self.x, x])
+        self.y = np.concatenate([self.y, y])
+        self.starts = np.concatenate([self.starts, starts])
+        if len(self.y) > self.limit:  # drop the oldest whole decisions
+            keep = int(np.searchsorted(self.starts, len(self.y) - self.limit))
+            cut = int(self.starts[keep]) if keep < len(self.starts) else len(self.y)
+            self.x, self.y = self.x[cut:], self.y[cut:]
+            self.starts = self.starts[keep:] - cut
+
+    def sample(self, rng: np.random.Generator, rows: int) -> tuple[Array, Array, IntArray]:
+        """About ``rows`` rows of whole decisions drawn at random: rows, targets and the
+        number (0, 1, …) of the decision of each row."""
+        ends = np.append(self.starts[1:], len(self.y))
+        per = max(1.0, len(self.y) / max(1, len(self.starts)))
+        chosen = rng.integers(0, len(self.starts), size=max(1, round(rows / per)))
+        index = np.concatenate([np.arange(self.starts[c], ends[c]) for c in chosen])
+        owner = np.repeat(np.arange(len(chosen)), ends[chosen] - self.starts[chosen])
+        return self.x[index], self.y[index], owner
+
+
+def paired_gradients(
+    net: QNet, x: Array, y: Array, owner: IntArray
+) -> tuple[float, dict[str, Array]]:
+    """The mean squared error of each estimate less its decision's mean against its target
+    (already its decision's label less their mean, D155), and its gradient."""
+    out, inputs = net.forward(x)
+    counts = np.bincount(owner)
+    centred = out - (np.bincount(owner, weights=out) / counts)[owner]
+    err = (centred - y).astype(np.float32)
+    # d/d out_j of mean (err²): the centring's own term vanishes (err sums to 0 a decision)
+    return float(np.mean(err * err)), backward(net, inputs, (2 / len(y)) * err[:, None])
 
 
 def train(
@@ -225,22 +294,31 @@ def train(
     xs = np.zeros((settings.buffer, NUM_FEATURES), dtype=np.float32)
     ys = np.zeros(settings.buffer, dtype=np.float32)
     filled = cursor = 0
+    decisions = Buffer(settings.buffer)  # D155's labels: whole decisions
     fit = np.random.default_rng(settings.seed + state.rounds)
     with players(workers) as pool:
         while state.hands < settings.hands:
             player = None if state.rounds < settings.warmup else state.net
             count = min(settings.round_hands, settings.hands - state.hands)
-            rows, targets = play_round(player, settings, state.hands, count, pool)
-            for row, target in zip(rows, targets, strict=True):
-                xs[cursor] = row
-                ys[cursor] = target
-                cursor = (cursor + 1) % settings.buffer
-                filled = min(filled + 1, settings.buffer)
+            rows, targets, sizes = play_round(player, settings, state.hands, count, pool)
+            if settings.samples:
+                decisions.add(rows, targets, sizes)
+                filled = len(decisions.y)
+            else:
+                for row, target in zip(rows, targets, strict=True):
+                    xs[cursor] = row
+                    ys[cursor] = target
+                    cursor = (cursor + 1) % settings.buffer
+                    filled = min(filled + 1, settings.buffer)
             state.hands += count
             losses = []
-            for _ in range(settings.steps):
-                pick = fit.integers(0, filled, size=min(settings.batch, filled))
-                loss, grads = gradients(state.net, xs[pick], ys[pick])
+            for _ in range(settings.steps if filled else 0):
+                if settings.samples:
+                    batch = decisions.sample(fit, settings.batch)
+                    loss, grads = paired_gradients(state.net, *batch)
+                else:
+                    pick = fit.integers(0, filled, size=min(settings.batch, filled))
+                    loss, grads = gradients(state.net, xs[pick], ys[pick])
                 state.adam.step(state.net.params, grads)
                 losses.append(loss)
             state.loss = float(np.mean(losses)) if losses else 0.0

@@ -28,3 +28,8 @@ class Settings:
     """Most recent rows kept to fit on."""
     hidden: tuple[int, ...] = (64, 64)
     seed: int = 0
+    samples: int = 0
+    """0: Deep Monte-Carlo (the target of an action taken is the hand's payment). N: every
+    decision with a choice, whoever plays it, labels all its actions with their mean payment
+    over N deals drawn from what the seat knows (the expert's values, D155), and the network
+    is fitted to each action's label less its decision's mean."""
