@@ -222,7 +222,9 @@ def play_round(
         return play_hands((params, settings, hands))
     jobs = [(params, settings, hands[r.start : r.stop]) for r in batches(count, JOB_HANDS)]
     done = pool.map(play_hands, jobs)
-    return tuple(np.concatenate([d[i] for d in done]) for i in range(3))  # type: ignore[return-value]
+    rows = np.concatenate([x for x, _, _ in done])
+    targets = np.concatenate([y for _, y, _ in done])
+    return rows, targets, np.concatenate([sizes for _, _, sizes in done])
 
 
 class Buffer:
