@@ -293,8 +293,9 @@ def train(
         net = QNet.new(settings.hidden, settings.seed)
         state = State(net, Adam(net.params, settings.lr))
     # Rows are regenerated, not stored: a resumed run refills its buffer from fresh hands.
-    xs = np.zeros((settings.buffer, NUM_FEATURES), dtype=np.float32)
-    ys = np.zeros(settings.buffer, dtype=np.float32)
+    ring = 0 if settings.samples else settings.buffer  # Deep Monte-Carlo's rows
+    xs = np.zeros((ring, NUM_FEATURES), dtype=np.float32)
+    ys = np.zeros(ring, dtype=np.float32)
     filled = cursor = 0
     decisions = Buffer(settings.buffer)  # D155's labels: whole decisions
     fit = np.random.default_rng(settings.seed + state.rounds)
