@@ -59,8 +59,8 @@ def test_learned_path_plays_the_weights_of_the_checkpoint(tmp_path: Path) -> Non
     check_spec(spec)
     bot = load_bot(spec)
     assert bot.name == spec
-    reference = LearnedBot(net=net)
-    shipped = LearnedBot()
+    reference = LearnedBot(net=net, samples=0)
+    shipped = LearnedBot(samples=0)
     differ = 0
     for game, seat, _ in random_decisions(range(3)):
         obs = observe(game, seat)
@@ -77,7 +77,7 @@ def test_learned_path_takes_the_trainers_resumable_checkpoint(tmp_path: Path) ->
     settings = Settings(hands=3, round_hands=3, warmup=0, steps=2, batch=16, hidden=(5,))
     train(settings, checkpoint)
     bot = load_bot(f"learned:{checkpoint}")
-    saved = LearnedBot(net=State.load(checkpoint, settings.lr).net)
+    saved = LearnedBot(net=State.load(checkpoint, settings.lr).net, samples=0)
     for game, seat, _ in random_decisions(range(1)):
         obs = observe(game, seat)
         assert bot.act(obs) == saved.act(obs)

@@ -8,16 +8,25 @@ import subprocess
 import sys
 from dataclasses import replace
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
 from paohuzi.bots import is_bot_name, make_bot
-from paohuzi.bots.learned import CHECKPOINT, NUM_FEATURES, LearnedBot, QNet, action_features
+from paohuzi.bots.learned import (
+    CHECKPOINT,
+    NUM_FEATURES,
+    LearnedBot,
+    QNet,
+    action_features,
+    settle,
+)
 from paohuzi.cli import main
 from paohuzi.engine.actions import HU, PASS
 from paohuzi.engine.observation import observe
 from paohuzi.engine.rules import HUNAN
+from paohuzi.server.botrunner import _decide
 from paohuzi.tools.dmc import (
     Buffer,
     State,
@@ -37,7 +46,7 @@ SHIPPED = Path(__file__).parent.parent / "src" / "paohuzi" / "bots" / CHECKPOINT
 
 def test_learned_acts_legally_and_the_same_when_hidden_cards_are_reshuffled() -> None:
     rng = random.Random(15)
-    bot = LearnedBot()
+    bot = LearnedBot(samples=0)
     checked = 0
     for game, seat, _ in random_decisions(range(15)):
         obs = observe(game, seat)
@@ -46,6 +55,77 @@ def test_learned_acts_legally_and_the_same_when_hidden_cards_are_reshuffled() ->
         assert bot.act(observe(hidden_reshuffle(game, seat, rng), seat)) == action
         checked += 1
     assert checked > 200
+
+
+def test_the_search_sees_only_the_observation() -> None:
+    # Two bots with one seed draw the same deals from the observation: what the seat cannot
+    # see does not change the choice (D156).
+    rng = random.Random(16)
+    checked = 0
+    for game, seat, _ in random_decisions(range(4)):
+        obs = observe(game, seat)
+        action = LearnedBot(5, samples=6).act(obs)
+        assert action in obs.legal
+        shuffled = observe(hidden_reshuffle(game, seat, rng), seat)
+        assert LearnedBot(5, samples=6).act(shuffled) == action
+        checked += 1
+    assert checked > 50
+
+
+def test_settle_weighs_the_network_as_samples_beside_the_rollouts() -> None:
+    # Two samples each: means 1 and 2; the network says 5 and 0.
+    rows = [[0.0, 2.0], [1.0, 3.0]]
+    assert settle(rows, [5.0, 0.0], prior=0) == 1  # the rollouts alone
+    assert settle(rows, [5.0, 0.0], prior=1) == 0  # (5 + 2) / 3 against (0 + 4) / 3
+    assert settle([[1.0, 1.0], [2.0, 0.0]], [3.0, 3.0], prior=4) == 0  # a tie: the first
+    assert settle(rows, [1.0, 0.0], prior=1) == 1  # (1 + 2) / 3 against (0 + 4) / 3
+    # A candidate dropped from the race (a shorter row) is not played, whatever it promised.
+    assert settle([[0.0, 0.0, 0.0], [9.0]], [0.0, 9.0], prior=20) == 0
+
+
+def test_the_network_alone_plays_its_favourite_and_the_search_departs_from_it() -> None:
+    net = LearnedBot(samples=0)
+    searched = LearnedBot(3, samples=64)
+    departed = 0
+    for game, seat, _ in random_decisions(range(6)):
+        obs = observe(game, seat)
+        legal = tuple(a for a in obs.legal if a != HU)
+        if HU in obs.legal or len(legal) < 2:
+            continue
+        favourite = legal[int(np.argmax(net.net(action_features(obs, legal))))]
+        assert net.act(obs) == favourite
+        departed += searched.act(obs) != favourite
+    assert departed  # 64 samples outweigh the network's 20 where they disagree
+
+
+def test_learned_searches_within_its_budget_and_only_on_the_native_core(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import paohuzi.bots.learned as learned
+
+    asked: list[tuple[int, float | None]] = []
+
+    def spy(obs, candidates, samples, seed, deadline, beliefs, *, waits):  # type: ignore[no-untyped-def]
+        asked.append((samples, deadline))
+        return [[0.0] for _ in candidates]
+
+    monkeypatch.setattr(learned, "race", spy)
+    monkeypatch.setattr(learned, "time", SimpleNamespace(monotonic=lambda: 100.0))
+    decisions = [observe(g, s) for g, s, _ in random_decisions(range(2))]
+    for obs in decisions:
+        LearnedBot().act(obs)
+        LearnedBot(samples=7).act(obs)
+    assert asked and set(asked) == {(learned.UNBOUNDED, 100.0 + learned.SEARCH_BUDGET), (7, None)}
+    asked.clear()
+    # The server's bound holds whatever the level asks for (a client's learned@1000).
+    for obs in decisions:
+        _decide("learned@1000", 1, obs, 0.25)
+    assert asked and set(asked) == {(1000, 100.25)}
+    asked.clear()
+    monkeypatch.setattr(learned, "serves", lambda rules: False)
+    for obs in decisions:
+        assert LearnedBot().act(obs) == LearnedBot(samples=0).act(obs)
+    assert not asked
 
 
 def test_learned_plays_a_four_seat_table_legally() -> None:
@@ -95,7 +175,10 @@ def test_the_shipped_checkpoint_is_small_and_loads_with_numpy_only() -> None:
 def test_learned_is_a_built_in_bot_name() -> None:
     assert make_bot("learned").name == "learned"
     assert is_bot_name("learned")
-    assert not is_bot_name("learned@3")
+    assert make_bot("learned@0").samples == 0  # type: ignore[attr-defined]
+    assert make_bot("learned@12", 3).samples == 12  # type: ignore[attr-defined]
+    for bad in ("learned@1001", "learned@x", "learned@0.5s", "learned@-1", "learned@"):
+        assert not is_bot_name(bad), bad
 
 
 def test_tournament_accepts_learned(capsys: pytest.CaptureFixture[str]) -> None:

@@ -18,13 +18,14 @@ def _needs_numpy(missing: ModuleNotFoundError) -> ValueError:
     )
 
 
-def learned_bot(seed: int | None = None) -> Bot:
-    """The learned bot (:mod:`paohuzi.bots.learned`, 37 chosen features); NumPy only (D55)."""
+def learned_bot(seed: int | None = None, samples: int | None = None) -> Bot:
+    """The learned bot (:mod:`paohuzi.bots.learned`, 37 chosen features and a few milliseconds
+    of search, D156; ``samples`` as ``learned@N``); NumPy only (D55)."""
     try:
         from paohuzi.bots.learned import LearnedBot  # NumPy only when asked for
     except ModuleNotFoundError as missing:
         raise _needs_numpy(missing) from None
-    return LearnedBot(seed)
+    return LearnedBot(seed, samples=samples)
 
 
 def learned_deep_bot(seed: int | None = None) -> Bot:
@@ -58,7 +59,8 @@ EXPERTS: dict[str, type[ExpertV1Bot]] = {
 MAX_NAME = 32
 """Longest bot name accepted."""
 SAMPLES = (1, 1000)
-"""Fewest and most samples a decision ``expert@N`` may ask for."""
+"""Fewest and most samples a decision ``expert@N`` may ask for (``learned@N`` from 0: the
+network alone)."""
 BUDGET = (0.05, 10.0)
 """Shortest and longest time budget in seconds ``expert@Xs`` may ask for."""
 
@@ -67,10 +69,14 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
     """A bot by level name; raises ValueError for an unknown one or a setting out of bounds.
     ``expert@N`` is the expert searching a fixed N samples per decision (reproducible, N in
     1–1000), ``expert@0.5s`` a time budget (0.05–10 s); ``expert-v2`` and ``expert-v1`` (the
-    experts before, kept for comparison) take the same settings."""
+    experts before, kept for comparison) take the same settings. ``learned@N`` is the learned
+    bot searching N samples a decision instead of its time budget (0–1000; 0: the network
+    alone, D156)."""
     if len(name) > MAX_NAME:
         raise ValueError(f"a bot name has at most {MAX_NAME} characters")
     level, _, setting = name.partition("@")
+    if level == "learned" and setting:
+        return learned_bot(seed, _learned_setting(setting))
     if level in EXPERTS and setting:
         budget, samples = _expert_setting(setting)
         if samples is not None:
@@ -100,6 +106,16 @@ def _expert_setting(setting: str) -> tuple[float, int | None]:
         return DEFAULT_BUDGET, samples
     except ValueError:
         raise ValueError(bad) from None
+
+
+def _learned_setting(setting: str) -> int:
+    """``learned@N``'s N, checked against the bounds."""
+    if setting.isascii() and setting.isdigit() and 0 <= int(setting) <= SAMPLES[1]:
+        return int(setting)
+    raise ValueError(
+        f"bad learned setting {setting!r}: learned@N with N samples (0–{SAMPLES[1]}; "
+        "0: the network alone)"
+    )
 
 
 def is_bot_name(name: str) -> bool:

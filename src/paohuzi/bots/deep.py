@@ -177,8 +177,8 @@ def shipped() -> DeepNet:
 class DeepBot:
     """Wins when it can; otherwise takes the choice whose estimated payment is highest. At a
     table whose observation has another number of planes than the network was trained on (the
-    shipped one: the three-seat table), it plays as ``learned``
-    (:class:`~paohuzi.bots.learned.LearnedBot`, D129)."""
+    shipped one: the three-seat table), it plays as ``learned@0``, the learned bot's network
+    alone (:class:`~paohuzi.bots.learned.LearnedBot`, D129, D156)."""
 
     name = "learned-deep"
 
@@ -198,7 +198,7 @@ class DeepBot:
             if self._fallback is None:
                 from paohuzi.bots.learned import LearnedBot
 
-                self._fallback = LearnedBot()
+                self._fallback = LearnedBot(samples=0)
             return self._fallback.act(observation)
         values = self.net(state, action_rows(observation, legal))
         return legal[int(np.argmax(values))]

@@ -1,15 +1,30 @@
-"""The learned bot: a small value network over hand-crafted features, played with NumPy only.
+"""The learned bot: a small value network over hand-crafted features, played with NumPy only,
+and a few milliseconds of search on top of it (D156).
 
 For each legal choice the bot describes the hand it would leave (:func:`action_features`: the
 greedy bot's hand-value components, hu-xi, live waits and what they would pay, the greedy score
 itself) next to what the seat sees of the table, and a multilayer perceptron (:class:`QNet`)
-estimates the payment the seat will end the hand with (Deep Monte-Carlo, docs/learned.md). The
-bot takes the choice with the highest estimate; it always wins when it can, like the greedy bot.
-Everything comes from the seat's :class:`~paohuzi.engine.observation.Observation`.
+estimates the payment the seat will end the hand with (docs/learned.md). The choices within
+:data:`SEARCH_MARGIN` points of the network's favourite (:data:`SEARCH_CANDIDATES` at most) are
+then raced as the expert races its own (:func:`paohuzi.bots.expert.race`: deals drawn from what
+the seat knows, weighted by the others' play, played out by the greedy bot) until
+:data:`SEARCH_BUDGET` is spent, and each one's mean payment is pulled towards the network's
+estimate as if that were :data:`PRIOR_SAMPLES` samples (:func:`settle`). The bot always wins
+when it can, like the greedy bot. Everything comes from the seat's
+:class:`~paohuzi.engine.observation.Observation`.
+
+``learned@N`` searches N samples a decision whatever the time (reproducible with a seed);
+``learned@0`` is the network alone (deterministic, D56). Without the native core (or for a
+rule set it does not serve) the bot plays the network alone: a rollout in Python costs more
+than the whole budget.
 """
 
 from __future__ import annotations
 
+import math
+import random
+import time
+from collections.abc import Sequence
 from functools import cache
 from importlib import resources
 from itertools import pairwise
@@ -18,6 +33,8 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
+from paohuzi.bots.beliefs import Beliefs
+from paohuzi.bots.expert import race
 from paohuzi.bots.greedy import GreedyBot
 from paohuzi.engine.actions import HU, Action, ActionType
 from paohuzi.engine.cards import NUM_KINDS, RED_KINDS, is_big
@@ -26,6 +43,7 @@ from paohuzi.engine.groups import PARTNERS, Group, GroupType
 from paohuzi.engine.observation import Observation
 from paohuzi.engine.position import Source
 from paohuzi.engine.rules import holding_limit
+from paohuzi.native.core import serves
 
 Array = NDArray[np.float32]
 
@@ -252,20 +270,80 @@ def shipped() -> QNet:
         return QNet.load(path)
 
 
+SEARCH_BUDGET = 0.004
+"""Seconds a decision of ``learned`` may take, the network's and the search's (issue 26: 5 ms)."""
+SEARCH_CANDIDATES = 4
+"""The network's best choices raced at most."""
+SEARCH_MARGIN = 3.0
+"""Points below the network's favourite within which a choice is raced."""
+PRIOR_SAMPLES = 20.0
+"""How many samples the network's estimate of a choice counts for beside its rollouts."""
+UNBOUNDED = 1_000_000
+"""Samples of a search bounded by its time only."""
+
+
+def settle(rows: Sequence[Sequence[float]], estimates: Sequence[float], prior: float) -> int:
+    """The row (candidate) to play after a race: among those that ran to the end, the best
+    mean of its payments and its network ``estimates`` (points) counted as ``prior`` samples,
+    the first on a tie. The same samples served every candidate still racing, so the deal's
+    luck shifts them alike and the prior weighs their differences."""
+    done = max(len(r) for r in rows)
+    best, best_value = 0, -float("inf")
+    for i, (row, estimate) in enumerate(zip(rows, estimates, strict=True)):
+        value = (prior * estimate + sum(row)) / (prior + done)
+        if len(row) == done and value > best_value:
+            best, best_value = i, value
+    return best
+
+
 class LearnedBot:
-    """Wins when it can; otherwise takes the choice whose estimated payment is highest."""
+    """Wins when it can; otherwise races the network's best choices for a few milliseconds
+    and takes the one whose estimated payment is highest (see the module docstring).
+    ``samples``: None searches until ``budget`` seconds have passed since the question,
+    N searches N samples, 0 plays the network alone; ``time_limit`` (seconds) bounds any
+    search."""
 
     name = "learned"
 
-    def __init__(self, seed: int | None = None, *, net: QNet | None = None) -> None:
-        del seed  # deterministic
+    def __init__(
+        self,
+        seed: int | None = None,
+        *,
+        net: QNet | None = None,
+        samples: int | None = None,
+        budget: float = SEARCH_BUDGET,
+    ) -> None:
         self.net = net if net is not None else shipped()
+        self.samples = samples
+        self.budget = budget
+        self.time_limit: float | None = None
+        """Seconds a search may take whatever ``samples`` says (set by the server)."""
+        self._rng = random.Random(seed)
 
     def act(self, observation: Observation) -> Action:
+        started = time.monotonic()
         legal = observation.legal
         if HU in legal:
             return HU
         if len(legal) == 1:
             return legal[0]
-        values = self.net(action_features(observation, legal))
-        return legal[int(np.argmax(values))]
+        estimates = self.net(action_features(observation, legal))
+        order = [int(i) for i in np.argsort(-estimates, kind="stable")]  # ties: F3 order
+        values = SCALE * estimates.astype(np.float64)
+        top = values[order[0]]
+        shortlist = [i for i in order[:SEARCH_CANDIDATES] if values[i] >= top - SEARCH_MARGIN]
+        if len(shortlist) == 1 or self.samples == 0 or not serves(observation.rules):
+            return legal[order[0]]
+        limit = self.budget if self.samples is None else None
+        if self.time_limit is not None:
+            limit = min(limit or math.inf, self.time_limit)
+        rows = race(
+            observation,
+            [legal[i] for i in shortlist],
+            UNBOUNDED if self.samples is None else self.samples,
+            self._rng.randrange(2**32),
+            None if limit is None else started + limit,
+            Beliefs(observation),
+            waits=True,
+        )
+        return legal[shortlist[settle(rows, [float(values[i]) for i in shortlist], PRIOR_SAMPLES)]]

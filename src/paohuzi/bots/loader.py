@@ -5,8 +5,8 @@ A *bot spec* is a string, so it pickles and crosses process and machine boundari
 ``--workers`` pool, Ray): each process builds its own bot from it.
 
 * a built-in name (:data:`paohuzi.bots.BOTS`, ``expert@N``, ``expert@Xs``);
-* ``learned:PATH`` — the learned bot playing the weights of a checkpoint (a NumPy ``.npz``,
-  :func:`checkpoint_bot`; D130);
+* ``learned:PATH`` — the learned bot's network alone (as ``learned@0``, D156) playing the
+  weights of a checkpoint (a NumPy ``.npz``, :func:`checkpoint_bot`; D130);
 * ``module:factory`` — ``factory(seed)`` from a module importable here or from the current
   directory (as ``python -m`` finds it) returns the bot (an object with ``name`` and
   ``act(observation)``, :class:`paohuzi.bots.Bot`);
@@ -135,7 +135,7 @@ class Programs:
 def describe_specs() -> str:
     """The kinds of bot names, for help texts."""
     return (
-        f"{', '.join(BOTS)} (expert@N: N samples a decision), learned:CHECKPOINT.npz, "
+        f"{', '.join(BOTS)} (expert@N, learned@N: N samples a decision), learned:CHECKPOINT.npz, "
         "module:factory or cmd:PROGRAM"
     )
 
@@ -224,7 +224,7 @@ def _checkpoint(path: str, mtime: int, size: int) -> Any:
     if "w0" in arrays and "b0" in arrays:
         layers = _layers(path, arrays, NUM_FEATURES)
         net = QNet({k: arrays[k].astype(np.float32) for k in layers})
-        return lambda: LearnedBot(net=net)
+        return lambda: LearnedBot(net=net, samples=0)  # the network alone (D156)
     held = ", ".join(sorted(arrays)[:8]) or "no arrays"
     raise ValueError(f"learned:{path}: holds no bot's weights ({held})")
 
