@@ -37,6 +37,8 @@ def test_offered_module_and_program_bots_play_by_name_in_worker_processes(tmp_pa
     assert searches(Config(offered_bots=offered).bot_spec("mine"))
     assert searches(Config(offered_bots=offered).bot_spec("prog"))
     assert not searches("greedy")
+    assert searches("learned") and searches("learned@8")  # D156: it searches
+    assert not searches("learned@0") and not searches("learned@000")  # the network alone
     with app_client(tmp_path / "db", offered_bots=offered) as client:
         assert client.get("/api/bots").json() == {"bots": ["greedy", "mine", "prog"]}
         for name in ("random", PROGRAM, "tests.policy_bots:first_legal_bot"):

@@ -1,9 +1,10 @@
 """Bot decisions for the server: never on the event loop's time, never past a deadline.
 
-Quick bots (random, greedy) decide in the event loop (greedy: about 2 ms on average, tens of
-milliseconds at worst, measured). A searching
-bot (the expert) decides in a small pool of worker processes, so its search takes no time
-from the server process; its search is bounded from inside (``ExpertBot.time_limit``) and its
+Quick bots (random, greedy, ``learned@0``) decide in the event loop (greedy: about 2 ms on
+average, tens of milliseconds at worst, measured). A searching
+bot (the experts, the learned bot, D156) decides in a small pool of worker processes, so its
+search takes no time from the server process; its search is bounded from inside
+(``time_limit``, whatever samples its level asks for) and its
 answer awaited for at most the deadline, past which the greedy bot's choice is played. A bot
 that raises is replaced by the greedy bot for that decision.
 """
@@ -17,8 +18,9 @@ import os
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from typing import Protocol, runtime_checkable
 
-from paohuzi.bots import EXPERTS, ExpertV1Bot, GreedyBot, make_bot
+from paohuzi.bots import EXPERTS, GreedyBot, make_bot
 from paohuzi.bots.loader import close_bot, load_bot, spec_kind
 from paohuzi.engine.actions import Action
 from paohuzi.engine.observation import Observation
@@ -58,15 +60,26 @@ def stop(pool: ProcessPoolExecutor) -> None:
 
 
 def searches(spec: str) -> bool:
-    """Whether the bot of this spec runs in a worker process: either expert searches, and a bot
-    from an operator's module or program may cost anything."""
-    return spec_kind(spec) != "builtin" or spec.partition("@")[0] in EXPERTS
+    """Whether the bot of this spec runs in a worker process: the experts and the learned bot
+    search (``learned@0``, the network alone, does not: D156), and a bot from an operator's
+    module or program may cost anything."""
+    level, at, setting = spec.partition("@")
+    if level == "learned":
+        return not (at and setting.strip("0") == "")
+    return spec_kind(spec) != "builtin" or level in EXPERTS
+
+
+@runtime_checkable
+class Bounded(Protocol):
+    """A bot whose search a time limit bounds, whatever its level asks for."""
+
+    time_limit: float | None
 
 
 def _decide(spec: str, seed: int, observation: Observation, limit: float) -> Action:
     """In a worker process: one decision of a fresh bot."""
     bot = load_bot(spec, seed)
-    if isinstance(bot, ExpertV1Bot):  # either expert (the new one is a subclass)
+    if isinstance(bot, Bounded):  # the experts, the learned bot: a learned@1000 too (D156)
         bot.time_limit = limit
     try:
         return bot.act(observation)
