@@ -2,7 +2,9 @@
 
 Run ``paohuzi tournament --bots A,greedy,greedy --seed S --deals N --save DIR_A`` and the
 same with B into DIR_B (same seed and deals, so the same cards), then:
-``python benchmarks/paired.py DIR_A A,greedy,greedy DIR_B B,greedy,greedy``.
+``python benchmarks/paired.py DIR_A A,greedy,greedy DIR_B B,greedy,greedy``. The files of
+``tournament --out FILE.jsonl`` serve as well as the directories (a deal a line, with every
+hand's seating and payments).
 It prints each bot's mean score per hand with its 95% CI (as the tournament does) and the
 mean of the per-deal differences A − B with its 95% CI: the deals are shared, so the luck of
 the cards cancels in the difference as well.
@@ -12,16 +14,24 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 from pathlib import Path
 
-from paohuzi.tools.tournament import seatings
+from paohuzi.tools.tournament import mean_ci, seatings
 
 
 def per_deal(directory: Path, names: list[str], bot: str) -> dict[int, float]:
-    """The bot's mean payment per hand of each deal saved in ``directory``."""
-    order = seatings(names)
+    """The bot's mean payment per hand of each deal saved in ``directory`` (or written to a
+    tournament's ``--out`` file)."""
     paid: dict[int, list[int]] = {}
+    if directory.is_file():
+        for line in directory.read_text(encoding="utf-8").splitlines():
+            record = json.loads(line)
+            for hand in record.get("hands", ()):  # the first line describes the run
+                for name, payment in zip(hand["seating"], hand["payments"], strict=True):
+                    if name == bot:
+                        paid.setdefault(record["deal"], []).append(payment)
+        return {deal: sum(p) / len(p) for deal, p in paid.items()}
+    order = seatings(names)
     for path in sorted(directory.glob("deal-*.phz.json")):
         _, deal, n = path.name.split(".")[0].split("-")
         payments = json.loads(path.read_text(encoding="utf-8"))["result"]["payments"]
@@ -32,11 +42,8 @@ def per_deal(directory: Path, names: list[str], bot: str) -> dict[int, float]:
 
 
 def interval(values: list[float]) -> str:
-    n = len(values)
-    mean = sum(values) / n
-    var = sum((v - mean) ** 2 for v in values) / (n - 1) if n > 1 else 0.0
-    half = 1.96 * math.sqrt(var / n)
-    return f"{mean:+.3f} [{mean - half:+.3f}, {mean + half:+.3f}]"
+    mean, (low, high) = mean_ci(values)
+    return f"{mean:+.3f} [{low:+.3f}, {high:+.3f}]"
 
 
 def main() -> None:
@@ -51,7 +58,7 @@ def main() -> None:
     b = per_deal(args.dir_b, names_b, names_b[0])
     deals = sorted(a.keys() & b.keys())
     if not deals:
-        raise SystemExit("no deal is in both directories")
+        raise SystemExit("no deal is in both runs")
     print(f"{len(deals)} deals in both")
     print(f"{names_a[0]:>16}: {interval([a[d] for d in deals])} points/hand")
     print(f"{names_b[0]:>16}: {interval([b[d] for d in deals])} points/hand")

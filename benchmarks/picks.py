@@ -1,13 +1,14 @@
 """How good each bot's choices are, decision by decision, against the expert's yardstick.
 
-Run: ``python benchmarks/picks.py [--bots greedy,learned,learned-deep,expert@32] [--hands 100]
-[--samples 8] [--seed 777]`` (any bot name the tournament takes: ``learned:PATH``,
+Run: ``python benchmarks/picks.py [--bots greedy,learned@0,learned,learned-deep,expert@32]
+[--hands 100] [--samples 8] [--seed 777]`` (any bot name the tournament takes: ``learned:PATH``,
 ``module:factory`` …). It plays ``--hands`` seeded hands with greedy bots; at every
 decision with a choice (胡 aside) it values each legal action by
 :func:`paohuzi.bots.rollout.sampled_payments` (the mean payment over ``--samples`` deals drawn
 from what the seat knows, the rollouts' players the greedy bot counting its waits: the labels
 of D155), asks each bot what it would play, and prints, per bot, the value of its pick over
-the decision's mean action, and over the first bot's pick (paired, with a standard error).
+the decision's mean action, and over the first bot's pick (paired), each with its 95%
+confidence interval.
 
 The values are drawn apart from the bots' own samples, so a bot's figure is an unbiased
 estimate of how much its choices gain by the greedy players' yardstick, one step ahead: a
@@ -19,7 +20,6 @@ worth is judged as if every seat played greedy after it.
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import sys
 import time
@@ -30,12 +30,13 @@ from paohuzi.bots.rollout import sampled_payments
 from paohuzi.engine.actions import HU
 from paohuzi.engine.game import Game
 from paohuzi.engine.observation import observe
-from paohuzi.tools.tournament import deal_deck
+from paohuzi.engine.rules import HUNAN
+from paohuzi.tools.tournament import deal_deck, mean_ci
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--bots", default="greedy,learned,learned-deep,expert@32")
+    parser.add_argument("--bots", default="greedy,learned@0,learned,learned-deep,expert@32")
     parser.add_argument("--hands", type=int, default=100)
     parser.add_argument("--samples", type=int, default=8)
     parser.add_argument("--seed", type=int, default=777)
@@ -46,7 +47,7 @@ def main() -> None:
     spent = [0.0] * len(names)
     greedy = GreedyBot()
     for hand in range(args.hands):
-        game = Game(dealer=hand % 3, deck=deal_deck(args.seed, hand))
+        game = Game(dealer=hand % HUNAN.players, deck=deal_deck(args.seed, hand))
         while not game.is_over:
             seat = game.to_act
             assert seat is not None
@@ -66,16 +67,15 @@ def main() -> None:
             print(f"hands {hand + 1}/{args.hands}, decisions {len(gains[0])}", file=sys.stderr)
     n = len(gains[0])
     print(f"{n} decisions of {args.hands} hands (seed {args.seed}), {args.samples} samples each")
-    print(f"{'bot':24} {'pick − mean':>16} {f'pick − {names[0]}':>22} {'ms/decision':>12}")
+    print(f"{'bot':24} {'pick − mean':>24} {f'pick − {names[0]}':>26} {'ms/decision':>12}")
     for name, row, seconds in zip(names, gains, spent, strict=True):
         diffs = [a - b for a, b in zip(row, gains[0], strict=True)]
-        print(f"{name:24} {_mean_se(row):>16} {_mean_se(diffs):>22} {1000 * seconds / n:>12.2f}")
+        print(f"{name:24} {_interval(row):>24} {_interval(diffs):>26} {1000 * seconds / n:>12.2f}")
 
 
-def _mean_se(xs: list[float]) -> str:
-    mean = sum(xs) / len(xs)
-    var = sum((x - mean) ** 2 for x in xs) / max(1, len(xs) - 1)
-    return f"{mean:+.3f} ± {math.sqrt(var / len(xs)):.3f}"
+def _interval(xs: list[float]) -> str:
+    mean, (low, high) = mean_ci(xs)
+    return f"{mean:+.3f} [{low:+.3f}, {high:+.3f}]"
 
 
 if __name__ == "__main__":
