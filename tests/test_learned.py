@@ -13,6 +13,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
+from paohuzi import native
 from paohuzi.bots import is_bot_name, make_bot
 from paohuzi.bots.learned import (
     CHECKPOINT,
@@ -57,6 +58,12 @@ def test_learned_acts_legally_and_the_same_when_hidden_cards_are_reshuffled() ->
     assert checked > 200
 
 
+needs_native = pytest.mark.skipif(
+    native.evaluators is None, reason="the native core is not built (or PAOHUZI_NATIVE=0)"
+)
+
+
+@needs_native  # without it the bot plays the network alone (D156)
 def test_the_search_sees_only_the_observation() -> None:
     # Two bots with one seed draw the same deals from the observation: what the seat cannot
     # see does not change the choice (D156).
@@ -79,10 +86,15 @@ def test_settle_weighs_the_network_as_samples_beside_the_rollouts() -> None:
     assert settle(rows, [5.0, 0.0], prior=1) == 0  # (5 + 2) / 3 against (0 + 4) / 3
     assert settle([[1.0, 1.0], [2.0, 0.0]], [3.0, 3.0], prior=4) == 0  # a tie: the first
     assert settle(rows, [1.0, 0.0], prior=1) == 1  # (1 + 2) / 3 against (0 + 4) / 3
-    # A candidate dropped from the race (a shorter row) is not played, whatever it promised.
+    # A candidate dropped from the race (a shorter row) is not played, whatever it promised;
+    # nor one dropped at the race's last look, after its last sample (5 points behind on
+    # each of 6 samples, no spread: clearly behind, though the network promised 100).
     assert settle([[0.0, 0.0, 0.0], [9.0]], [0.0, 9.0], prior=20) == 0
+    assert settle([[5.0] * 6, [0.0] * 6], [0.0, 100.0], prior=20) == 0
+    assert settle([[5.0] * 5, [0.0] * 5], [0.0, 100.0], prior=20) == 1  # before any drop
 
 
+@needs_native
 def test_the_network_alone_plays_its_favourite_and_the_search_departs_from_it() -> None:
     net = LearnedBot(samples=0)
     searched = LearnedBot(3, samples=64)
@@ -110,6 +122,7 @@ def test_learned_searches_within_its_budget_and_only_on_the_native_core(
         return [[0.0] for _ in candidates]
 
     monkeypatch.setattr(learned, "race", spy)
+    monkeypatch.setattr(learned, "serves", lambda rules: True)  # as on the native core
     monkeypatch.setattr(learned, "time", SimpleNamespace(monotonic=lambda: 100.0))
     decisions = [observe(g, s) for g, s, _ in random_decisions(range(2))]
     for obs in decisions:

@@ -37,7 +37,8 @@ def test_offered_module_and_program_bots_play_by_name_in_worker_processes(tmp_pa
     assert searches(Config(offered_bots=offered).bot_spec("mine"))
     assert searches(Config(offered_bots=offered).bot_spec("prog"))
     assert not searches("greedy")
-    assert searches("learned") and searches("learned@8")  # D156: it searches
+    assert searches("learned@8") and searches("learned@1000")  # samples whatever the time
+    assert not searches("learned")  # its search stops 4 ms after the question (D156)
     assert not searches("learned@0") and not searches("learned@000")  # the network alone
     with app_client(tmp_path / "db", offered_bots=offered) as client:
         assert client.get("/api/bots").json() == {"bots": ["greedy", "mine", "prog"]}

@@ -21,7 +21,6 @@ than the whole budget.
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from collections.abc import Sequence
@@ -34,7 +33,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from paohuzi.bots.beliefs import Beliefs
-from paohuzi.bots.expert import race
+from paohuzi.bots.expert import RACE_FROM, race, survivors
 from paohuzi.bots.greedy import GreedyBot
 from paohuzi.engine.actions import HU, Action, ActionType
 from paohuzi.engine.cards import NUM_KINDS, RED_KINDS, is_big
@@ -282,18 +281,18 @@ UNBOUNDED = 1_000_000
 """Samples of a search bounded by its time only."""
 
 
-def settle(rows: Sequence[Sequence[float]], estimates: Sequence[float], prior: float) -> int:
-    """The row (candidate) to play after a race: among those that ran to the end, the best
-    mean of its payments and its network ``estimates`` (points) counted as ``prior`` samples,
-    the first on a tie. The same samples served every candidate still racing, so the deal's
-    luck shifts them alike and the prior weighs their differences."""
+def settle(rows: list[list[float]], estimates: Sequence[float], prior: float) -> int:
+    """The row (candidate) to play after a race (:func:`paohuzi.bots.expert.race`): among
+    those still in it at its end, the best mean of its payments and its network
+    ``estimates`` (points) counted as ``prior`` samples, the first on a tie. The same samples
+    served every candidate still racing, so the deal's luck shifts them alike and the prior
+    weighs their differences. A candidate the race dropped is not played, even one dropped
+    after its last sample (its row then as long as the others')."""
     done = max(len(r) for r in rows)
-    best, best_value = 0, -float("inf")
-    for i, (row, estimate) in enumerate(zip(rows, estimates, strict=True)):
-        value = (prior * estimate + sum(row)) / (prior + done)
-        if len(row) == done and value > best_value:
-            best, best_value = i, value
-    return best
+    left = [i for i, r in enumerate(rows) if len(r) == done]
+    if done >= RACE_FROM:  # the race's last look, after its last sample
+        left = survivors(rows, left)
+    return max(left, key=lambda i: ((prior * estimates[i] + sum(rows[i])) / (prior + done), -i))
 
 
 class LearnedBot:
@@ -336,7 +335,7 @@ class LearnedBot:
             return legal[order[0]]
         limit = self.budget if self.samples is None else None
         if self.time_limit is not None:
-            limit = min(limit or math.inf, self.time_limit)
+            limit = self.time_limit if limit is None else min(limit, self.time_limit)
         rows = race(
             observation,
             [legal[i] for i in shortlist],

@@ -1,10 +1,11 @@
 """Bot decisions for the server: never on the event loop's time, never past a deadline.
 
-Quick bots (random, greedy, ``learned@0``) decide in the event loop (greedy: about 2 ms on
-average, tens of milliseconds at worst, measured). A searching
-bot (the experts, the learned bot, D156) decides in a small pool of worker processes, so its
-search takes no time from the server process; its search is bounded from inside
-(``time_limit``, whatever samples its level asks for) and its
+Quick bots (random, greedy, ``learned`` and ``learned@0``) decide in the event loop (greedy:
+about 2 ms on average, tens of milliseconds at worst, measured; ``learned`` about 3.4 ms, its
+search stopping 4 ms after the question, D156). A searching bot (the experts, ``learned@N``)
+decides in a small pool of worker processes, so its search takes no time from the server
+process; its search is bounded from inside (``time_limit``, whatever samples its level asks
+for) and its
 answer awaited for at most the deadline, past which the greedy bot's choice is played. A bot
 that raises is replaced by the greedy bot for that decision.
 """
@@ -60,12 +61,13 @@ def stop(pool: ProcessPoolExecutor) -> None:
 
 
 def searches(spec: str) -> bool:
-    """Whether the bot of this spec runs in a worker process: the experts and the learned bot
-    search (``learned@0``, the network alone, does not: D156), and a bot from an operator's
-    module or program may cost anything."""
-    level, at, setting = spec.partition("@")
+    """Whether the bot of this spec runs in a worker process: either expert searches, a
+    ``learned@N`` searches N samples whatever the time (D156), and a bot from an operator's
+    module or program may cost anything. ``learned`` (its search stops about 4 ms after the
+    question, D156) and ``learned@0`` (the network alone) decide in the event loop."""
+    level, _, setting = spec.partition("@")
     if level == "learned":
-        return not (at and setting.strip("0") == "")
+        return setting.strip("0") != ""
     return spec_kind(spec) != "builtin" or level in EXPERTS
 
 
@@ -79,8 +81,8 @@ class Bounded(Protocol):
 def _decide(spec: str, seed: int, observation: Observation, limit: float) -> Action:
     """In a worker process: one decision of a fresh bot."""
     bot = load_bot(spec, seed)
-    if isinstance(bot, Bounded):  # the experts, the learned bot: a learned@1000 too (D156)
-        bot.time_limit = limit
+    if isinstance(bot, Bounded):  # the experts, and a client's learned@1000 (D156); an
+        bot.time_limit = limit  # operator's bot with such an attribute is bounded as well
     try:
         return bot.act(observation)
     finally:
