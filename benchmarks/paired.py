@@ -25,10 +25,14 @@ def per_deal(directory: Path, names: list[str], bot: str) -> dict[int, float]:
     paid: dict[int, list[int]] = {}
     if directory.is_file():
         for line in directory.read_text(encoding="utf-8").splitlines():
-            record = json.loads(line)
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError:  # a last line cut off by a killed run
+                continue
             for hand in record.get("hands", ()):  # the first line describes the run
-                for name, payment in zip(hand["seating"], hand["payments"], strict=True):
-                    if name == bot:
+                seats = zip(hand["seating"], hand["payments"], strict=True)
+                for seat, (name, payment) in enumerate(seats):
+                    if name == bot and seat != hand.get("sitting_out"):
                         paid.setdefault(record["deal"], []).append(payment)
         return {deal: sum(p) / len(p) for deal, p in paid.items()}
     order = seatings(names)
