@@ -19,6 +19,7 @@ from playwright.sync_api import (
     BrowserContext,
     Locator,
     Page,
+    Route,
     ViewportSize,
     WebSocketRoute,
 )
@@ -334,6 +335,40 @@ def test_the_settlement_of_a_self_drawn_win_on_the_last_card(
     assert "含自摸 +1等" in figures and "海底 +1番" in figures and "平胡 1番" in figures
     assert page.inner_text("#settle-wall-title") == "底牌已摸完"
     table.shot("settlement")
+    table.close()
+
+
+def test_a_history_list_that_failed_or_lags_is_asked_for_again(
+    site: Server, browser: Browser, shots: Path
+) -> None:
+    # The list of finished hands is asked for when the hand is over. A busy server may refuse
+    # it (429, 503) or answer it without the hand just finished: the table asks again, while
+    # it stays on that hand (nothing else would make it ask: the players may not press ready).
+    table = Table(browser, shots, PHONE)
+    page = table.page
+    faked: list[int] = []
+
+    def lagging(route: Route) -> None:
+        faked.append(1)
+        if len(faked) % 2:
+            route.fulfill(status=503, json={"detail": "the database is slow"})
+        else:
+            route.fulfill(json=[])
+
+    page.route("**/api/rooms/*/hands", lagging)
+    room = new_room(site, [None, "greedy", "greedy"], HAIDI_SEED)
+    page.goto(site.url + local(room["seats"][0]["url"]))
+    page.wait_for_selector("#hand .card")
+    play_until_settled([page])
+    asked = len(faked)
+    page.unroute("**/api/rooms/*/hands")
+    page.wait_for_selector("#history a.replay-link")  # the hand is still the one just over
+    assert page.is_visible("#settlement")
+    assert asked >= 2  # the hand's start and its end, at least, were answered by the fake
+    assert page.get_attribute("#history a.replay-link", "href") == f"/room/{room['room']}/hand/0"
+    refused = [e for e in table.errors if "status of 503" in e]
+    assert refused and len(refused) <= len(faked)  # the browser's own line for each, no more
+    table.errors = [e for e in table.errors if e not in refused]
     table.close()
 
 

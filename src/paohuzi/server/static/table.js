@@ -511,14 +511,30 @@ export function onState(m) {
   }
 }
 
-/** Every finished hand of the room, whenever the table changes hand (and after a reload). */
+/** Every finished hand of the room, whenever the table changes hand (and after a reload).
+ * A list that failed (a busy server's 429 or 503) or that lacks the hand just finished is
+ * asked for again, 1 s later, then 2, 4 … 30 s, while the table stays on that hand. */
 export async function loadHistory() {
   if (!ui.state || ui.replaying || !ui.roomId) return;
   const key = ui.state.room + ":" + ui.state.hand_no + ":" + ui.state.over;
   if (key === ui.historyKey) return;
   ui.historyKey = key;
+  clearTimeout(ui.historyTimer);
+  if (ui.historyAsked !== key) { ui.historyAsked = key; ui.historyWait = 0; }
+  const again = () => {
+    if (ui.historyKey !== key) return;
+    ui.historyKey = "";
+    ui.historyWait = Math.min(30000, (ui.historyWait || 500) * 2);
+    ui.historyTimer = setTimeout(loadHistory, ui.historyWait);
+  };
   try {
-    const list = await (await fetch("/api/rooms/" + ui.state.room + "/hands")).json();
+    const reply = await fetch("/api/rooms/" + ui.state.room + "/hands");
+    const list = reply.ok ? await reply.json() : null;
+    if (!Array.isArray(list)) return again();
+    const finished = ui.state.hand_no - 1;  // hand_no counts from 1, a stored hand's n from 0
+    const full = list.length >= 100;  // the first page only: later hands are on later pages
+    if (ui.state.over && !full && !list.some(h => h.n === finished)) again();
+    else ui.historyWait = 0;
     const ol = $("history");
     if (!list.length) { ol.replaceChildren(el("li", "empty", t("history_empty"))); return; }
     ol.replaceChildren(...list.map(h => {
@@ -530,5 +546,5 @@ export async function loadHistory() {
       li.append(a, " " + winner + (h.winner === null ? "" : " · " + t("huxi_n", {n: h.huxi}) + " · " + t("score_n", {n: h.score})));
       return li;
     }));
-  } catch (e) { ui.historyKey = ""; }
+  } catch (e) { again(); }
 }
