@@ -431,6 +431,11 @@ impl Prepared {
         Ok(prepared)
     }
 
+    /// Whether this hand was prepared for `ev` (the same rules' evaluator, not a copy).
+    pub fn uses(&self, ev: &Arc<Evaluator>) -> bool {
+        Arc::ptr_eq(&self.ev, ev)
+    }
+
     /// [`Prepared::new`] again in place, for another hand of the same evaluator: keeps its
     /// buffer. On an error the prepared hand is unusable until refilled.
     pub fn refill(&mut self, mut counts: Counts, table: &[TableInput]) -> Result<(), Invalid> {
@@ -625,6 +630,27 @@ impl Prepared {
         }
     }
 
+    /// A placement that wins (R9.1): seven groups, one pair with a 跑 or 提, the hu-xi a win
+    /// needs. The free cards' best hu-xi and how many free cards are in groups of three.
+    #[inline(always)]
+    fn winning(&self, option: &Placement) -> Option<(i32, i32)> {
+        let k = option.fours;
+        let rest = option.n_free - if k > 0 { 2 } else { 0 };
+        if rest < 0 || rest % 3 != 0 {
+            return None;
+        }
+        let n_table = self.table.len() as i32 + i32::from(option.added.is_some());
+        if n_table + option.kans.count_ones() as i32 + rest / 3 + i32::from(k > 0) != GROUPS_TO_WIN {
+            return None;
+        }
+        let min_huxi = self.ev.rules.min_huxi;
+        if i64::from(option.huxi + self.ev.free_bound(&option.free)) < min_huxi {
+            return None; // short of the hu-xi a win needs whatever the free cards make
+        }
+        let found = self.ev.free_best(&option.free, k > 0)?;
+        (i64::from(found + option.huxi) >= min_huxi).then_some((found, rest))
+    }
+
     /// The best of some placements by 底数, then hu-xi (R9.1); ties keep the first.
     fn best(
         &self,
@@ -639,23 +665,8 @@ impl Prepared {
         let mut facts: Option<(i64, i64, i64)> = None;
         for (i, option) in options.iter().enumerate() {
             let Some(option) = option else { continue };
-            let k = option.fours;
-            let rest = option.n_free - if k > 0 { 2 } else { 0 };
-            if rest < 0 || rest % 3 != 0 {
-                continue;
-            }
-            let n_table = self.table.len() as i32 + i32::from(option.added.is_some());
-            if n_table + option.kans.count_ones() as i32 + rest / 3 + i32::from(k > 0) != GROUPS_TO_WIN {
-                continue;
-            }
-            if i64::from(option.huxi + self.ev.free_bound(&option.free)) < rules.min_huxi {
-                continue; // short of the hu-xi a win needs whatever the free cards make (R9.1)
-            }
-            let Some(found) = self.ev.free_best(&option.free, k > 0) else { continue };
+            let Some((found, rest)) = self.winning(option) else { continue };
             let huxi = i64::from(found + option.huxi);
-            if huxi < rules.min_huxi {
-                continue;
-            }
             let (red, big, total) = *facts.get_or_insert_with(|| {
                 let mut held = self.held;
                 if let Some(w) = win {
@@ -773,6 +784,23 @@ impl Prepared {
             .collect()
     }
 
+    /// Whether `win` shown from another player's draw wins: [`Prepared::waits`] has it.
+    /// Stops at the first placement that reaches the hu-xi a win needs, scoring none.
+    pub fn wins(&self, win: Kind) -> bool {
+        let mut options = [None; 3];
+        self.placements(win, false, false, &mut options);
+        options.iter().flatten().any(|option| self.winning(option).is_some())
+    }
+
+    /// The unseen copies of the kinds [`Prepared::waits`] lists: `weights[k]` summed over
+    /// every kind `k` that wins, the kinds of weight 0 not tried.
+    pub fn live_waits(&self, weights: &[i64; NUM_KINDS]) -> i64 {
+        (0..NUM_KINDS)
+            .filter(|&k| weights[k] != 0 && self.held[k] < 4 && self.wins(k as Kind))
+            .map(|k| weights[k])
+            .sum()
+    }
+
     /// A player's current total hu-xi (R10.6): the greatest over all combinations of his
     /// table and hand cards, leftovers allowed.
     pub fn current_huxi(&self) -> i64 {
@@ -842,6 +870,32 @@ mod tests {
             prepared.waits().into_iter().map(|(k, b)| (k, b.huxi, b.points)).collect();
         assert_eq!(waits, vec![(16, 18, 2), (19, 18, 2)]);
         assert_eq!(prepared.current_huxi(), 18);
+    }
+
+    #[test]
+    fn live_waits_sums_the_weights_of_the_waits() {
+        // Every two-card ending of a hand of six groups, and of one short of a pair: the
+        // kinds `wins` accepts are the kinds `waits` lists, those of weight 0 skipped.
+        let weights: [i64; NUM_KINDS] = std::array::from_fn(|k| if k % 5 == 3 { 0 } else { k as i64 + 1 });
+        let mut waiting = 0;
+        for a in 0..NUM_KINDS as u8 {
+            for b in a..NUM_KINDS as u8 {
+                let copies = |k: u8| SIX.iter().chain(&[a, b]).filter(|&&c| c == k).count();
+                if copies(a) > 4 || copies(b) > 4 {
+                    continue;
+                }
+                let counts = six_and(&[a, b]);
+                let prepared = Prepared::new(evaluator(), counts, &[]).unwrap();
+                let waits = prepared.waits();
+                waiting += usize::from(!waits.is_empty());
+                let expected: i64 = waits.iter().map(|(k, _)| weights[usize::from(*k)]).sum();
+                assert_eq!(prepared.live_waits(&weights), expected, "{a} {b}");
+                for k in 0..NUM_KINDS as Kind {
+                    assert_eq!(prepared.wins(k), waits.iter().any(|(w, _)| *w == k), "{a} {b} on {k}");
+                }
+            }
+        }
+        assert!(waiting > 10, "the hands tried wait on something ({waiting})");
     }
 
     #[test]
