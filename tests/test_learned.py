@@ -116,9 +116,11 @@ def test_learned_searches_within_its_budget_and_only_on_the_native_core(
     import paohuzi.bots.learned as learned
 
     asked: list[tuple[int, float | None]] = []
+    waited: set[object] = set()
 
     def spy(obs, candidates, samples, seed, deadline, beliefs, *, waits):  # type: ignore[no-untyped-def]
         asked.append((samples, deadline))
+        waited.add(waits)
         return [[0.0] for _ in candidates]
 
     monkeypatch.setattr(learned, "race", spy)
@@ -129,6 +131,7 @@ def test_learned_searches_within_its_budget_and_only_on_the_native_core(
         LearnedBot().act(obs)
         LearnedBot(samples=7).act(obs)
     assert asked and set(asked) == {(learned.UNBOUNDED, 100.0 + learned.SEARCH_BUDGET), (7, None)}
+    assert waited == {"seat"}  # the seat deciding counts its waits in the rollouts (D158)
     asked.clear()
     # The server's bound holds whatever the level asks for (a client's learned@1000).
     for obs in decisions:

@@ -39,6 +39,7 @@ from paohuzi.bots.rollout import rollout_payments
 from paohuzi.bots.sampler import is_consistent, sample
 from paohuzi.engine.actions import PASS, Action, discard, parse_action
 from paohuzi.engine.cards import full_deck
+from paohuzi.engine.core import Waits
 from paohuzi.engine.game import CoreName, Game, IllegalAction, PythonCore
 from paohuzi.engine.observation import observe
 from paohuzi.engine.position import Over, Position
@@ -355,14 +356,15 @@ def test_greedy_choices_agree(name: str, count_waits: bool) -> None:
 
 
 def _rollout_reference(
-    game: Game, candidates: list[Action], seat: int, waits: bool = False
+    game: Game, candidates: list[Action], seat: int, waits: Waits = False
 ) -> list[int]:
     found = []
     for action in candidates:
         copy = game.clone()
         copy.apply(action)
         while not copy.is_over:
-            copy.apply(_greedy_reference(copy, waits))
+            counts = waits is True or (waits == "seat" and copy.to_act == seat)
+            copy.apply(_greedy_reference(copy, counts))
         result = copy.result
         assert result is not None
         found.append(result.payments[seat])
@@ -393,10 +395,13 @@ def test_rollouts_agree() -> None:
 
 
 @pytest.mark.xdist_group("native_game")
-def test_rollouts_of_the_greedy_bot_counting_waits_agree() -> None:
-    """``Game.rollout(…, waits=True)`` (the deep trainer's labels, D126): every seat plays
-    ``GreedyBot(count_waits=True)`` inside the native core, as the Python bot plays it."""
-    compared = 0
+@pytest.mark.parametrize("waits", [True, "seat"])
+def test_rollouts_of_the_greedy_bot_counting_waits_agree(waits: Waits) -> None:
+    """``Game.rollout(…, waits=True)`` (the deep trainer's labels, D126; the expert's rollouts,
+    D154): every seat plays ``GreedyBot(count_waits=True)`` inside the native core, as the
+    Python bot plays it; ``waits="seat"`` (learned's search, D158): the seat asked about does,
+    the others play the rollout policy."""
+    compared = differ = 0
     for i in range(60):
         rules = list(RULE_SETS.values())[i % len(RULE_SETS)]
         game = Game.from_position(_position_after(rules, 91_000 + i, i % 50), rules, core="python")
@@ -405,14 +410,17 @@ def test_rollouts_of_the_greedy_bot_counting_waits_agree() -> None:
         seat = game.to_act
         assert seat is not None
         candidates = game.legal_actions()[:3]
-        expected = _rollout_reference(game, candidates, seat, waits=True)
-        # The expert's rollouts (D154): in Python on a Python game, inside the core on a native one.
-        assert rollout_payments(game, candidates, seat, waits=True) == expected, i
+        expected = _rollout_reference(game, candidates, seat, waits=waits)
+        # In Python on a Python game, inside the core on a native one.
+        assert rollout_payments(game, candidates, seat, waits=waits) == expected, i
         native_game = Game.from_position(game.position(), rules, core="native")
-        assert native_game.rollout(candidates, seat, waits=True) == expected, i
-        assert rollout_payments(native_game, candidates, seat, waits=True) == expected, i
+        assert native_game.rollout(candidates, seat, waits=waits) == expected, i
+        assert rollout_payments(native_game, candidates, seat, waits=waits) == expected, i
         compared += len(candidates)
+        other: Waits = "seat" if waits is True else True
+        differ += native_game.rollout(candidates, seat, waits=other) != expected
     assert compared > 60
+    assert differ > 0  # who counts their waits changes some hands
 
 
 def test_rollouts_agree_with_the_pure_python_engine() -> None:

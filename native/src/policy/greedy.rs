@@ -261,16 +261,22 @@ impl Game {
     /// Plays the hand to its end with the greedy bot (`waits` False: the rollout policy) at
     /// every seat; the payments.
     pub fn play_greedy(&mut self, waits: bool) -> Vec<i64> {
-        while let Some(act) = self.greedy(waits) {
+        self.play_greedy_seats(if waits { u8::MAX } else { 0 })
+    }
+
+    /// [`Game::play_greedy`], the seats in the bit mask `waits` counting their waits.
+    pub fn play_greedy_seats(&mut self, waits: u8) -> Vec<i64> {
+        while let Some(seat) = self.to_act() {
+            let act = self.greedy(waits & (1 << seat) != 0).expect("a seat to act");
             self.apply(act).expect("the greedy bot plays a legal action");
         }
         self.outcome().map(|o| o.payments.clone()).unwrap_or_default()
     }
 
     /// `rollout_payments`: for each candidate, `seat`'s payment when it is played and then
-    /// every seat plays the greedy bot (`waits` False: the rollout policy) to the end. None for
-    /// a candidate that is not legal.
-    pub fn rollout(&self, candidates: &[Act], seat: u8, waits: bool) -> Vec<Option<i64>> {
+    /// every seat plays the greedy bot to the end, the seats in the bit mask `waits` counting
+    /// their waits, the others not (the rollout policy). None for a candidate that is not legal.
+    pub fn rollout(&self, candidates: &[Act], seat: u8, waits: u8) -> Vec<Option<i64>> {
         candidates
             .iter()
             .map(|&a| {
@@ -279,7 +285,7 @@ impl Game {
                 copy.log.clear();
                 copy.history.clear();
                 copy.apply(a).ok()?;
-                Some(copy.play_greedy(waits)[usize::from(seat)])
+                Some(copy.play_greedy_seats(waits)[usize::from(seat)])
             })
             .collect()
     }

@@ -896,9 +896,16 @@ impl Game {
     }
 
     /// `rollout_payments(game, candidates, seat)`: ValueError for a candidate that is not legal.
-    /// `waits`: every seat plays `GreedyBot(count_waits=True)` instead of the rollout policy.
-    #[pyo3(signature = (candidates, seat, waits = false))]
-    fn rollout(&self, candidates: Vec<Bound<'_, PyAny>>, seat: u8, waits: bool) -> PyResult<Vec<i64>> {
+    /// `waits`: every seat plays `GreedyBot(count_waits=True)` instead of the rollout policy;
+    /// `seat_waits`: `seat` does, the others play the rollout policy.
+    #[pyo3(signature = (candidates, seat, waits = false, seat_waits = false))]
+    fn rollout(
+        &self,
+        candidates: Vec<Bound<'_, PyAny>>,
+        seat: u8,
+        waits: bool,
+        seat_waits: bool,
+    ) -> PyResult<Vec<i64>> {
         let kit = self.kit.get();
         let mut acts = Vec::new();
         for c in &candidates {
@@ -908,7 +915,17 @@ impl Game {
             return Err(PyValueError::new_err("no such seat"));
         }
         self.core
-            .rollout(&acts, seat, waits)
+            .rollout(
+                &acts,
+                seat,
+                if waits {
+                    u8::MAX
+                } else if seat_waits {
+                    1 << seat
+                } else {
+                    0
+                },
+            )
             .into_iter()
             .map(|p| p.ok_or_else(|| PyValueError::new_err("a candidate that is not legal now")))
             .collect()

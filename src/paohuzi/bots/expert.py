@@ -41,6 +41,7 @@ from paohuzi.bots.expert_v1 import CLEAR_MARGIN, Estimate, ExpertV1Bot
 from paohuzi.bots.rollout import rollout_payments
 from paohuzi.bots.sampler import sample
 from paohuzi.engine.actions import HU, Action
+from paohuzi.engine.core import Waits
 from paohuzi.engine.observation import Observation
 
 DEFAULT_BUDGET = 0.5
@@ -72,14 +73,14 @@ def race(
     deadline: float | None,
     beliefs: Beliefs | None = None,
     *,
-    waits: bool = False,
+    waits: Waits = False,
 ) -> list[list[float]]:
     """Payments of each candidate (rows) on the samples it took part in (columns, the same
     samples in the same order for every row, a dropped candidate's row stopping early).
     Stops when one candidate is left, the survivors have ``samples`` samples, or another
     sample would likely end after ``deadline`` (after one sample at least). The samples are
     uniform among the deals the rules allow, or with ``beliefs`` weighted by them; ``waits``:
-    the rollouts' players count their waits (:data:`paohuzi.bots.rollout.WAITS_POLICY`)."""
+    which of the rollouts' players count their waits (:data:`paohuzi.engine.core.Waits`)."""
     assert obs.seat is not None
     rng = random.Random(seed)
     rows: list[list[float]] = [[] for _ in candidates]

@@ -7,7 +7,8 @@ itself) next to what the seat sees of the table, and a multilayer perceptron (:c
 estimates the payment the seat will end the hand with (docs/learned.md). The choices within
 :data:`SEARCH_MARGIN` points of the network's favourite (:data:`SEARCH_CANDIDATES` at most) are
 then raced as the expert races its own (:func:`paohuzi.bots.expert.race`: deals drawn from what
-the seat knows, weighted by the others' play, played out by the greedy bot) until
+the seat knows, weighted by the others' play, played out by the greedy bot, the seat counting
+its waits and the others not: :data:`ROLLOUT_WAITS`) until
 :data:`SEARCH_BUDGET` is spent, and each one's mean payment is pulled towards the network's
 estimate as if that were :data:`PRIOR_SAMPLES` samples (:func:`settle`). The bot always wins
 when it can, like the greedy bot. Everything comes from the seat's
@@ -37,6 +38,7 @@ from paohuzi.bots.expert import RACE_FROM, race, survivors
 from paohuzi.bots.greedy import GreedyBot
 from paohuzi.engine.actions import HU, Action, ActionType
 from paohuzi.engine.cards import NUM_KINDS, RED_KINDS, is_big
+from paohuzi.engine.core import Waits
 from paohuzi.engine.evaluator import current_huxi, prepare_counts
 from paohuzi.engine.groups import PARTNERS, Group, GroupType
 from paohuzi.engine.observation import Observation
@@ -279,6 +281,10 @@ PRIOR_SAMPLES = 20.0
 """How many samples the network's estimate of a choice counts for beside its rollouts."""
 UNBOUNDED = 1_000_000
 """Samples of a search bounded by its time only."""
+ROLLOUT_WAITS: Waits = "seat"
+"""Who counts their waits in the search's rollouts: the seat deciding, not the others, which
+play the cheap rollout policy (twice the samples in the time of every seat counting them,
+D158)."""
 
 
 def settle(rows: list[list[float]], estimates: Sequence[float], prior: float) -> int:
@@ -343,6 +349,6 @@ class LearnedBot:
             self._rng.randrange(2**32),
             None if limit is None else started + limit,
             Beliefs(observation),
-            waits=True,
+            waits=ROLLOUT_WAITS,
         )
         return legal[shortlist[settle(rows, [float(values[i]) for i in shortlist], PRIOR_SAMPLES)]]

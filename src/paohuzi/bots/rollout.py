@@ -16,6 +16,7 @@ from paohuzi.bots.base import play_hand
 from paohuzi.bots.beliefs import Beliefs, draw
 from paohuzi.bots.greedy import GreedyBot
 from paohuzi.engine.actions import Action
+from paohuzi.engine.core import Waits
 from paohuzi.engine.game import Game
 from paohuzi.engine.observation import Observation
 
@@ -27,15 +28,19 @@ the cost a rollout, and closer to how the others play, D154)."""
 
 
 def rollout_payments(
-    game: Game, candidates: Sequence[Action], seat: int, *, waits: bool = False
+    game: Game, candidates: Sequence[Action], seat: int, *, waits: Waits = False
 ) -> list[int]:
     """For each candidate (legal now in ``game``, which is not changed): ``seat``'s payment
     (R10) when the candidate is played and then every seat plays the rollout policy to the
-    end of the hand (with ``waits``, :data:`WAITS_POLICY`)."""
+    end of the hand; with ``waits`` True, :data:`WAITS_POLICY`; with ``"seat"``, ``seat``
+    plays :data:`WAITS_POLICY` and the others the rollout policy (:data:`Waits`)."""
     inside = game.rollout(candidates, seat, waits=waits)
     if inside is not None:
         return inside
-    players = [WAITS_POLICY if waits else ROLLOUT_POLICY] * game.rules.players
+    players = [
+        WAITS_POLICY if waits is True or (waits == "seat" and s == seat) else ROLLOUT_POLICY
+        for s in range(game.rules.players)
+    ]
     found = []
     for action in candidates:
         copy = game.clone()

@@ -24,6 +24,12 @@ CoreName = Literal["auto", "native", "python"]
 (:class:`paohuzi.native.core.NativeCore`, compiled from Rust), or ``"auto"``: the native core
 where it serves the rule set, the Python core otherwise (D84)."""
 
+Waits = bool | Literal["seat"]
+"""Who counts their waits in a rollout (:meth:`Core.rollout`): nobody (False: every seat plays
+the cheap rollout policy, ``GreedyBot(count_waits=False)``), every seat (True:
+``GreedyBot(count_waits=True)``), or ``"seat"``: the seat whose payment is asked, the others
+the rollout policy (half the cost of True; D158)."""
+
 
 class Core(Protocol):
     """What a :class:`Game` asks of the core that plays it: the state, the transitions, and the
@@ -96,10 +102,10 @@ class Core(Protocol):
         ...
 
     def rollout(
-        self, candidates: Sequence[Action], seat: int, *, waits: bool = False
+        self, candidates: Sequence[Action], seat: int, *, waits: Waits = False
     ) -> list[int] | None:
         """:func:`paohuzi.bots.rollout.rollout_payments` inside the core (fallback there);
-        ``waits``: every seat plays ``GreedyBot(count_waits=True)``, not the rollout policy."""
+        ``waits``: who counts their waits (:data:`Waits`)."""
         ...
 
     def encode(self, seat: int) -> bytearray | None:

@@ -27,7 +27,7 @@ from paohuzi.engine.cards import (
     Kind,
     full_deck,
 )
-from paohuzi.engine.core import Core, CoreName
+from paohuzi.engine.core import Core, CoreName, Waits
 from paohuzi.engine.groups import Group
 from paohuzi.engine.position import (
     ClaimWindow,
@@ -402,10 +402,10 @@ class Game:
         return self._core.greedy(count_waits)
 
     def rollout(
-        self, candidates: Sequence[Action], seat: int, *, waits: bool = False
+        self, candidates: Sequence[Action], seat: int, *, waits: Waits = False
     ) -> list[int] | None:
         """:func:`paohuzi.bots.rollout.rollout_payments` inside the core, or None; ``waits``:
-        every seat plays ``GreedyBot(count_waits=True)`` instead of the rollout policy."""
+        who counts their waits (:data:`paohuzi.engine.core.Waits`)."""
         return self._core.rollout(candidates, seat, waits=waits)
 
     def encoded(self, seat: int) -> bytearray | None:

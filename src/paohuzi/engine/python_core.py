@@ -448,7 +448,7 @@ class PythonCore:
         return None
 
     def rollout(
-        self, candidates: Sequence[Action], seat: int, *, waits: bool = False
+        self, candidates: Sequence[Action], seat: int, *, waits: bool | Literal["seat"] = False
     ) -> list[int] | None:
         del candidates, seat, waits
         return None

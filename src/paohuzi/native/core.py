@@ -21,6 +21,7 @@ from paohuzi import native
 from paohuzi.engine.action_ids import ACTIONS
 from paohuzi.engine.actions import HU, PASS, PENG, Action, ActionType, discard
 from paohuzi.engine.cards import NUM_KINDS, Kind, full_deck
+from paohuzi.engine.core import Waits
 from paohuzi.engine.game import (
     Event,
     EventType,
@@ -541,11 +542,13 @@ class NativeCore:
 
     # ----------------------------------------------------------------------------- capabilities
 
-    def rollout(self, candidates: Sequence[Action], seat: int, *, waits: bool = False) -> list[int]:
+    def rollout(
+        self, candidates: Sequence[Action], seat: int, *, waits: Waits = False
+    ) -> list[int]:
         """``rollout_payments`` inside the native core: for each candidate, ``seat``'s payment
-        when it is played and then every seat plays ``GreedyBot(count_waits=waits)`` to the
-        end."""
-        return list(self._native.rollout(list(candidates), seat, waits))
+        when it is played and then every seat plays the greedy bot to the end, counting its
+        waits as ``waits`` says (:data:`paohuzi.engine.core.Waits`)."""
+        return list(self._native.rollout(list(candidates), seat, waits is True, waits == "seat"))
 
     def encode(self, seat: int) -> bytearray:
         """``seat``'s observation array (:func:`paohuzi.env.encoding.encode`) as the bytes of
