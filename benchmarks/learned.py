@@ -4,8 +4,9 @@ Run: ``python benchmarks/learned.py [--hands 100]``. It collects every decision 
 ``--hands`` seeded hands played by greedy bots, then times each bot deciding all of them (one
 core), and prints the mean milliseconds a decision and the slowest decision (issue 26: at most
 5 ms). ``learned@0`` reruns the greedy bot's scoring inside its features; ``learned`` adds its
-search of at most 4 ms (D156); ``learned-deep`` computes the evaluator's waits of each action
-and a 0.33 M-weight network.
+search, which stops about 4 ms after the question (D156: a sample begun runs to its end, so
+the slowest decision takes a little longer); ``learned-deep`` computes the evaluator's waits
+of each action and a 0.33 M-weight network.
 """
 
 from __future__ import annotations

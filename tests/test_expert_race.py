@@ -145,10 +145,11 @@ def within(clock: VirtualClock, started: float, bound: float, candidates: int) -
     return clock.now - started <= max(bound, clock.cost * candidates) + 1e-9
 
 
-@pytest.mark.parametrize("limit", [0.05, 0.2])
+@pytest.mark.parametrize("limit", [0.0, 0.05, 0.2])
 def test_a_time_limit_bounds_the_search(limit: float, monkeypatch: pytest.MonkeyPatch) -> None:
     """The server's hard bound (``time_limit``) cuts a search of any size (1,000 samples, or
-    a 10 s budget) at the limit, counted in rollouts on a clock they advance."""
+    a 10 s budget) at the limit, counted in rollouts on a clock they advance; a limit of 0
+    leaves the one sample every search plays."""
     clock = VirtualClock(cost=0.002)
     clock.install(monkeypatch, expert_module)
     for obs in searched_observations(range(4))[:5]:

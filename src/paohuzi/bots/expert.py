@@ -255,7 +255,8 @@ class ExpertV2Bot(ExpertV1Bot):
         now = time.monotonic()
         deadline = None if self.samples is not None else now + self.budget
         if self.time_limit is not None:
-            deadline = min(deadline or math.inf, now + self.time_limit)
+            limit = now + self.time_limit
+            deadline = limit if deadline is None else min(deadline, limit)
         return deadline
 
 

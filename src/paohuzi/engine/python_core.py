@@ -450,6 +450,7 @@ class PythonCore:
     def rollout(
         self, candidates: Sequence[Action], seat: int, *, waits: bool | Literal["seat"] = False
     ) -> list[int] | None:
+        # ``waits`` is paohuzi.engine.core.Waits, spelled out: that module imports this one.
         del candidates, seat, waits
         return None
 

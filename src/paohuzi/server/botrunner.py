@@ -1,7 +1,7 @@
 """Bot decisions for the server: never on the event loop's time, never past a deadline.
 
 Quick bots (random, greedy, ``learned`` and ``learned@0``) decide in the event loop (greedy:
-about 2 ms on average, tens of milliseconds at worst, measured; ``learned`` about 3.4 ms, its
+about 2 ms on average, tens of milliseconds at worst, measured; ``learned`` about 3.3 ms, its
 search stopping 4 ms after the question, D156). A searching bot (the experts, ``learned@N``)
 decides in a small pool of worker processes, so its search takes no time from the server
 process; its search is bounded from inside (``time_limit``, whatever samples its level asks

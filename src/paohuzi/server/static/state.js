@@ -56,10 +56,9 @@ export const ui = {
   seenCommitments: {},
   /** The hand whose finished hands were listed last. */
   historyKey: "",
-  /** The list asked for again (it failed, or lacked the hand just finished): when, how long. */
-  historyAsked: "",
+  /** The list asked for again (it failed, or lacked the hand just finished): when, how often. */
   historyTimer: 0,
-  historyWait: 0,
+  historyTries: 0,
 
   // ---- the replay board and the review (replay.js)
   replaying: false,

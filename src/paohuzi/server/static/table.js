@@ -511,40 +511,42 @@ export function onState(m) {
   }
 }
 
+/** Asks for the finished hands again at most this many times for one hand: 1 s later, then
+ * 2, 4, 8, 16, 32 s (about a minute in all). */
+const HISTORY_TRIES = 6;
+
 /** Every finished hand of the room, whenever the table changes hand (and after a reload).
- * A list that failed (a busy server's 429 or 503) or that lacks the hand just finished is
- * asked for again, 1 s later, then 2, 4 … 30 s, while the table stays on that hand. */
-export async function loadHistory() {
+ * A list that failed (a busy server's 429 or 503, the network) or that lacks the hand just
+ * finished is asked for again while the table stays on that hand (HISTORY_TRIES). */
+export async function loadHistory(retrying = false) {
   if (!ui.state || ui.replaying || !ui.roomId) return;
-  const key = ui.state.room + ":" + ui.state.hand_no + ":" + ui.state.over;
-  if (key === ui.historyKey) return;
+  const {room, hand_no: handNo, over} = ui.state;
+  const key = room + ":" + handNo + ":" + over;
+  if (key === ui.historyKey && !retrying) return;
+  if (key !== ui.historyKey) ui.historyTries = 0;
   ui.historyKey = key;
   clearTimeout(ui.historyTimer);
-  if (ui.historyAsked !== key) { ui.historyAsked = key; ui.historyWait = 0; }
-  const again = () => {
-    if (ui.historyKey !== key) return;
-    ui.historyKey = "";
-    ui.historyWait = Math.min(30000, (ui.historyWait || 500) * 2);
-    ui.historyTimer = setTimeout(loadHistory, ui.historyWait);
+  const retry = () => {
+    if (ui.historyTries >= HISTORY_TRIES) return;
+    ui.historyTimer = setTimeout(() => loadHistory(true), 1000 * 2 ** ui.historyTries++);
   };
+  let list = null;
   try {
-    const reply = await fetch("/api/rooms/" + ui.state.room + "/hands");
-    const list = reply.ok ? await reply.json() : null;
-    if (!Array.isArray(list)) return again();
-    const finished = ui.state.hand_no - 1;  // hand_no counts from 1, a stored hand's n from 0
-    const full = list.length >= 100;  // the first page only: later hands are on later pages
-    if (ui.state.over && !full && !list.some(h => h.n === finished)) again();
-    else ui.historyWait = 0;
-    const ol = $("history");
-    if (!list.length) { ol.replaceChildren(el("li", "empty", t("history_empty"))); return; }
-    ol.replaceChildren(...list.map(h => {
-      const li = el("li");
-      const a = el("a", "replay-link", t("replay_hand", {n: h.n + 1}));
-      a.href = "/room/" + ui.state.room + "/hand/" + h.n;
-      a.target = "_blank";
-      const winner = h.winner === null ? t("replay_draw") : t("replay_winner", {who: nameOf(h.winner)});
-      li.append(a, " " + winner + (h.winner === null ? "" : " · " + t("huxi_n", {n: h.huxi}) + " · " + t("score_n", {n: h.score})));
-      return li;
-    }));
-  } catch (e) { again(); }
+    const reply = await fetch("/api/rooms/" + room + "/hands");
+    if (reply.ok) list = await reply.json();
+  } catch (e) { list = null; }
+  if (ui.historyKey !== key || ui.replaying) return;  // the table moved on meanwhile
+  if (!Array.isArray(list)) return retry();
+  if (over && !list.some(h => h.n === handNo - 1)) retry();  // hand_no counts from 1, n from 0
+  const ol = $("history");
+  if (!list.length) { ol.replaceChildren(el("li", "empty", t("history_empty"))); return; }
+  ol.replaceChildren(...list.map(h => {
+    const li = el("li");
+    const a = el("a", "replay-link", t("replay_hand", {n: h.n + 1}));
+    a.href = "/room/" + room + "/hand/" + h.n;
+    a.target = "_blank";
+    const winner = h.winner === null ? t("replay_draw") : t("replay_winner", {who: nameOf(h.winner)});
+    li.append(a, " " + winner + (h.winner === null ? "" : " · " + t("huxi_n", {n: h.huxi}) + " · " + t("score_n", {n: h.score})));
+    return li;
+  }));
 }
