@@ -7,7 +7,6 @@ import re
 import signal
 import subprocess
 import sys
-import termios
 from pathlib import Path
 from typing import Any
 
@@ -32,17 +31,9 @@ def as_from_a_shell() -> None:
     """In the child, before ``paohuzi play`` starts: Ctrl-C as a terminal's shell leaves it
     (SIGINT handled by default, not blocked), whatever the test process did with it. A test
     worker that ignores or blocks SIGINT would otherwise hand that on through fork and exec,
-    and the program would never see the Ctrl-C the test types (seen once on a loaded CI run).
-
-    And the terminal does not flush on Ctrl-C (``NOFLSH``): the kernel sends SIGINT first and
-    flushes the output not yet read after, so a program that answers at once (on the other
-    core) could have its "[y/N]" thrown away, and the test would wait for it in vain (seen once
-    on a CI run). A person at a terminal reads the screen, not that queue."""
+    and the program would never see the Ctrl-C the test types (seen once on a loaded CI run)."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-    attributes = termios.tcgetattr(0)  # the pseudo-terminal, standard input by now
-    attributes[3] |= termios.NOFLSH
-    termios.tcsetattr(0, termios.TCSANOW, attributes)
 
 
 def spawn(*args: str, cwd: Path) -> pexpect.spawn:
