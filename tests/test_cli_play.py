@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import signal
 import subprocess
 import sys
+import termios
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +36,34 @@ def as_from_a_shell() -> None:
     and the program would never see the Ctrl-C the test types (seen once on a loaded CI run)."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def after_ctrl_c(child: pexpect.spawn, pattern: str) -> None:
+    """Wait for the program's answer to the Ctrl-C just typed. If none comes, fail with what the
+    kernel says of the program (state, what it waits in, threads, signals pending, blocked,
+    ignored and caught, the terminal's foreground group and local modes), so that a lost
+    signal can be told from a hang: one CI run timed out here (stop 44), cause not found."""
+    try:
+        child.expect(pattern)
+    except pexpect.TIMEOUT:
+        facts = []
+        proc = Path(f"/proc/{child.pid}")
+        for line in (proc / "status").read_text().splitlines():
+            if line.split(":")[0] in {
+                "State",
+                "Threads",
+                "SigPnd",
+                "ShdPnd",
+                "SigBlk",
+                "SigIgn",
+            } or line.startswith("SigCgt"):
+                facts.append(line.replace("\t", " "))
+        facts.append(f"wchan {(proc / 'wchan').read_text()!r}")
+        facts.append(f"pgrp {os.getpgid(child.pid)}, foreground {os.tcgetpgrp(child.child_fd)}")
+        facts.append(f"lflag {termios.tcgetattr(child.child_fd)[3]:#x}")
+        raise AssertionError(
+            f"no answer to Ctrl-C: {'; '.join(facts)}; the screen ends {child.before[-200:]!r}"
+        ) from None
 
 
 def spawn(*args: str, cwd: Path) -> pexpect.spawn:
@@ -197,7 +227,7 @@ def test_ctrl_c_ends_cleanly_and_offers_to_save_the_record(tmp_path: Path) -> No
     answer(child, found)
     child.expect([*PROMPTS, "payments"])
     child.sendintr()
-    child.expect(r"Save the record of this hand\? \[y/N\]")
+    after_ctrl_c(child, r"Save the record of this hand\? \[y/N\]")
     child.sendline("y")
     child.expect("saved ")
     child.expect(pexpect.EOF)
@@ -217,7 +247,7 @@ def test_bad_keys_are_refused_politely(tmp_path: Path) -> None:
     child.sendline("999")
     child.expect("type a number from the list")
     child.sendintr()
-    child.expect(r"\[y/N\]")
+    after_ctrl_c(child, r"\[y/N\]")
     child.sendline("n")
     child.expect(pexpect.EOF)
     child.close()
