@@ -528,6 +528,7 @@ export async function loadHistory(retrying = false) {
   clearTimeout(ui.historyTimer);
   const retry = () => {
     if (ui.historyTries >= HISTORY_TRIES) return;
+    clearTimeout(ui.historyTimer);  // one timer a table, even with two answers coming
     ui.historyTimer = setTimeout(() => loadHistory(true), 1000 * 2 ** ui.historyTries++);
   };
   let list = null;
@@ -537,7 +538,9 @@ export async function loadHistory(retrying = false) {
   } catch (e) { list = null; }
   if (ui.historyKey !== key || ui.replaying) return;  // the table moved on meanwhile
   if (!Array.isArray(list)) return retry();
-  if (over && !list.some(h => h.n === handNo - 1)) retry();  // hand_no counts from 1, n from 0
+  // hand_no counts from 1, a stored hand's n from 0; a full first page (100, the server's most)
+  // does not reach the newest hands: nothing to wait for there.
+  if (over && list.length < 100 && !list.some(h => h.n === handNo - 1)) retry();
   const ol = $("history");
   if (!list.length) { ol.replaceChildren(el("li", "empty", t("history_empty"))); return; }
   ol.replaceChildren(...list.map(h => {
