@@ -82,7 +82,10 @@ def test_a_client_of_new_events_makes_every_state_whole(tmp_path: Path) -> None:
                             break
                     seat_ws.send_json({"type": "ready"})
             assert whole.cut == 0
-            assert new.cut > 20 and seat.cut > 20  # cut states, hand after hand
+            # Cut states, hand after hand: every state but each hand's first, however short the
+            # hands (their decks are random) and however many states a busy machine merged.
+            assert new.cut > 0 and new.states - new.cut == 2
+            assert seat.cut > 0 and seat.states - seat.cut == 2
         # Every message handed to a socket was timed from its queueing (the writer's wait).
         metrics = client.get("/api/metrics", headers={"Authorization": "Bearer op"}).json()
         assert metrics["sent"] >= whole.states + new.states + seat.states
