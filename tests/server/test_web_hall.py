@@ -4,10 +4,12 @@ and the profile and the leaderboard show what was played. Screenshots desktop an
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, ViewportSize
+from playwright.sync_api import APIResponse, Browser, Page, Route, ViewportSize
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from paohuzi.server.store import open_store
 from tests.pgcluster import db_url
@@ -162,6 +164,48 @@ def test_the_hall_reads_english(server: Server, browser: Browser, shots: Path) -
     wait_js(page, "document.getElementById('board-note').textContent.length > 0")
     assert chinese(page) == []
     table.close()
+
+
+def test_a_claim_is_not_undone_by_the_pages_first_look_at_its_player(
+    server: Server, browser: Browser, shots: Path
+) -> None:
+    """A code claimed while the page's first GET /api/me (which makes a player and sets its
+    cookie) is still on its way: the claim waits for it, so its cookie does not come last."""
+    first, second = Table(browser, shots, LAPTOP), Table(browser, shots, LAPTOP)
+    ann = enter_hall(first.page, server.url, "Ann")
+    code = first.page.evaluate("fetch('/api/me/transfer', {method: 'POST'}).then(r => r.json())")
+    held: list[tuple[Route, APIResponse]] = []
+
+    def hold_first_look(route: Route) -> None:
+        if route.request.method == "GET" and not held:
+            # The server answers at once (a new player, its cookie); the page has the answer
+            # only below, after the claim had its chance to go.
+            held.append((route, route.fetch()))
+        else:
+            route.continue_()
+
+    page = second.page
+    page.route("**/api/me", hold_first_look)
+    page.goto(server.url + "/")
+    page.click("#devices summary")
+    page.click("#claim-open")
+    page.fill("#claim-code", code["code"])
+    page.click("#claim-go")
+    # A page that sent the claim at once has it answered before the first look; one that
+    # waits for the first look sends nothing here (the wait runs out).
+    with contextlib.suppress(PlaywrightTimeoutError):
+        page.wait_for_event(
+            "requestfinished", lambda r: r.url.endswith("/api/me/claim"), timeout=2000
+        )
+    assert len(held) == 1
+    route, answer = held[0]
+    route.fulfill(response=answer)
+    wait_js(page, f"document.getElementById('my-profile').getAttribute('href') === '/player/{ann}'")
+    assert page.evaluate("fetch('/api/me').then(r => r.json())")["id"] == ann
+    page.reload()
+    wait_js(page, f"document.getElementById('my-profile').getAttribute('href') === '/player/{ann}'")
+    first.close()
+    second.close()
 
 
 def test_another_device_becomes_the_same_player_by_a_transfer_code(

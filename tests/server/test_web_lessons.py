@@ -177,7 +177,13 @@ def test_progress_goes_with_the_player_to_another_browser(
 
     second = Table(browser, shots, DESKTOP)
     other = second.page
-    other.goto(f"{site.url}/learn")  # a player of its own, and a lesson kept in this browser
+    # A player of its own, and a lesson kept in this browser. The claim waits for the page to
+    # have read its progress: the answer of its first GET /api/me, which made the player, sets
+    # a cookie and could otherwise come after the claim's and undo it.
+    with other.expect_response(
+        lambda r: r.url.endswith("/api/me/progress") and r.request.method == "GET"
+    ):
+        other.goto(f"{site.url}/learn")
     other.wait_for_selector(".lesson-item")
     assert "学到第2/3步" not in other.inner_text('.lesson-item[data-lesson="chi-bi"]')
     other.evaluate(

@@ -135,7 +135,13 @@ def test_an_answer_goes_with_the_player_to_another_browser(
 
     second = Table(browser, shots, DESKTOP)
     other = second.page
-    other.goto(f"{site.url}/puzzles?theme={puzzle.theme}")
+    # The page's player is made by its first GET /api/me, whose answer sets a cookie: the
+    # claim waits for the page to have read its progress, or that answer could come after the
+    # claim's and undo it (the hall's claim form waits for it too).
+    with other.expect_response(
+        lambda r: r.url.endswith("/api/me/progress") and r.request.method == "GET"
+    ):
+        other.goto(f"{site.url}/puzzles?theme={puzzle.theme}")
     other.wait_for_selector("#puzzle-list li")
     assert other.locator("#puzzle-list li.right").count() == 0
     claimed = other.evaluate(

@@ -140,12 +140,15 @@ async function startTransfer() {
   box.hidden = false;
 }
 
-/** This browser becomes the code's player: the server sets its cookie; the player is read anew. */
+/** This browser becomes the code's player: the server sets its cookie; the player is read anew.
+ * The page's first look at its player is awaited first: when that look makes a new player, its
+ * answer sets a cookie too, and coming after the claim's it would undo the claim. */
 async function claimCode(e) {
   e.preventDefault();
   $("claim-error").textContent = "";
   const code = $("claim-code").value.trim();
   if (!code) { $("claim-code").focus(); return; }
+  if (ui.mePromise) await ui.mePromise.catch(() => null);
   const r = await api("POST", "/api/me/claim", {code});
   if (!r.ok) {
     $("claim-error").textContent = r.status === 404 ? t("err_claim") : refusal(r);
