@@ -11,7 +11,8 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from typing import Any
 
 from paohuzi.bots import GreedyBot, expert, expert_v1, make_bot, play_hand
 from paohuzi.bots.expert_v1 import ExpertV1Bot
@@ -41,14 +42,14 @@ class Timed:
 ROLLOUTS = [0]
 
 
-def counting(real: Callable[..., list[int]]) -> Callable[..., list[int]]:
-    def rollout_payments(
-        game: Game, candidates: Sequence[Action], seat: int, *, waits: bool = False
-    ) -> list[int]:
-        ROLLOUTS[0] += len(candidates)
-        return real(game, candidates, seat, waits=waits)
+def counting(real: Callable[..., list[int]], at: int) -> Callable[..., list[int]]:
+    """``real``, counting one rollout per candidate (its positional argument ``at``)."""
 
-    return rollout_payments
+    def counted(*args: Any, **kw: Any) -> list[int]:
+        ROLLOUTS[0] += len(args[at])
+        return real(*args, **kw)
+
+    return counted
 
 
 def main() -> None:
@@ -58,8 +59,9 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--levels", default=LEVELS, help=f"bot names (default {LEVELS})")
     args = parser.parse_args()
-    expert.rollout_payments = counting(expert.rollout_payments)  # type: ignore[attr-defined]
-    expert_v1.rollout_payments = counting(expert_v1.rollout_payments)  # type: ignore[attr-defined]
+    # The new expert's samples: drawn and played in one call (D159), by the observation.
+    expert.sampled_rollout = counting(expert.sampled_rollout, 3)  # type: ignore[attr-defined]
+    expert_v1.rollout_payments = counting(expert_v1.rollout_payments, 1)  # type: ignore[attr-defined]
     for level in args.levels.split(","):
         bot = make_bot(level, args.seed)
         assert isinstance(bot, ExpertV1Bot)

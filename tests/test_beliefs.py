@@ -19,12 +19,17 @@ from paohuzi.bots.beliefs import (
     ClueType,
     Verdict,
     draw,
+    draw_payments,
 )
 from paohuzi.bots.expert import race
-from paohuzi.bots.sampler import is_consistent, sample
+from paohuzi.bots.rollout import rollout_payments
+from paohuzi.bots.sampler import is_consistent, sample, sample_payments
 from paohuzi.engine.actions import HU
+from paohuzi.engine.core import Waits
 from paohuzi.engine.game import Game
 from paohuzi.engine.observation import Observation, observe
+from paohuzi.engine.rules import HUNAN
+from paohuzi.native.core import serves
 from tests.test_expert_race import searched_observations
 from tests.test_game_invariants import hidden_reshuffle
 
@@ -235,3 +240,33 @@ def test_both_cores_draw_within_the_caps() -> None:
                 assert all(n <= c for n, c in zip(game.hands[seat], cap, strict=True))
             checked += 1
     assert checked > 20
+
+
+@pytest.mark.skipif(not serves(HUNAN), reason="the native core is not built")
+@pytest.mark.parametrize("waits", [False, True, "seat"])
+def test_a_sample_drawn_and_played_in_one_call_is_the_sample_drawn_then_played(
+    waits: Waits,
+) -> None:
+    """The search's samples (D159): drawn and played out inside the native core in one call,
+    they are the game :func:`draw` (with beliefs) or :func:`sample` (without) draws from the
+    same generator, played by ``rollout_payments``, and the generator ends in the same state."""
+    checked = 0
+    for obs in searched_observations(range(6))[:12]:
+        assert obs.seat is not None
+        beliefs = Beliefs(obs)
+        candidates = list(obs.legal[:3])
+        for seed in range(3):
+            fast, slow = random.Random(seed), random.Random(seed)
+            one = draw_payments(obs, beliefs, fast, candidates, waits)
+            two = rollout_payments(draw(obs, beliefs, slow), candidates, obs.seat, waits=waits)
+            assert one == two and fast.getstate() == slow.getstate()
+            one = sample_payments(obs, fast, candidates, waits)
+            two = rollout_payments(sample(obs, slow), candidates, obs.seat, waits=waits)
+            assert one == two and fast.getstate() == slow.getstate()
+            checked += 1
+    assert checked >= 30
+    # Where the native core cannot serve, nothing is drawn and the caller draws itself.
+    several = Beliefs(obs, choices=2)
+    before = fast.getstate()
+    assert draw_payments(obs, several, fast, candidates, waits) is None
+    assert fast.getstate() == before

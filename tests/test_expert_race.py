@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+from collections.abc import Sequence
 from dataclasses import replace
 from types import ModuleType
 
@@ -17,10 +19,12 @@ from paohuzi.bots import (
 )
 from paohuzi.bots import expert as expert_module
 from paohuzi.bots import expert_v1 as expert_v1_module
+from paohuzi.bots.beliefs import Beliefs
 from paohuzi.bots.expert import DEFAULT_BUDGET, LEVELS, ExpertV2Bot, choose, survivors
-from paohuzi.bots.rollout import rollout_payments
+from paohuzi.bots.rollout import rollout_payments, sampled_rollout
 from paohuzi.bots.sampler import is_consistent
 from paohuzi.engine.actions import HU, Action
+from paohuzi.engine.core import Waits
 from paohuzi.engine.game import Game
 from paohuzi.engine.observation import Observation, observe
 from paohuzi.engine.rules import HUNAN, LUZHOU, RuleSet
@@ -127,17 +131,36 @@ class VirtualClock:
         return self.now
 
     def install(self, monkeypatch: pytest.MonkeyPatch, *modules: ModuleType) -> None:
-        """Make each search module read this clock and pay for its rollouts on it."""
+        """Make each search module read this clock and pay for its rollouts on it (those of
+        a drawn game, ``rollout_payments``, or of a sample drawn and played in one call,
+        ``sampled_rollout``)."""
         for module in modules:
             monkeypatch.setattr(module, "time", self)
-            monkeypatch.setattr(module, "rollout_payments", self._rollouts)
+            if hasattr(module, "rollout_payments"):
+                monkeypatch.setattr(module, "rollout_payments", self._rollouts)
+            if hasattr(module, "sampled_rollout"):
+                monkeypatch.setattr(module, "sampled_rollout", self._sampled)
+
+    def _pay(self, candidates: Sequence[Action]) -> None:
+        self.now += self.cost * len(candidates)
+        self.rollouts += len(candidates)
 
     def _rollouts(
         self, game: Game, candidates: list[Action], seat: int, *, waits: bool = False
     ) -> list[int]:
-        self.now += self.cost * len(candidates)
-        self.rollouts += len(candidates)
+        self._pay(candidates)
         return rollout_payments(game, candidates, seat, waits=waits)
+
+    def _sampled(
+        self,
+        obs: Observation,
+        beliefs: Beliefs | None,
+        rng: random.Random,
+        candidates: Sequence[Action],
+        waits: Waits,
+    ) -> list[int]:
+        self._pay(candidates)
+        return sampled_rollout(obs, beliefs, rng, candidates, waits)
 
 
 def within(clock: VirtualClock, started: float, bound: float, candidates: int) -> bool:
@@ -185,7 +208,12 @@ def test_the_expert_searches_samples_not_the_real_deal(monkeypatch: pytest.Monke
         waited.add(waits)
         return rollout_payments(game, candidates, seat, waits=waits)
 
-    monkeypatch.setattr("paohuzi.bots.expert.rollout_payments", spy)
+    # The search draws and plays its samples inside the native core in one call where it
+    # serves (D159; tests/test_beliefs.py checks that call against drawing and playing);
+    # here they are drawn and played through Python, where the games can be looked at.
+    monkeypatch.setattr("paohuzi.bots.rollout.draw_payments", lambda *a: None)
+    monkeypatch.setattr("paohuzi.bots.rollout.sample_payments", lambda *a: None)
+    monkeypatch.setattr("paohuzi.bots.rollout.rollout_payments", spy)
     ExpertBot(3, samples=4).act(obs)
     assert searched and all(is_consistent(g, obs) for g in searched)
     hidden = {tuple(tuple(s.hand) for s in g.position().seats) for g in searched}

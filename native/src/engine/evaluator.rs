@@ -801,6 +801,13 @@ impl Prepared {
             .sum()
     }
 
+    /// Of the kinds in the bit mask `kinds`, those [`Prepared::waits`] lists (as a mask).
+    pub fn winning_kinds(&self, kinds: u32) -> u32 {
+        (0..NUM_KINDS)
+            .filter(|&k| kinds & (1 << k) != 0 && self.held[k] < 4 && self.wins(k as Kind))
+            .fold(0, |mask, k| mask | 1 << k)
+    }
+
     /// A player's current total hu-xi (R10.6): the greatest over all combinations of his
     /// table and hand cards, leftovers allowed.
     pub fn current_huxi(&self) -> i64 {

@@ -12,12 +12,91 @@ use std::sync::Arc;
 use crate::engine::cards::{Counts, Kind, NEIGHBOURS, NUM_KINDS};
 use crate::engine::evaluator::{Evaluator, Prepared, TableInput};
 use crate::engine::game::{Act, Game, Phase, HAND_SIZE};
-use crate::engine::groups::{GType, GroupCode, THREES};
+use crate::engine::groups::{GType, GroupCode, GTYPES, SHAPES, THREES};
 
 thread_local! {
     /// The table as the evaluator takes it and the hand prepared last, kept between calls of
-    /// [`hand_value`] (a rollout makes thousands): their buffers are not allocated anew.
+    /// [`winning_kinds`] (a rollout makes thousands): their buffers are not allocated anew.
     static SCRATCH: RefCell<(Vec<TableInput>, Option<Prepared>)> = const { RefCell::new((Vec::new(), None)) };
+    /// What is known of the waits of the hands asked about lately (D159).
+    static KNOWN: RefCell<Known> = RefCell::new(Known::default());
+}
+
+/// Table groups a hand's key holds (nine bits each); a longer table is not remembered.
+const KEYED_GROUPS: usize = 7;
+/// Hands remembered at most; the memory is emptied when it is full.
+const KNOWN_HANDS: usize = 1 << 14;
+
+/// A hand and its table exactly: the hand's counts three bits a kind, the table's groups
+/// (type and shape, in order) nine bits each.
+type HandKey = (u64, u64);
+
+/// The waits of the hands asked about lately, for one evaluator (D159): per hand and table,
+/// the kinds tried and, of those, the kinds that win. A seat's hand changes only when it
+/// claims or discards, so in a search's rollouts the same hand is asked about at every claim
+/// window, draw after draw, deal after deal; only what is unseen changes, and that only
+/// weighs the kinds.
+#[derive(Default)]
+struct Known {
+    ev: Option<Arc<Evaluator>>,
+    hands: rustc_hash::FxHashMap<HandKey, (u32, u32)>,
+}
+
+// Every group's code and one fit in nine bits (0 is no group), a kind's count in three.
+const _: () = assert!(GTYPES.len() * SHAPES < 511 && KEYED_GROUPS * 9 <= 64 && NUM_KINDS * 3 <= 64);
+
+fn key_of(hand: &Counts, table: &[GroupCode]) -> Option<HandKey> {
+    debug_assert!(hand.iter().all(|&n| n <= 4));
+    if table.len() > KEYED_GROUPS {
+        return None;
+    }
+    let cards = hand.iter().rev().fold(0u64, |key, &n| key << 3 | u64::from(n));
+    let groups = table.iter().fold(0u64, |key, g| key << 9 | u64::from(g.code() + 1));
+    Some((cards, groups))
+}
+
+/// Of the kinds in the mask `kinds`, those the hand wins on, through the thread's
+/// [`SCRATCH`].
+fn winning_kinds(ev: &Arc<Evaluator>, hand: &Counts, table: &[GroupCode], kinds: u32) -> u32 {
+    SCRATCH.with_borrow_mut(|(inputs, prepared)| {
+        inputs.clear();
+        inputs.extend(table.iter().map(|&g| TableInput::of_code(g)));
+        match prepared {
+            Some(p) if p.uses(ev) => p.refill(*hand, inputs).expect("a hand the game made"),
+            _ => *prepared = Some(Prepared::new(ev.clone(), *hand, inputs).expect("a hand the game made")),
+        }
+        prepared.as_ref().map_or(0, |p| p.winning_kinds(kinds))
+    })
+}
+
+/// The unseen copies of the kinds the hand waits on (`hand_value`'s waits): the sum of
+/// `unseen[k]` over the winning kinds `k`, those asked about before read from [`KNOWN`].
+/// Not inlined: the waits are asked for a few hands in ten, and [`hand_value`]'s other path
+/// stays short.
+#[inline(never)]
+fn live_waits(ev: &Arc<Evaluator>, hand: &Counts, table: &[GroupCode], unseen: &[i64; NUM_KINDS]) -> i64 {
+    let wanted = (0..NUM_KINDS).filter(|&k| unseen[k] != 0).fold(0u32, |mask, k| mask | 1 << k);
+    let key = key_of(hand, table);
+    let wins = KNOWN.with_borrow_mut(|known| {
+        if !known.ev.as_ref().is_some_and(|e| Arc::ptr_eq(e, ev)) {
+            known.hands.clear();
+            known.ev = Some(ev.clone());
+        }
+        let (mut tried, mut wins) = key.and_then(|k| known.hands.get(&k).copied()).unwrap_or((0, 0));
+        let missing = wanted & !tried;
+        if missing != 0 {
+            wins |= winning_kinds(ev, hand, table, missing);
+            tried |= missing;
+            if let Some(k) = key {
+                if known.hands.len() >= KNOWN_HANDS {
+                    known.hands.clear();
+                }
+                known.hands.insert(k, (tried, wins));
+            }
+        }
+        wins & wanted
+    });
+    (0..NUM_KINDS).filter(|&k| wins & (1 << k) != 0).map(|k| unseen[k]).sum()
 }
 
 /// A 吃 or 碰 must beat passing by this much (`CLAIM_MARGIN`).
@@ -45,22 +124,6 @@ fn group_len(g: GroupCode) -> i32 {
 
 fn holding_limit(fours: i32) -> i32 {
     HAND_SIZE as i32 + (fours - 1).max(0)
-}
-
-/// The unseen copies of the kinds the hand waits on (`hand_value`'s waits), through the
-/// thread's [`SCRATCH`]. Not inlined: the waits are asked for a few hands in ten, and
-/// [`hand_value`]'s other path stays short.
-#[inline(never)]
-fn live_waits(ev: &Arc<Evaluator>, hand: &Counts, table: &[GroupCode], unseen: &[i64; NUM_KINDS]) -> i64 {
-    SCRATCH.with_borrow_mut(|(inputs, prepared)| {
-        inputs.clear();
-        inputs.extend(table.iter().map(|&g| TableInput::of_code(g)));
-        match prepared {
-            Some(p) if p.uses(ev) => p.refill(*hand, inputs).expect("a hand the game made"),
-            _ => *prepared = Some(Prepared::new(ev.clone(), *hand, inputs).expect("a hand the game made")),
-        }
-        prepared.as_ref().map_or(0, |p| p.live_waits(unseen))
-    })
 }
 
 /// How good a hand and table are (`hand_value`).
@@ -288,5 +351,53 @@ impl Game {
                 Some(copy.play_greedy_seats(waits)[usize::from(seat)])
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::evaluator::add_card;
+    use crate::engine::rules::Rules;
+
+    // Six groups: kan d1, d2d7d10, x1x2x3, kan x5, d4d5d6, x7x8x9 (the evaluator's tests' hand).
+    const SIX: [u8; 18] = [10, 10, 10, 11, 16, 19, 0, 1, 2, 4, 4, 4, 13, 14, 15, 6, 7, 8];
+
+    #[test]
+    fn remembered_waits_are_the_waits() {
+        // Every two-card ending of six groups, in hand and with d1 as a 碰 on the table, asked
+        // with some kinds' weights 0, then with every kind weighed (the kinds not tried the
+        // first time are tried then), then again (all remembered): the same sums as the hand
+        // prepared anew each time.
+        let ev = Arc::new(Evaluator::new(Rules::hunan()));
+        let some: [i64; NUM_KINDS] = std::array::from_fn(|k| if k % 3 == 0 { 0 } else { (k % 4) as i64 + 1 });
+        let every: [i64; NUM_KINDS] = std::array::from_fn(|k| (k % 4) as i64 + 1);
+        let mut waiting = 0;
+        for on_table in [false, true] {
+            let table = if on_table { vec![GroupCode::new(GType::Peng, 10)] } else { vec![] };
+            let inputs: Vec<TableInput> = table.iter().map(|&g| TableInput::of_code(g)).collect();
+            for a in 0..NUM_KINDS as u8 {
+                for b in a..NUM_KINDS as u8 {
+                    let mut counts = [0; NUM_KINDS];
+                    let ending = [a, b];
+                    let mut cards = SIX.iter().skip(if on_table { 3 } else { 0 }).chain(&ending);
+                    if cards.any(|&k| add_card(&mut counts, i64::from(k)).is_err())
+                        || (on_table && counts[10] > 1)
+                    {
+                        continue;
+                    }
+                    let prepared = Prepared::new(ev.clone(), counts, &inputs).unwrap();
+                    waiting += usize::from(prepared.live_waits(&every) > 0);
+                    for weights in [&some, &every, &some, &every] {
+                        assert_eq!(
+                            live_waits(&ev, &counts, &table, weights),
+                            prepared.live_waits(weights),
+                            "{a} {b} on the table: {on_table}"
+                        );
+                    }
+                }
+            }
+        }
+        assert!(waiting > 20, "only {waiting} endings wait");
     }
 }

@@ -1238,4 +1238,44 @@ impl Sampler {
             }
         }
     }
+
+    /// [`Sampler::sample`] and then [`Game::rollout`] on the game drawn, in one call (a
+    /// search's sample without the game crossing into Python): `(0, payments)`, or `(1, …)`
+    /// and `(2, …)` as `sample` says. `waits`: the bit mask of the seats counting their waits.
+    /// ValueError for a candidate no game offers or not legal in the game drawn.
+    fn sample_rollout(
+        &self,
+        py: Python<'_>,
+        seed: u64,
+        tries: usize,
+        candidates: Vec<Bound<'_, PyAny>>,
+        seat: u8,
+        waits: u8,
+    ) -> PyResult<(u8, Py<PyAny>)> {
+        let kit = self.kit.get();
+        let mut acts = Vec::with_capacity(candidates.len());
+        for c in &candidates {
+            acts.push(kit.act(c)?.ok_or_else(|| PyValueError::new_err("a candidate no game offers"))?);
+        }
+        if usize::from(seat) >= self.core.seats.len() {
+            return Err(PyValueError::new_err("no such seat"));
+        }
+        let mut rng = core::Rng::new(seed);
+        match self.core.sample(&mut rng, tries) {
+            Ok(game) => {
+                let paid = game
+                    .rollout(&acts, seat, waits)
+                    .into_iter()
+                    .map(|p| p.ok_or_else(|| PyValueError::new_err("a candidate that is not legal now")))
+                    .collect::<PyResult<Vec<i64>>>()?;
+                Ok((0, paid.into_pyobject(py)?.into_any().unbind()))
+            }
+            Err(crate::policy::sampler::SampleError::Sampling(m)) => {
+                Ok((1, m.into_pyobject(py)?.into_any().unbind()))
+            }
+            Err(crate::policy::sampler::SampleError::Position(m)) => {
+                Ok((2, m.into_pyobject(py)?.into_any().unbind()))
+            }
+        }
+    }
 }

@@ -33,12 +33,15 @@ deal than of the deals the sampler draws, against its alternative). Breaking a p
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from paohuzi.bots.sampler import Caps, SamplingError, sample
+from paohuzi.bots.sampler import Caps, SamplingError, sample, sample_payments
+from paohuzi.engine.actions import Action
 from paohuzi.engine.cards import NUM_KINDS, Kind
 from paohuzi.engine.chi import chi_options
+from paohuzi.engine.core import Waits
 from paohuzi.engine.game import Event, EventType, Game
 from paohuzi.engine.groups import PARTNERS
 from paohuzi.engine.observation import Observation
@@ -269,3 +272,22 @@ def draw(obs: Observation, beliefs: Beliefs, rng: random.Random) -> Game:
         if pick < 0:
             return game
     return drawn[-1][1]
+
+
+def draw_payments(
+    obs: Observation,
+    beliefs: Beliefs,
+    rng: random.Random,
+    candidates: Sequence[Action],
+    waits: Waits,
+) -> list[int] | None:
+    """:func:`draw`'s game and the candidates' payments on it (``rollout_payments``) in one
+    call to the native core (:func:`paohuzi.bots.sampler.sample_payments`), the same game
+    drawn from ``rng``; None when that cannot be (``beliefs.choices`` above 1, or a rule set
+    the native core does not serve), and then nothing is drawn from ``rng``."""
+    if beliefs.choices != 1:
+        return None
+    try:
+        return sample_payments(obs, rng, candidates, waits, caps=beliefs.caps)
+    except SamplingError:
+        return sample_payments(obs, rng, candidates, waits)  # the rules' caps alone, as draw

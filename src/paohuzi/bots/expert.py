@@ -36,10 +36,9 @@ import random
 import time
 from collections.abc import Sequence
 
-from paohuzi.bots.beliefs import CHOICES, Beliefs, draw
+from paohuzi.bots.beliefs import CHOICES, Beliefs
 from paohuzi.bots.expert_v1 import CLEAR_MARGIN, Estimate, ExpertV1Bot
-from paohuzi.bots.rollout import rollout_payments
-from paohuzi.bots.sampler import sample
+from paohuzi.bots.rollout import sampled_rollout
 from paohuzi.engine.actions import HU, Action
 from paohuzi.engine.core import Waits
 from paohuzi.engine.observation import Observation
@@ -97,8 +96,7 @@ def race(
             and now + len(live) * (now - started) / rollouts > deadline
         ):
             break
-        position = sample(obs, rng) if beliefs is None else draw(obs, beliefs, rng)
-        paid = rollout_payments(position, [candidates[i] for i in live], obs.seat, waits=waits)
+        paid = sampled_rollout(obs, beliefs, rng, [candidates[i] for i in live], waits)
         for i, payment in zip(live, paid, strict=True):
             rows[i].append(payment)
         tally.add(live, paid)

@@ -13,8 +13,9 @@ import random
 from collections.abc import Sequence
 
 from paohuzi.bots.base import play_hand
-from paohuzi.bots.beliefs import Beliefs, draw
+from paohuzi.bots.beliefs import Beliefs, draw, draw_payments
 from paohuzi.bots.greedy import GreedyBot
+from paohuzi.bots.sampler import sample, sample_payments
 from paohuzi.engine.actions import Action
 from paohuzi.engine.core import Waits
 from paohuzi.engine.game import Game
@@ -49,6 +50,28 @@ def rollout_payments(
     return found
 
 
+def sampled_rollout(
+    obs: Observation,
+    beliefs: Beliefs | None,
+    rng: random.Random,
+    candidates: Sequence[Action],
+    waits: Waits,
+) -> list[int]:
+    """``rollout_payments`` of the candidates on one game drawn for ``obs`` — uniformly
+    (:func:`paohuzi.bots.sampler.sample`) or with ``beliefs`` weighted by the others' play
+    (:func:`paohuzi.bots.beliefs.draw`) — in one call to the native core where it serves
+    (D159), else drawn and played here: the same game and payments from the same ``rng``."""
+    assert obs.seat is not None
+    if beliefs is None:
+        paid = sample_payments(obs, rng, candidates, waits)
+    else:
+        paid = draw_payments(obs, beliefs, rng, candidates, waits)
+    if paid is not None:
+        return paid
+    game = sample(obs, rng) if beliefs is None else draw(obs, beliefs, rng)
+    return rollout_payments(game, candidates, obs.seat, waits=waits)
+
+
 def sampled_payments(
     obs: Observation,
     candidates: Sequence[Action],
@@ -67,6 +90,6 @@ def sampled_payments(
     beliefs = Beliefs(obs)
     total = [0.0] * len(candidates)
     for _ in range(samples):
-        paid = rollout_payments(draw(obs, beliefs, rng), candidates, obs.seat, waits=waits)
+        paid = sampled_rollout(obs, beliefs, rng, candidates, waits)
         total = [t + p for t, p in zip(total, paid, strict=True)]
     return [t / samples for t in total]

@@ -21,10 +21,12 @@ sampler here is the reference and the fallback (``sample(..., core="python")``, 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from math import comb
 
-from paohuzi.engine.actions import PASS, ActionType
+from paohuzi.engine.actions import PASS, Action, ActionType
 from paohuzi.engine.cards import NUM_KINDS, Kind
+from paohuzi.engine.core import Waits
 from paohuzi.engine.game import CoreName, EventType, Game
 from paohuzi.engine.groups import Group, GroupType
 from paohuzi.engine.observation import Observation, observe
@@ -179,6 +181,31 @@ def _limits(
 
 _last: tuple[Observation, Caps | None, NativeSampler] | None = None
 """The sampler of the observation sampled last (the expert samples one many times)."""
+
+
+def sample_payments(
+    obs: Observation,
+    rng: random.Random,
+    candidates: Sequence[Action],
+    waits: Waits,
+    *,
+    caps: Caps | None = None,
+) -> list[int] | None:
+    """``rollout_payments(sample(obs, rng, caps=caps), candidates, obs.seat, waits=waits)``
+    inside the native core in one call, drawing the same game from ``rng`` as :func:`sample`
+    (a search's sample, D159); None when the native core does not serve ``obs.rules`` (then
+    nothing is drawn from ``rng``). SamplingError as :func:`sample`."""
+    seat = obs.seat
+    if seat is None or not obs.legal:
+        raise ValueError("sampling needs the observation of a seat that is to act")
+    if not serves(obs.rules):
+        return None
+    found = _native_sampler(obs, caps).sample_rollout(
+        rng.getrandbits(64), REJECTION_TRIES, candidates, seat, waits
+    )
+    if isinstance(found, str):
+        raise SamplingError(found)
+    return found
 
 
 def _native_sampler(obs: Observation, tighter: Caps | None = None) -> NativeSampler:
