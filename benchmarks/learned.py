@@ -5,16 +5,19 @@ Run: ``python benchmarks/learned.py [--hands 100]``. It collects every decision 
 core), and prints the mean milliseconds a decision and the slowest decision (issue 26: at most
 5 ms). ``learned@0`` reruns the greedy bot's scoring inside its features; ``learned`` adds its
 search, which stops about 4 ms after the question (D156: a sample begun runs to its end, so
-the slowest decision takes a little longer); ``learned-deep`` computes the evaluator's waits
-of each action and a 0.33 M-weight network.
+the slowest decision takes a little longer), and for it the samples its searches played are
+printed too (the mean and the median over the decisions it searched: what its time buys, D159);
+``learned-deep`` computes the evaluator's waits of each action and a 0.33 M-weight network.
 """
 
 from __future__ import annotations
 
 import argparse
+import statistics
 import time
+from typing import Any
 
-from paohuzi.bots import Bot, GreedyBot, make_bot
+from paohuzi.bots import Bot, GreedyBot, learned, make_bot
 from paohuzi.engine.game import Game
 from paohuzi.engine.observation import Observation, observe
 from paohuzi.engine.position import Over
@@ -51,11 +54,27 @@ def main() -> None:
     args = parser.parse_args()
     observations = positions(args.hands)
     print(f"{len(observations)} decisions with a choice from {args.hands} hands")
+    samples: list[int] = []
+    race = learned.race  # type: ignore[attr-defined]
+
+    def counted(*race_args: Any, **kw: Any) -> list[list[float]]:
+        rows = race(*race_args, **kw)
+        samples.append(max(len(row) for row in rows))
+        return rows
+
+    learned.race = counted  # type: ignore[attr-defined]
     for name in ("greedy", "learned@0", "learned", "learned-deep"):
+        samples.clear()
         per_second, slowest = rate(make_bot(name, seed=1), observations)
+        searched = (
+            f"  {len(samples)} searched: {statistics.mean(samples):.1f} samples on average,"
+            f" median {statistics.median(samples):g}"
+            if samples
+            else ""
+        )
         print(
             f"{name:12} {per_second:9.0f} decisions/s  {1000 / per_second:6.3f} ms a decision"
-            f"  slowest {1000 * slowest:6.3f} ms"
+            f"  slowest {1000 * slowest:6.3f} ms{searched}"
         )
 
 
