@@ -792,16 +792,8 @@ impl Prepared {
         options.iter().flatten().any(|option| self.winning(option).is_some())
     }
 
-    /// The unseen copies of the kinds [`Prepared::waits`] lists: `weights[k]` summed over
-    /// every kind `k` that wins, the kinds of weight 0 not tried.
-    pub fn live_waits(&self, weights: &[i64; NUM_KINDS]) -> i64 {
-        (0..NUM_KINDS)
-            .filter(|&k| weights[k] != 0 && self.held[k] < 4 && self.wins(k as Kind))
-            .map(|k| weights[k])
-            .sum()
-    }
-
-    /// Of the kinds in the bit mask `kinds`, those [`Prepared::waits`] lists (as a mask).
+    /// Of the kinds in the bit mask `kinds`, those [`Prepared::waits`] lists (as a mask); the
+    /// others are not tried.
     pub fn winning_kinds(&self, kinds: u32) -> u32 {
         (0..NUM_KINDS)
             .filter(|&k| kinds & (1 << k) != 0 && self.held[k] < 4 && self.wins(k as Kind))
@@ -880,10 +872,10 @@ mod tests {
     }
 
     #[test]
-    fn live_waits_sums_the_weights_of_the_waits() {
+    fn winning_kinds_are_the_kinds_waits_lists() {
         // Every two-card ending of a hand of six groups, and of one short of a pair: the
-        // kinds `wins` accepts are the kinds `waits` lists, those of weight 0 skipped.
-        let weights: [i64; NUM_KINDS] = std::array::from_fn(|k| if k % 5 == 3 { 0 } else { k as i64 + 1 });
+        // kinds `wins` accepts are the kinds `waits` lists, those not asked about skipped.
+        let asked: u32 = (0..NUM_KINDS).filter(|k| k % 5 != 3).fold(0, |mask, k| mask | 1 << k);
         let mut waiting = 0;
         for a in 0..NUM_KINDS as u8 {
             for b in a..NUM_KINDS as u8 {
@@ -895,8 +887,8 @@ mod tests {
                 let prepared = Prepared::new(evaluator(), counts, &[]).unwrap();
                 let waits = prepared.waits();
                 waiting += usize::from(!waits.is_empty());
-                let expected: i64 = waits.iter().map(|(k, _)| weights[usize::from(*k)]).sum();
-                assert_eq!(prepared.live_waits(&weights), expected, "{a} {b}");
+                let expected = waits.iter().fold(0u32, |mask, (k, _)| mask | 1 << k) & asked;
+                assert_eq!(prepared.winning_kinds(asked), expected, "{a} {b}");
                 for k in 0..NUM_KINDS as Kind {
                     assert_eq!(prepared.wins(k), waits.iter().any(|(w, _)| *w == k), "{a} {b} on {k}");
                 }

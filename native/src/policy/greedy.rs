@@ -367,8 +367,8 @@ mod tests {
     fn remembered_waits_are_the_waits() {
         // Every two-card ending of six groups, in hand and with d1 as a 碰 on the table, asked
         // with some kinds' weights 0, then with every kind weighed (the kinds not tried the
-        // first time are tried then), then again (all remembered): the same sums as the hand
-        // prepared anew each time.
+        // first time are tried then), then again (all remembered): the weights of the kinds
+        // the evaluator's `waits` lists, summed.
         let ev = Arc::new(Evaluator::new(Rules::hunan()));
         let some: [i64; NUM_KINDS] = std::array::from_fn(|k| if k % 3 == 0 { 0 } else { (k % 4) as i64 + 1 });
         let every: [i64; NUM_KINDS] = std::array::from_fn(|k| (k % 4) as i64 + 1);
@@ -386,12 +386,13 @@ mod tests {
                     {
                         continue;
                     }
-                    let prepared = Prepared::new(ev.clone(), counts, &inputs).unwrap();
-                    waiting += usize::from(prepared.live_waits(&every) > 0);
+                    let waits = Prepared::new(ev.clone(), counts, &inputs).unwrap().waits();
+                    waiting += usize::from(!waits.is_empty());
                     for weights in [&some, &every, &some, &every] {
+                        let expected: i64 = waits.iter().map(|(k, _)| weights[usize::from(*k)]).sum();
                         assert_eq!(
                             live_waits(&ev, &counts, &table, weights),
-                            prepared.live_waits(weights),
+                            expected,
                             "{a} {b} on the table: {on_table}"
                         );
                     }

@@ -906,29 +906,9 @@ impl Game {
         waits: bool,
         seat_waits: bool,
     ) -> PyResult<Vec<i64>> {
-        let kit = self.kit.get();
-        let mut acts = Vec::new();
-        for c in &candidates {
-            acts.push(kit.act(c)?.ok_or_else(|| PyValueError::new_err("a candidate no game offers"))?);
-        }
-        if usize::from(seat) >= self.core.seats.len() {
-            return Err(PyValueError::new_err("no such seat"));
-        }
-        self.core
-            .rollout(
-                &acts,
-                seat,
-                if waits {
-                    u8::MAX
-                } else if seat_waits {
-                    1 << seat
-                } else {
-                    0
-                },
-            )
-            .into_iter()
-            .map(|p| p.ok_or_else(|| PyValueError::new_err("a candidate that is not legal now")))
-            .collect()
+        let (acts, mask) =
+            rollout_request(self.kit.get(), &candidates, seat, self.core.seats.len(), waits, seat_waits)?;
+        payments(self.core.rollout(&acts, seat, mask))
     }
 
     /// Random hands played natively, for the benchmark: `hands` deals (dealer `i % players`)
@@ -1230,19 +1210,15 @@ impl Sampler {
                 let game = Game::wrap(game, self.ev.clone_ref(py), self.kit.clone_ref(py));
                 Ok((0, Py::new(py, game)?.into_any()))
             }
-            Err(crate::policy::sampler::SampleError::Sampling(m)) => {
-                Ok((1, m.into_pyobject(py)?.into_any().unbind()))
-            }
-            Err(crate::policy::sampler::SampleError::Position(m)) => {
-                Ok((2, m.into_pyobject(py)?.into_any().unbind()))
-            }
+            Err(error) => sample_failure(py, error),
         }
     }
 
     /// [`Sampler::sample`] and then [`Game::rollout`] on the game drawn, in one call (a
     /// search's sample without the game crossing into Python): `(0, payments)`, or `(1, …)`
-    /// and `(2, …)` as `sample` says. `waits`: the bit mask of the seats counting their waits.
+    /// and `(2, …)` as `sample` says; `waits` and `seat_waits` as `Game.rollout` takes them.
     /// ValueError for a candidate no game offers or not legal in the game drawn.
+    #[allow(clippy::too_many_arguments)]
     fn sample_rollout(
         &self,
         py: Python<'_>,
@@ -1250,32 +1226,63 @@ impl Sampler {
         tries: usize,
         candidates: Vec<Bound<'_, PyAny>>,
         seat: u8,
-        waits: u8,
+        waits: bool,
+        seat_waits: bool,
     ) -> PyResult<(u8, Py<PyAny>)> {
-        let kit = self.kit.get();
-        let mut acts = Vec::with_capacity(candidates.len());
-        for c in &candidates {
-            acts.push(kit.act(c)?.ok_or_else(|| PyValueError::new_err("a candidate no game offers"))?);
-        }
-        if usize::from(seat) >= self.core.seats.len() {
-            return Err(PyValueError::new_err("no such seat"));
-        }
+        let (acts, mask) =
+            rollout_request(self.kit.get(), &candidates, seat, self.core.seats.len(), waits, seat_waits)?;
         let mut rng = core::Rng::new(seed);
         match self.core.sample(&mut rng, tries) {
             Ok(game) => {
-                let paid = game
-                    .rollout(&acts, seat, waits)
-                    .into_iter()
-                    .map(|p| p.ok_or_else(|| PyValueError::new_err("a candidate that is not legal now")))
-                    .collect::<PyResult<Vec<i64>>>()?;
-                Ok((0, paid.into_pyobject(py)?.into_any().unbind()))
+                Ok((0, payments(game.rollout(&acts, seat, mask))?.into_pyobject(py)?.into_any().unbind()))
             }
-            Err(crate::policy::sampler::SampleError::Sampling(m)) => {
-                Ok((1, m.into_pyobject(py)?.into_any().unbind()))
-            }
-            Err(crate::policy::sampler::SampleError::Position(m)) => {
-                Ok((2, m.into_pyobject(py)?.into_any().unbind()))
-            }
+            Err(error) => sample_failure(py, error),
         }
     }
+}
+
+/// A rollout's candidates as the core's actions, and the bit mask of the seats counting their
+/// waits (`waits`: every seat; `seat_waits`: `seat` alone): ValueError for a candidate no game
+/// offers or a seat beyond the `seats` playing.
+fn rollout_request(
+    kit: &Kit,
+    candidates: &[Bound<'_, PyAny>],
+    seat: u8,
+    seats: usize,
+    waits: bool,
+    seat_waits: bool,
+) -> PyResult<(Vec<Act>, u8)> {
+    let mut acts = Vec::with_capacity(candidates.len());
+    for c in candidates {
+        acts.push(kit.act(c)?.ok_or_else(|| PyValueError::new_err("a candidate no game offers"))?);
+    }
+    if usize::from(seat) >= seats {
+        return Err(PyValueError::new_err("no such seat"));
+    }
+    let mask = if waits {
+        u8::MAX
+    } else if seat_waits {
+        1 << seat
+    } else {
+        0
+    };
+    Ok((acts, mask))
+}
+
+/// A rollout's payments, ValueError for a candidate that is not legal now.
+fn payments(found: Vec<Option<i64>>) -> PyResult<Vec<i64>> {
+    found
+        .into_iter()
+        .map(|p| p.ok_or_else(|| PyValueError::new_err("a candidate that is not legal now")))
+        .collect()
+}
+
+/// A sample that could not be drawn, as [`Sampler::sample`] answers it: `(1, message)` when no
+/// completion satisfies the constraints, `(2, message)` for a position refused.
+fn sample_failure(py: Python<'_>, error: crate::policy::sampler::SampleError) -> PyResult<(u8, Py<PyAny>)> {
+    let (code, message) = match error {
+        crate::policy::sampler::SampleError::Sampling(m) => (1, m),
+        crate::policy::sampler::SampleError::Position(m) => (2, m),
+    };
+    Ok((code, message.into_pyobject(py)?.into_any().unbind()))
 }

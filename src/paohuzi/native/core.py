@@ -664,8 +664,9 @@ class NativeSampler:
     ) -> list[int] | str:
         """:meth:`sample`'s game and then :meth:`NativeCore.rollout`'s payments on it, in one
         call to the core (the game never crosses into Python); or why no game is."""
-        mask = 0xFF if waits is True else 1 << seat if waits == "seat" else 0
-        code, found = self._sampler.sample_rollout(seed, tries, list(candidates), seat, mask)
+        code, found = self._sampler.sample_rollout(
+            seed, tries, list(candidates), seat, waits is True, waits == "seat"
+        )
         if code == 2:
             raise ValueError(found)
         paid: list[int] | str = found
