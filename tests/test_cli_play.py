@@ -42,7 +42,10 @@ def after_ctrl_c(child: pexpect.spawn, pattern: str) -> None:
     """Wait for the program's answer to the Ctrl-C just typed. If none comes, fail with what the
     kernel says of the program (state, what it waits in, threads, signals pending, blocked,
     ignored and caught, the terminal's foreground group and local modes), so that a lost
-    signal can be told from a hang: one CI run timed out here (stop 44), cause not found."""
+    signal can be told from a hang. Two CI runs failed here (stops 44 and 46): the second said
+    the program slept in the terminal's read with SIGINT caught and nothing pending, a Ctrl-C
+    Python had noted just before the read began; ``paohuzi.cli.prompt.ask`` now waits so that
+    none is lost (tests/test_cli_prompt.py)."""
     try:
         child.expect(pattern)
     except pexpect.TIMEOUT:

@@ -12,6 +12,7 @@ from typing import Any
 
 from rich.console import Console
 
+from paohuzi.cli import prompt
 from paohuzi.cli.play import QUIT, Leave, TerminalTable, _card
 from paohuzi.cli.render import Lang
 from paohuzi.engine.observation import observe
@@ -130,7 +131,7 @@ class Learner:
         return {"both": f"{text.zh} / {text.en}", "zh": text.zh, "en": text.en}[self.lang]
 
     def ask(self, text: Text) -> str:
-        answer = self.console.input(self.words(text) + ": ").strip().lower()
+        answer = prompt.ask(self.console, self.words(text) + ": ").strip().lower()
         if answer in QUIT:
             raise Leave
         return answer

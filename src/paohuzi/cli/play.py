@@ -14,6 +14,7 @@ from rich.table import Table
 
 from paohuzi.bots import Bot
 from paohuzi.bots.loader import close_bot, describe_specs, load_bot
+from paohuzi.cli.prompt import ask
 from paohuzi.cli.render import (
     Lang,
     describe,
@@ -252,7 +253,7 @@ class TerminalTable:
             prompt = self.w(f"选 1-{n}，h 提示，q 退出", f"choose 1-{n}, h for a hint, q to quit")
         prompt += ": "
         while True:
-            answer = self.console.input(prompt).strip().lower()
+            answer = ask(self.console, prompt).strip().lower()
             if answer == "h":
                 self.hint(obs)
             elif answer in QUIT:
@@ -376,7 +377,7 @@ def run(args: argparse.Namespace) -> int:
                     end(observe(game, s))
             if args.hands and match.hands >= args.hands:
                 return 0
-            answer = console.input("Enter for the next hand, s to save this one, q to quit: ")
+            answer = ask(console, "Enter for the next hand, s to save this one, q to quit: ")
             if answer.strip().lower() == "s":
                 _save(console, game, args.save_dir)
             elif answer.strip().lower() in QUIT:
@@ -385,9 +386,7 @@ def run(args: argparse.Namespace) -> int:
         console.print()
         if game is not None:
             try:
-                answer = console.input(
-                    "Leaving. Save the record of this hand? [y/N] ", markup=False
-                )
+                answer = ask(console, "Leaving. Save the record of this hand? [y/N] ", markup=False)
             except (KeyboardInterrupt, EOFError):
                 answer = ""
             if answer.strip().lower().startswith("y"):
