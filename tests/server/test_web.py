@@ -111,12 +111,23 @@ LOOK_AGAIN = 5000
 soon and its caller looks at the table again (a retry, not a bound: nothing fails by it)."""
 
 
+def attributes(found: Locator, name: str) -> list[str]:
+    """Attribute ``name`` of every element ``found`` now, in one look ("" where it is missing).
+    Not ``get_attribute`` element by element: an element the next state takes away between the
+    count and the look would be waited for (the page's default timeout, a minute: CI saw a
+    hand of 5 s take 66)."""
+    values: list[str] = found.evaluate_all(
+        "(els, name) => els.map(e => e.getAttribute(name) || '')", name
+    )
+    return values
+
+
 def step(page: Page, before_discard: Callable[[], None] | None = None) -> str | None:
     """Make this seat's decision by clicking, if it has one: 胡, else 碰, else the first 吃,
     else 过; a discard is the card of the first legal discard (F1 order), tapped twice."""
     claims = page.locator("#prompt:not([hidden]) .claims button")
     if claims.count():
-        actions = [b.get_attribute("data-action") or "" for b in claims.all()]
+        actions = attributes(claims, "data-action")
         for want in ("hu", "peng"):
             if want in actions:
                 claims.nth(actions.index(want)).click(timeout=LOOK_AGAIN)
@@ -126,7 +137,7 @@ def step(page: Page, before_discard: Callable[[], None] | None = None) -> str | 
             claims.nth(actions.index("chi-open")).click(timeout=LOOK_AGAIN)
             options = page.locator("#prompt .chi-option")
             options.first.wait_for(timeout=LOOK_AGAIN)
-            choices = sorted(b.get_attribute("data-action") or "" for b in options.all())
+            choices = sorted(attributes(options, "data-action"))
             page.locator(f'#prompt .chi-option[data-action="{choices[0]}"]').click(
                 timeout=LOOK_AGAIN
             )
@@ -138,7 +149,7 @@ def step(page: Page, before_discard: Callable[[], None] | None = None) -> str | 
         return "pass"
     playable = page.locator("#hand.discarding .card.playable")
     if playable.count():
-        kinds = sorted({c.get_attribute("data-kind") or "" for c in playable.all()})
+        kinds = sorted(set(attributes(playable, "data-kind")))
         tap(page.locator(f'#hand .card.playable[data-kind="{kinds[0]}"]').first, timeout=LOOK_AGAIN)
         if before_discard is not None:
             before_discard()

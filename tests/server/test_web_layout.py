@@ -18,7 +18,7 @@ from playwright.sync_api import Browser, Page, ViewportSize
 
 from tests import clock
 from tests.server.conftest import Server
-from tests.server.test_web import TABLE_MARK, Table, local, wait_js
+from tests.server.test_web import TABLE_MARK, Table, attributes, local, wait_js
 
 pytestmark = pytest.mark.xdist_group("browser")
 
@@ -129,7 +129,7 @@ def decide(page: Page) -> None:
     the 臭 row grows); a discard is the first legal kind (F1 order), tapped twice."""
     claims = page.locator("#prompt:not([hidden]) .claims button")
     if claims.count():
-        actions = [b.get_attribute("data-action") or "" for b in claims.all()]
+        actions = attributes(claims, "data-action")
         if "chi-open" in actions:
             # The chooser's: the prompt came after the caller looked for it (at load, passing
             # here played another hand: CI saw three groups where the hand makes five).
@@ -141,7 +141,7 @@ def decide(page: Page) -> None:
         return
     playable = page.locator("#hand.discarding .card.playable")
     if playable.count():
-        kinds = sorted({c.get_attribute("data-kind") or "" for c in playable.all()})
+        kinds = sorted(set(attributes(playable, "data-kind")))
         for card in (f'#hand .card.playable[data-kind="{kinds[0]}"]', "#hand .card.selected"):
             # Where a card of a column shows: its top (the cards of a column overlap).
             page.locator(card).first.click(position={"x": 12, "y": 14}, timeout=QUICK)
