@@ -69,10 +69,11 @@ def after_ctrl_c(child: pexpect.spawn, pattern: str) -> None:
         ) from None
 
 
-def spawn(*args: str, cwd: Path) -> pexpect.spawn:
+def spawn(*args: str, cwd: Path, lang: str = "en") -> pexpect.spawn:
+    """``paohuzi play`` with ``args``, in English unless ``lang`` says (the default is both)."""
     return pexpect.spawn(
         sys.executable,
-        ["-m", "paohuzi", "play", *args],
+        ["-m", "paohuzi", "play", *args, *(["--lang", lang] if lang else [])],
         cwd=str(cwd),
         encoding="utf-8",
         timeout=60,
@@ -123,6 +124,53 @@ def test_a_whole_hand_to_the_settlement_from_typed_keys(tmp_path: Path) -> None:
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0 and asked > 3
+
+
+CLAIM_ZH = re.compile(r"选 1-(\d+)，h 提示，q 退出: ")
+DISCARD_ZH = re.compile(r"打哪张（x9、九 或 9），h 提示，q 退出: ")
+LISTED_ZH = re.compile(r"可以打: .*?([xd]\d+)", re.S)
+ENGLISH = re.compile(r"\b(you|seat|payments|discard|choose|hint|wins|hand|chi|peng|pass|hu)\b")
+
+
+def test_a_whole_hand_in_chinese_to_the_settlement(tmp_path: Path) -> None:
+    """``--lang zh``: the table's own words, its prompts, the hint, a refused card and the
+    settlement are Chinese (card names such as x7 stay, as the card notation, F1)."""
+    child = spawn("--seed", str(SEED), "--hands", "1", cwd=tmp_path, lang="zh")
+    child.logfile_read = transcript = Transcript()
+    hinted = refused = False
+    while (found := child.expect([CLAIM_ZH, DISCARD_ZH, "输赢", pexpect.EOF])) < 2:
+        shown = child.before
+        if not hinted:
+            child.sendline("h")
+            child.expect("听牌")
+            found = child.expect([CLAIM_ZH, DISCARD_ZH])
+            hinted = True
+        if found == 1 and not refused:
+            child.sendline("11")
+            child.expect("没有 11 这张牌：牌是 1 到 10")
+            child.expect(DISCARD_ZH)
+            refused = True
+        child.sendline("1" if found == 0 else LISTED_ZH.findall(shown)[-1])
+    assert found == 2, child.before
+    child.expect("其他人现在的胡息")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    text = transcript.text
+    assert refused and "第1局" in text and "你的手牌" in text and "总分" in text
+    assert ENGLISH.findall(text) == []
+
+
+def test_the_table_speaks_both_languages_by_default(tmp_path: Path) -> None:
+    child = spawn("--seed", str(SEED), "--dealer", "0", "--hands", "1", cwd=tmp_path, lang="")
+    child.expect("打哪张（x9、九 或 9），h 提示，q 退出 / card to discard")
+    child.sendline("q")
+    child.expect(r"离开。保存这一局的记录吗？ / Leaving. Save the record of this hand\? \[y/N\]")
+    child.sendline("y")
+    child.expect("已保存 / saved ")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0 and len(list(tmp_path.glob("paohuzi-*.phz.json"))) == 1
 
 
 def test_every_line_of_the_table_log_is_a_sentence(tmp_path: Path) -> None:

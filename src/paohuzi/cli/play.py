@@ -19,6 +19,7 @@ from paohuzi.cli.render import (
     Lang,
     describe,
     describe_zh,
+    group_text,
     print_settlement,
     relative_names,
     words,
@@ -61,6 +62,12 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--rules", choices=sorted(PRESETS), default="hunan")
     add_players_argument(parser)
     parser.add_argument("--save-dir", default=".", help="where a saved record goes (default .)")
+    parser.add_argument(
+        "--lang",
+        choices=("both", "zh", "en"),
+        default="both",
+        help="the language of the table's words (default both, Chinese first)",
+    )
     parser.set_defaults(run=run)
 
 
@@ -100,37 +107,49 @@ class Leave(Exception):
 QUIT = frozenset({"q", "quit"})
 
 
-def named_discard(answer: str, legal: list[Kind], hand: tuple[int, ...]) -> Kind:
+def named_discard(answer: str, legal: list[Kind], hand: tuple[int, ...], lang: Lang = "en") -> Kind:
     """The card a typed name (``x9``, ``九``, ``玖``, or ``9`` when only one of x9 and d9 may go)
-    asks to discard; ValueError says why there is none."""
+    asks to discard; ValueError says why there is none (in ``lang``)."""
+
+    def refuse(zh: str, en: str) -> ValueError:
+        return ValueError(words(lang, zh, en))
+
     if answer.isdecimal():
         rank = int(answer)
         if not 1 <= rank <= 10:
-            raise ValueError(f"there is no card {answer}: cards go from 1 to 10")
+            raise refuse(
+                f"没有 {answer} 这张牌：牌是 1 到 10",
+                f"there is no card {answer}: cards go from 1 to 10",
+            )
         small, big = make_kind(rank, big=False), make_kind(rank, big=True)
         allowed = [k for k in (small, big) if k in legal]
         if len(allowed) == 1:
             return allowed[0]
         s, b = KIND_NAMES[small], KIND_NAMES[big]
         if allowed:
-            raise ValueError(
-                f"{answer} could be {s} or {b}: type {s} ({GLYPHS[small]}) or {b} ({GLYPHS[big]})"
+            raise refuse(
+                f"{answer} 可以是 {s} 或 {b}：请打 {s}（{GLYPHS[small]}）或 {b}（{GLYPHS[big]}）",
+                f"{answer} could be {s} or {b}: type {s} ({GLYPHS[small]}) or {b} ({GLYPHS[big]})",
             )
         if hand[small] == hand[big] == 0:
-            raise ValueError(f"you have no {s} or {b}")
-        raise ValueError(f"neither {s} nor {b} may be discarded now")
+            raise refuse(f"你没有 {s} 也没有 {b}", f"you have no {s} or {b}")
+        raise refuse(f"{s} 和 {b} 现在都不能打", f"neither {s} nor {b} may be discarded now")
     try:
         kind = parse_kind(answer)
     except NotationError:
-        raise ValueError(
-            "type a card to discard (x9, d9, 九 or 9), h for a hint or q to quit"
+        raise refuse(
+            "请输入要打的牌（x9、d9、九 或 9），h 提示，q 退出",
+            "type a card to discard (x9, d9, 九 or 9), h for a hint or q to quit",
         ) from None
     if kind in legal:
         return kind
     if hand[kind] == 0:
-        raise ValueError(f"you have no {KIND_NAMES[kind]}")
+        raise refuse(f"你没有 {KIND_NAMES[kind]}", f"you have no {KIND_NAMES[kind]}")
     # A 坎 is locked in hand (R3) until only 坎 are left (R6.3): the engine did not offer it.
-    raise ValueError(f"{KIND_NAMES[kind]} belongs to a 坎 (kan) and may not be discarded now")
+    raise refuse(
+        f"{KIND_NAMES[kind]} 在坎里，现在不能打",
+        f"{KIND_NAMES[kind]} belongs to a 坎 (kan) and may not be discarded now",
+    )
 
 
 class TerminalTable:
@@ -194,7 +213,7 @@ class TerminalTable:
         view = Table(box=None, padding=(0, 1), show_header=False)
         for s in obs.seating.playing:
             who = w(*self.who(s, obs))
-            tables = " ".join(_group(g, lit) for g in obs.tables[s]) or "—"
+            tables = " ".join(_group(g, lit, self.lang) for g in obs.tables[s]) or "—"
             rows = " ".join(_card(k, lit) if k in lit else KIND_NAMES[k] for k in obs.rows[s])
             view.add_row(
                 f"[bold]{who}[/bold]" + ("" if totals is None else f" ({totals[s]:+d})"),
@@ -260,7 +279,7 @@ class TerminalTable:
                 raise Leave
             elif discards:
                 try:
-                    return discards[named_discard(answer, list(discards), obs.hand)]
+                    return discards[named_discard(answer, list(discards), obs.hand, self.lang)]
                 except ValueError as error:
                     self.console.print(str(error))
             elif answer.isdecimal() and 1 <= int(answer) <= len(options):
@@ -274,12 +293,13 @@ class TerminalTable:
                 )
 
 
-def _group(group: Group | SeenGroup, lit: frozenset[Kind]) -> str:
-    """A table group (F2); one holding a highlighted kind in reverse video."""
+def _group(group: Group | SeenGroup, lit: frozenset[Kind], lang: Lang = "en") -> str:
+    """A table group (F2, its type in Chinese for ``zh``); one holding a highlighted kind in
+    reverse video."""
     cards = group.cards or ()
     if not lit.intersection(cards):
-        return str(group)
-    return f"[reverse]{group}*[/reverse]"
+        return group_text(group, lang)
+    return f"[reverse]{group_text(group, lang)}*[/reverse]"
 
 
 _SOURCES = {
@@ -315,23 +335,27 @@ def _label(action: Action, lang: Lang = "en") -> str:
         return f"{words(lang, '打', 'discard')} {_card(action.card)}"
     if action.type is ActionType.CHI:
         take, *bis = action.groups
-        text = "吃 chi " + "".join(KIND_NAMES[k] for k in take)
+        text = {"en": "吃 chi", "zh": "吃", "both": "吃 chi"}[lang] + " "
+        text += "".join(KIND_NAMES[k] for k in take)
         if bis:
             text += "  比 " + " ".join("".join(KIND_NAMES[k] for k in b) for b in bis)
         return text
     if action.type is ActionType.PASS:
         return {"en": "pass", "zh": "过", "both": "过 pass"}[lang]
+    if lang == "zh":
+        return {"hu": "胡", "peng": "碰"}[action.type.value]
     return {"hu": "胡 hu — win", "peng": "碰 peng"}[action.type.value]
 
 
-def _save(console: Console, game: Game, directory: str) -> None:
+def _save(console: Console, game: Game, directory: str, lang: Lang = "en") -> None:
     path = Path(directory) / f"paohuzi-{time.strftime('%Y%m%d-%H%M%S')}.phz.json"
     try:
         path.write_text(json.dumps(record_of(game).to_json(), ensure_ascii=False) + "\n")
     except OSError as error:
-        console.print(f"[red]could not save {path}: {error.strerror}[/red]")
+        failed = words(lang, "没能保存", "could not save")
+        console.print(f"[red]{failed} {path}: {error.strerror}[/red]")
         return
-    console.print(f"saved {path}")
+    console.print(f"{words(lang, '已保存', 'saved')} {path}")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -350,14 +374,24 @@ def run(args: argparse.Namespace) -> int:
     for s in range(rules.players):
         bots.append(None if s == args.seat else next(it))
     match = Match(rules, seed=args.seed, dealer=args.dealer)
+    lang: Lang = args.lang
+
+    def w(zh: str, en: str) -> str:
+        return words(lang, zh, en)
+
     game: Game | None = None
     try:
         while True:
             game = match.new_game()
-            view = TerminalTable(console, args.seat)
-            console.rule(f"[bold]hand {match.hands + 1}[/bold]")
+            view = TerminalTable(console, args.seat, lang)
+            console.rule(f"[bold]{w(f'第{match.hands + 1}局', f'hand {match.hands + 1}')}[/bold]")
             if args.seat == game.seating.sitting_out:
-                console.print("you sit this hand out (R12): the others play it")
+                console.print(
+                    w(
+                        "你本局轮空（R12）：其他人打",
+                        "you sit this hand out (R12): the others play it",
+                    )
+                )
             while not isinstance(phase := game.phase, Over):
                 seat = phase.to_act
                 bot = bots[seat]
@@ -370,27 +404,39 @@ def run(args: argparse.Namespace) -> int:
                 game.apply(view.choose(obs))
             view.news(observe(game, args.seat))
             match.finish(game)
-            print_settlement(console, phase.result, match.totals)
+            print_settlement(console, phase.result, match.totals, lang)
             for s, bot in enumerate(bots):
                 end = getattr(bot, "end", None)
                 if end is not None:
                     end(observe(game, s))
             if args.hands and match.hands >= args.hands:
                 return 0
-            answer = ask(console, "Enter for the next hand, s to save this one, q to quit: ")
+            answer = ask(
+                console,
+                w(
+                    "回车打下一局，s 保存这一局，q 退出",
+                    "Enter for the next hand, s to save this one, q to quit",
+                )
+                + ": ",
+            )
             if answer.strip().lower() == "s":
-                _save(console, game, args.save_dir)
+                _save(console, game, args.save_dir, lang)
             elif answer.strip().lower() in QUIT:
                 return 0
     except (KeyboardInterrupt, EOFError, Leave):
         console.print()
         if game is not None:
             try:
-                answer = ask(console, "Leaving. Save the record of this hand? [y/N] ", markup=False)
+                answer = ask(
+                    console,
+                    w("离开。保存这一局的记录吗？", "Leaving. Save the record of this hand?")
+                    + " [y/N] ",
+                    markup=False,
+                )
             except (KeyboardInterrupt, EOFError):
                 answer = ""
             if answer.strip().lower().startswith("y"):
-                _save(console, game, args.save_dir)
+                _save(console, game, args.save_dir, lang)
         return 0
     finally:
         _close(opponents)

@@ -144,12 +144,46 @@ def describe_zh(event: Event, you: int | None = None, names: dict[int, str] | No
     return f"{subject}胡{card}" if card else f"{subject}必需天胡"
 
 
-def print_settlement(console: Console, result: GameResult, totals: list[int] | None = None) -> None:
+GROUP_ZH = {
+    "chi": "吃",
+    "peng": "碰",
+    "wei": "偎",
+    "chouwei": "臭偎",
+    "pao": "跑",
+    "ti": "提",
+    "run": "一句话",
+    "jiao": "绞",
+    "kan": "坎",
+    "pair": "将",
+}
+"""The Chinese name of each F2 group type."""
+
+
+def group_text(group: object, lang: Lang = "en") -> str:
+    """A group as F2 writes it (``chi:x1x2x3``), in Chinese the type's Chinese name
+    (``吃:x1x2x3``): the card notation stays."""
+    text = str(group)
+    if lang != "zh":
+        return text
+    kind, _, cards = text.partition(":")
+    return f"{GROUP_ZH.get(kind, kind)}:{cards}"
+
+
+def print_settlement(
+    console: Console, result: GameResult, totals: list[int] | None = None, lang: Lang = "en"
+) -> None:
     """The settlement window (R10.6): the winner's groups with hu-xi, the figures, payments and
-    the other players' current hu-xi."""
+    the other players' current hu-xi, in ``lang``."""
+
+    def w(zh: str, en: str) -> str:
+        return words(lang, zh, en)
+
+    def seat(s: int) -> str:
+        return w(f"{s}号位", f"seat {s}")
+
     hu = result.hu
     if result.winner is None or hu is None:
-        console.print("[bold]荒庄[/bold] — a draw: nobody pays.")
+        console.print("[bold]荒庄[/bold] — " + w("没人胡，谁也不付", "a draw: nobody pays."))
     else:
         score = hu.score
         how = [
@@ -161,23 +195,32 @@ def print_settlement(console: Console, result: GameResult, totals: list[int] | N
             )
             if on
         ]
-        card = f" on {KIND_NAMES[hu.win]}" if hu.win is not None else ""
-        console.print(f"[bold]Seat {result.winner} wins{card}[/bold] {' '.join(how)}")
-        table = Table("group", "胡息", box=None, padding=(0, 2))
+        if hu.win is not None:
+            card = KIND_NAMES[hu.win]
+            line = w(
+                f"{result.winner}号位胡{GLYPHS[hu.win]}{card}",
+                f"Seat {result.winner} wins on {card}",
+            )
+        else:
+            line = w(f"{result.winner}号位胡了", f"Seat {result.winner} wins")
+        console.print(f"[bold]{line}[/bold] {' '.join(how)}")
+        table = Table(w("组", "group"), "胡息", box=None, padding=(0, 2))
         for group, huxi in zip(hu.groups, hu.group_huxi, strict=True):
-            table.add_row(str(group), str(huxi))
+            table.add_row(group_text(group, lang), str(huxi))
         if hu.leftover:
-            table.add_row("left over: " + " ".join(KIND_NAMES[k] for k in hu.leftover), "0")
+            left = " ".join(KIND_NAMES[k] for k in hu.leftover)
+            table.add_row(w("剩下的牌", "left over") + ": " + left, "0")
         console.print(table)
         names = ", ".join(f"{n} {f}番" for n, f in score.mingtang) or "平胡"
-        bonus = " (incl. 自摸 +1)" if score.self_drawn else ""
+        bonus = w("（含自摸 +1）", " (incl. 自摸 +1)") if score.self_drawn else ""
         console.print(f"胡息 {score.huxi}   等 {score.deng}{bonus}   {names}   番 {score.fan}")
         console.print(f"底数 {score.points}")
-    paid = "   ".join(f"seat {s}: {p:+d}" for s, p in enumerate(result.payments))
-    console.print(f"payments   {paid}")
-    others = "   ".join(f"seat {s}: {h}" for s, h in sorted(result.other_huxi.items()))
-    console.print(f"current hu-xi of the others   {others}")
+    paid = "   ".join(f"{seat(s)}: {p:+d}" for s, p in enumerate(result.payments))
+    console.print(f"{w('输赢', 'payments')}   {paid}")
+    others = "   ".join(f"{seat(s)}: {h}" for s, h in sorted(result.other_huxi.items()))
+    console.print(f"{w('其他人现在的胡息', 'current hu-xi of the others')}   {others}")
     if totals is not None:
         console.print(
-            "match total   " + "   ".join(f"seat {s}: {t:+d}" for s, t in enumerate(totals))
+            f"{w('总分', 'match total')}   "
+            + "   ".join(f"{seat(s)}: {t:+d}" for s, t in enumerate(totals))
         )
