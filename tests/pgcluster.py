@@ -26,6 +26,9 @@ from tests import clock
 ENV = "PAOHUZI_TEST_STORE"
 URL = "PAOHUZI_TEST_PG_URL"
 """Set by the test session for its workers: the cluster's base URL."""
+LOG = "PAOHUZI_TEST_PG_LOG"
+"""A folder: when set, every cluster logs each statement it runs (``log_statement=all``) and
+leaves its log there when stopped (``scripts/pg_statements.py`` compares two runs', D160)."""
 
 
 def on_postgres() -> bool:
@@ -84,6 +87,8 @@ class Cluster:
         )  # fmt: skip
         # Durability as a real server keeps it (fsync on), but no socket folder of its own.
         options = f"-h 127.0.0.1 -p {self.port} -k {self.folder} -c max_connections=300"
+        if os.environ.get(LOG):
+            options += " -c log_statement=all"
         self._run(
             str(self.bin / "pg_ctl"), "-D", str(self.data), "-o", options, "-w",
             "-l", str(self.folder / "log"), "start",
@@ -93,6 +98,9 @@ class Cluster:
         try:
             self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "stop")
         finally:
+            if folder := os.environ.get(LOG):
+                os.makedirs(folder, exist_ok=True)
+                shutil.copy(self.folder / "log", Path(folder) / f"{self.folder.name}.log")
             shutil.rmtree(self.folder, ignore_errors=True)
 
 

@@ -28,7 +28,7 @@ from tests.server.test_web import (
     wait_js,
 )
 
-pytestmark = [pytest.mark.xdist_group("browser"), pytest.mark.page]
+pytestmark = pytest.mark.xdist_group("browser")
 
 CLAIM = four_seat_state(0) | {
     "hand": "x8 x9 x10 x1 x2 d9 d9 d2 d2 d2 d3 d3 d6",

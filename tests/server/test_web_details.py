@@ -27,7 +27,7 @@ from tests.server.test_web import (
     wait_js,
 )
 
-pytestmark = [pytest.mark.xdist_group("browser"), pytest.mark.page]
+pytestmark = pytest.mark.xdist_group("browser")
 
 
 def finished(site: Server, bots: list[str | None], **fields: Any) -> str:

@@ -15,7 +15,7 @@ from tests import clock
 from tests.server.conftest import Server
 from tests.server.test_web import DESKTOP, TABLE_MARK, WIN_SEED, Table, local, new_room, step
 
-pytestmark = [pytest.mark.xdist_group("browser"), pytest.mark.page]
+pytestmark = pytest.mark.xdist_group("browser")
 
 CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]")
 

@@ -26,7 +26,7 @@ from tests import clock
 from tests.server.conftest import Server
 from tests.server.test_web import DESKTOP, PHONE, Table, wait_js
 
-pytestmark = [pytest.mark.xdist_group("browser"), pytest.mark.page]
+pytestmark = pytest.mark.xdist_group("browser")
 
 STATIC = Path(__file__).parents[2] / "src" / "paohuzi" / "server" / "static"
 NAME_CHARACTERS = (

@@ -20,7 +20,7 @@ from tests import clock
 from tests.server.conftest import Server
 from tests.server.test_web import TABLE_MARK, Table, attributes, local, wait_js
 
-pytestmark = [pytest.mark.xdist_group("browser"), pytest.mark.page]
+pytestmark = pytest.mark.xdist_group("browser")
 
 SIZES: dict[str, ViewportSize] = {
     "desktop": {"width": 1366, "height": 768},

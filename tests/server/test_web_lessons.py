@@ -99,7 +99,6 @@ def walk(table: Table, site: Server, lesson: dict[str, Any], shoot: tuple[int, .
     assert "这一课学完了" in page.inner_text("#lesson-done")
 
 
-@pytest.mark.page
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
 def test_every_lesson_is_walked_to_its_end_by_clicking(
     site: Server, browser: Browser, shots: Path, viewport: ViewportSize

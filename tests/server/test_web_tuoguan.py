@@ -26,7 +26,7 @@ from tests.server.test_web import (
     wait_js,
 )
 
-pytestmark = [pytest.mark.xdist_group("browser"), pytest.mark.page]
+pytestmark = pytest.mark.xdist_group("browser")
 
 DECIDING = "#prompt:not([hidden]) .claims button, #hand.discarding .card"
 """The page asks you to decide: a claim's buttons, or your hand to discard from."""
