@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from paohuzi.cli.render import describe, describe_zh, relative_names
+from paohuzi.cli.render import GROUP_ZH, describe, describe_zh, group_text, relative_names
 from paohuzi.engine.game import Event, EventType
+from paohuzi.engine.groups import GroupType
+from paohuzi.engine.observation import SeenGroup
 from tests.helpers import G, K
 
 # (event, as seat 1 reads it, as seat 0 reads it)
@@ -84,6 +86,15 @@ def test_every_event_reads_as_a_sentence(event: Event, yours: str, theirs: str) 
 
 def test_every_event_type_has_its_sentence() -> None:
     assert {event.type for event, _, _ in SENTENCES} == set(EventType)
+
+
+def test_a_group_reads_with_its_type_in_chinese_and_its_cards_in_f2() -> None:
+    assert set(GROUP_ZH) == set(GroupType)
+    assert group_text(G("chi:x1x2x3")) == "chi:x1x2x3"
+    assert group_text(G("chi:x1x2x3"), "zh") == "吃:x1x2x3"
+    assert group_text(G("run:d2d7d10"), "zh") == "一句话:d2d7d10"
+    assert group_text(G("chouwei:x5x5x5"), "zh") == "臭偎:x5x5x5"
+    assert group_text(SeenGroup(GroupType.WEI, None), "zh") == "偎:?"  # face down to others
 
 
 def test_seats_named_from_the_player_as_the_web_table_names_them() -> None:

@@ -272,10 +272,33 @@ def test_replay_missing_file(capsys: pytest.CaptureFixture[str]) -> None:
 def test_replay_text_mode_prints_moves_and_settlement(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, out, _ = run(["replay", write(tmp_path, golden("popaohu"))], capsys)
+    code, out, _ = run(["replay", "--lang", "en", write(tmp_path, golden("popaohu"))], capsys)
     assert code == 0
     assert "seat 0 discards x1" in out and "> seat 1: hu" in out
     assert "Seat 1 wins on d10" in out and "payments" in out and "current hu-xi" in out
+    assert "号位" not in out and "规则" not in out  # the game's terms (亮张, 平胡) stay
+
+
+def test_replay_text_mode_reads_in_chinese_and_in_both(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write(tmp_path, golden("popaohu"))
+    code, out, _ = run(["replay", "--lang", "zh", path], capsys)
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == "规则 hunan，0号位坐庄"
+    assert "  0号位打出一x1" in lines and "> 1号位: hu" in lines  # the action stays in F3
+    assert "1号位胡拾d10" in out and "输赢" in out and "其他人现在的胡息" in out
+    english = ("seat", "dealt", "discards", "wins", "payments", "current", "record")
+    assert not [w for w in english if w in out]
+    code, both, _ = run(["replay", path], capsys)  # the default: Chinese, then English
+    assert code == 0
+    assert "  0号位打出一x1 / seat 0 discards x1" in both.splitlines()
+    assert "> 0号位 / seat 0: discard x1" in both.splitlines()
+    record = golden("popaohu")
+    record["actions"] = record["actions"][:3]  # stops before the hand ends
+    code, part, _ = run(["replay", "--lang", "zh", write(tmp_path, record)], capsys)
+    assert code == 0 and "（记录到这里为止，轮到" in part
 
 
 def test_simulate_json_and_saved_records_replay(

@@ -170,8 +170,7 @@ def choose_a_chi(page: Page, what: str, shot: Path | None) -> None:
     if shot is not None:
         wait_js(page, LANDED)
         page.screenshot(path=str(shot))
-    options = page.locator("#prompt .chi-option")
-    first = sorted(b.get_attribute("data-action") or "" for b in options.all())[0]
+    first = sorted(attributes(page.locator("#prompt .chi-option"), "data-action"))[0]
     page.locator(f'#prompt .chi-option[data-action="{first}"]').click()
 
 

@@ -14,7 +14,7 @@ from rich.console import Console
 
 from paohuzi.cli import prompt
 from paohuzi.cli.play import QUIT, Leave, TerminalTable, _card
-from paohuzi.cli.render import Lang
+from paohuzi.cli.render import Lang, words
 from paohuzi.engine.observation import observe
 from paohuzi.lessons import Lesson, LessonError, Text, Walk, load_lesson, shipped
 
@@ -128,7 +128,7 @@ class Learner:
             self.console.print(f"[{style}]{line}[/{style}]" if style else line, markup=bool(style))
 
     def words(self, text: Text) -> str:
-        return {"both": f"{text.zh} / {text.en}", "zh": text.zh, "en": text.en}[self.lang]
+        return words(self.lang, text.zh, text.en)
 
     def ask(self, text: Text) -> str:
         answer = prompt.ask(self.console, self.words(text) + ": ").strip().lower()

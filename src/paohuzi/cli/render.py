@@ -10,6 +10,8 @@ from rich.table import Table
 
 from paohuzi.engine.cards import GLYPHS, KIND_NAMES
 from paohuzi.engine.game import Event, EventType, GameResult
+from paohuzi.engine.groups import Group, GroupType
+from paohuzi.engine.observation import SeenGroup
 
 Lang = Literal["en", "zh", "both"]
 """The language of a terminal's own words: English, Chinese, or both (Chinese first)."""
@@ -145,28 +147,27 @@ def describe_zh(event: Event, you: int | None = None, names: dict[int, str] | No
 
 
 GROUP_ZH = {
-    "chi": "吃",
-    "peng": "碰",
-    "wei": "偎",
-    "chouwei": "臭偎",
-    "pao": "跑",
-    "ti": "提",
-    "run": "一句话",
-    "jiao": "绞",
-    "kan": "坎",
-    "pair": "将",
+    GroupType.CHI: "吃",
+    GroupType.PENG: "碰",
+    GroupType.WEI: "偎",
+    GroupType.CHOUWEI: "臭偎",
+    GroupType.PAO: "跑",
+    GroupType.TI: "提",
+    GroupType.RUN: "一句话",
+    GroupType.JIAO: "绞",
+    GroupType.KAN: "坎",
+    GroupType.PAIR: "将",
 }
 """The Chinese name of each F2 group type."""
 
 
-def group_text(group: object, lang: Lang = "en") -> str:
+def group_text(group: Group | SeenGroup, lang: Lang = "en") -> str:
     """A group as F2 writes it (``chi:x1x2x3``), in Chinese the type's Chinese name
     (``吃:x1x2x3``): the card notation stays."""
     text = str(group)
     if lang != "zh":
         return text
-    kind, _, cards = text.partition(":")
-    return f"{GROUP_ZH.get(kind, kind)}:{cards}"
+    return GROUP_ZH[group.type] + text[len(group.type.value) :]
 
 
 def print_settlement(

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from paohuzi.cli.render import describe, out_console, print_settlement
+from paohuzi.cli.render import Lang, describe, describe_zh, out_console, print_settlement, words
 from paohuzi.engine.actions import parse_seat_action
 from paohuzi.engine.cards import KIND_NAMES, NotationError, format_cards
 from paohuzi.engine.game import IllegalAction
@@ -24,6 +24,12 @@ def add_parser(commands: Any) -> None:
     )
     parser.add_argument("file", help="the record, or - for standard input")
     parser.add_argument("--json", action="store_true", help="print one F5 JSON object")
+    parser.add_argument(
+        "--lang",
+        choices=("both", "zh", "en"),
+        default="both",
+        help="the language of the moves' words (default both, Chinese first; not --json)",
+    )
     parser.set_defaults(run=run)
 
 
@@ -57,28 +63,38 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(outcome.to_json(), ensure_ascii=False))
     else:
-        _print_moves(record)
+        _print_moves(record, args.lang)
     return 1 if outcome.error is not None else 0
 
 
-def _print_moves(record: Record) -> None:
+def _print_moves(record: Record, lang: Lang = "both") -> None:
     console = out_console()
     game = record.new_game()
     rules = record.rule_set
     seating = rules.seating(record.dealer)
-    console.print(f"rules {rules.name}, dealer seat {record.dealer}")
+
+    def w(zh: str, en: str) -> str:
+        return words(lang, zh, en)
+
+    console.print(
+        w(
+            f"规则 {rules.name}，{record.dealer}号位坐庄",
+            f"rules {rules.name}, dealer seat {record.dealer}",
+        )
+    )
     for i, seat in enumerate(seating.playing):
-        dealt = record.deck[HAND_SIZE * i : HAND_SIZE * (i + 1)]
-        console.print(f"seat {seat} dealt: {format_cards(dealt)}")
+        dealt = format_cards(record.deck[HAND_SIZE * i : HAND_SIZE * (i + 1)])
+        console.print(w(f"{seat}号位的牌：{dealt}", f"seat {seat} dealt: {dealt}"))
     if seating.sitting_out is not None:
-        console.print(f"seat {seating.sitting_out} sits this hand out")
+        out = seating.sitting_out
+        console.print(w(f"{out}号位这一局不打", f"seat {out} sits this hand out"))
     console.print(f"亮张 {KIND_NAMES[game.liang]}")
     shown = 0
 
     def flush() -> None:
         nonlocal shown
         for event in game.log[shown:]:
-            console.print("  " + describe(event))
+            console.print("  " + w(describe_zh(event), describe(event)))
         shown = len(game.log)
 
     for index, text in enumerate(record.actions):
@@ -87,11 +103,18 @@ def _print_moves(record: Record) -> None:
             seat, action = parse_seat_action(text)
             game.apply_text(text)
         except (IllegalAction, NotationError) as error:
-            console.print(f"[red]action {index} {text!r} is illegal: {error}[/red]")
+            illegal = w(f"第 {index} 步 {text!r} 不合规则", f"action {index} {text!r} is illegal")
+            console.print(f"[red]{illegal}: {error}[/red]")
             return
-        console.print(f"> seat {seat}: {action}")
+        console.print(f"> {w(f'{seat}号位', f'seat {seat}')}: {action}")
     flush()
     if game.result is not None:
-        print_settlement(console, game.result)
+        print_settlement(console, game.result, lang=lang)
     else:
-        console.print(f"(the record stops here; seat {game.to_act} is to act)")
+        to_act = game.to_act
+        console.print(
+            w(
+                f"（记录到这里为止，轮到{to_act}号位）",
+                f"(the record stops here; seat {to_act} is to act)",
+            )
+        )
