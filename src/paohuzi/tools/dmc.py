@@ -103,8 +103,7 @@ def play(
         net is not None and rng.random() < settings.learner_share for _ in range(rules.players)
     ]
     greedy = GreedyBot()
-    rows: list[Array] = []
-    seats: list[int] = []
+    taken: list[tuple[Array, int]] = []  # Deep Monte-Carlo: the row taken and its seat
     labelled: list[tuple[Array, Array]] = []
     while not isinstance(phase := game.phase, Over):
         seat = phase.to_act
@@ -124,16 +123,13 @@ def play(
                 choice = int(np.argmax(net(x)))
         else:
             choice = legal.index(greedy.act(obs))
-        rows.append(x[choice])
-        seats.append(seat)
+        if not settings.samples:
+            taken.append((x[choice], seat))
         game.apply(legal[choice])
     if settings.samples:
         return labelled
     payments = phase.result.payments
-    return [
-        (row[None], np.array([payments[s] / SCALE], np.float32))
-        for row, s in zip(rows, seats, strict=True)
-    ]
+    return [(row[None], np.array([payments[s] / SCALE], np.float32)) for row, s in taken]
 
 
 @dataclass
@@ -293,35 +289,23 @@ def train(
         net = QNet.new(settings.hidden, settings.seed)
         state = State(net, Adam(net.params, settings.lr))
     # Rows are regenerated, not stored: a resumed run refills its buffer from fresh hands.
-    ring = 0 if settings.samples else settings.buffer  # Deep Monte-Carlo's rows
-    xs = np.zeros((ring, NUM_FEATURES), dtype=np.float32)
-    ys = np.zeros(ring, dtype=np.float32)
-    filled = cursor = 0
-    decisions = Buffer(settings.buffer)  # D155's labels: whole decisions
+    # Deep Monte-Carlo's rows are decisions of one row each; D155's labels, whole decisions.
+    decisions = Buffer(settings.buffer)
     fit = np.random.default_rng(settings.seed + state.rounds)
     with players(workers) as pool:
         while state.hands < settings.hands:
             player = None if state.rounds < settings.warmup else state.net
             count = min(settings.round_hands, settings.hands - state.hands)
             rows, targets, sizes = play_round(player, settings, state.hands, count, pool)
-            if settings.samples:
-                decisions.add(rows, targets, sizes)
-                filled = len(decisions.y)
-            else:
-                for row, target in zip(rows, targets, strict=True):
-                    xs[cursor] = row
-                    ys[cursor] = target
-                    cursor = (cursor + 1) % settings.buffer
-                    filled = min(filled + 1, settings.buffer)
+            decisions.add(rows, targets, sizes)
             state.hands += count
             losses = []
-            for _ in range(settings.steps if filled else 0):
+            for _ in range(settings.steps if len(decisions.y) else 0):
+                x, y, owner = decisions.sample(fit, settings.batch)
                 if settings.samples:
-                    batch = decisions.sample(fit, settings.batch)
-                    loss, grads = paired_gradients(state.net, *batch)
+                    loss, grads = paired_gradients(state.net, x, y, owner)
                 else:
-                    pick = fit.integers(0, filled, size=min(settings.batch, filled))
-                    loss, grads = gradients(state.net, xs[pick], ys[pick])
+                    loss, grads = gradients(state.net, x, y)
                 state.adam.step(state.net.params, grads)
                 losses.append(loss)
             state.loss = float(np.mean(losses)) if losses else 0.0

@@ -514,6 +514,8 @@ export function onState(m) {
 /** Asks for the finished hands again at most this many times for one hand: 1 s later, then
  * 2, 4, 8, 16, 32 s (about a minute in all). */
 const HISTORY_TRIES = 6;
+/** The most hands a first page of the room's history holds (the server's default limit). */
+const HISTORY_PAGE = 100;
 
 /** Every finished hand of the room, whenever the table changes hand (and after a reload).
  * A list that failed (a busy server's 429 or 503, the network) or that lacks the hand just
@@ -538,9 +540,9 @@ export async function loadHistory(retrying = false) {
   } catch (e) { list = null; }
   if (ui.historyKey !== key || ui.replaying) return;  // the table moved on meanwhile
   if (!Array.isArray(list)) return retry();
-  // hand_no counts from 1, a stored hand's n from 0; a full first page (100, the server's most)
-  // does not reach the newest hands: nothing to wait for there.
-  if (over && list.length < 100 && !list.some(h => h.n === handNo - 1)) retry();
+  // hand_no counts from 1, a stored hand's n from 0; a full first page does not reach the
+  // newest hands: nothing to wait for there.
+  if (over && list.length < HISTORY_PAGE && !list.some(h => h.n === handNo - 1)) retry();
   const ol = $("history");
   if (!list.length) { ol.replaceChildren(el("li", "empty", t("history_empty"))); return; }
   ol.replaceChildren(...list.map(h => {
