@@ -299,6 +299,9 @@ def test_replay_text_mode_reads_in_chinese_and_in_both(
     record["actions"] = record["actions"][:3]  # stops before the hand ends
     code, part, _ = run(["replay", "--lang", "zh", write(tmp_path, record)], capsys)
     assert code == 0 and "（记录到这里为止，轮到" in part
+    record["actions"] = [*record["actions"][:2], "0 discard [bold]x9"]  # not rich's markup
+    code, bad, _ = run(["replay", "--lang", "zh", write(tmp_path, record)], capsys)
+    assert code == 1 and "第 2 步 '0 discard [bold]x9' 不合规则: unknown card '[bold]x9'" in bad
 
 
 def test_simulate_json_and_saved_records_replay(

@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from rich.markup import escape
+
 from paohuzi.cli.render import Lang, describe, describe_zh, out_console, print_settlement, words
 from paohuzi.engine.actions import parse_seat_action
 from paohuzi.engine.cards import KIND_NAMES, NotationError, format_cards
@@ -104,7 +106,7 @@ def _print_moves(record: Record, lang: Lang = "both") -> None:
             game.apply_text(text)
         except (IllegalAction, NotationError) as error:
             illegal = w(f"第 {index} 步 {text!r} 不合规则", f"action {index} {text!r} is illegal")
-            console.print(f"[red]{illegal}: {error}[/red]")
+            console.print(f"[red]{escape(illegal)}: {escape(str(error))}[/red]")
             return
         console.print(f"> {w(f'{seat}号位', f'seat {seat}')}: {action}")
     flush()
