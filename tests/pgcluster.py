@@ -98,9 +98,10 @@ class Cluster:
         try:
             self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "stop")
         finally:
-            if folder := os.environ.get(LOG):
+            log = self.folder / "log"
+            if (folder := os.environ.get(LOG)) and log.exists():
                 os.makedirs(folder, exist_ok=True)
-                shutil.copy(self.folder / "log", Path(folder) / f"{self.folder.name}.log")
+                shutil.copy(log, Path(folder) / f"{self.folder.name}.log")
             shutil.rmtree(self.folder, ignore_errors=True)
 
 

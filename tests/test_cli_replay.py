@@ -14,6 +14,7 @@ import pytest
 
 from paohuzi.cli import main
 from paohuzi.engine.record import Record, replay
+from paohuzi.engine.rules import HUNAN
 
 GOLDEN = Path(__file__).parent / "golden"
 CARDS = r"^(([xd](10|[1-9]))( [xd](10|[1-9]))*)?$"
@@ -279,6 +280,30 @@ def test_replay_text_mode_prints_moves_and_settlement(
     assert "号位" not in out and "规则" not in out  # the game's terms (亮张, 平胡) stay
 
 
+def test_a_rule_set_named_like_markup_replays_as_text(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A record's rule set names itself (any printable name): the terminal prints it as
+    written, where rich would read ``[/bold]`` as a closing tag and stop with a traceback."""
+    record = golden("popaohu")
+    rules = HUNAN.to_json()
+    rules["preset"] = record["rules"] = "[/bold]house"
+    record["ruleset"] = rules
+    code, out, err = run(["replay", "--lang", "en", write(tmp_path, record)], capsys)
+    assert code == 0 and err == ""
+    assert out.startswith("rules [/bold]house, dealer seat 0\n")
+    # and so do its 名堂, in the settlement (this hand wins 红胡)
+    record = golden("ti-from-draw")
+    rules = HUNAN.to_json()
+    rules["preset"] = record["rules"] = "house"
+    for mingtang in rules["mingtang"]:
+        mingtang["name"] = "[/red]" + mingtang["name"]
+    record["ruleset"] = rules
+    del record["result"]  # it names the 名堂 as the preset does
+    code, out, err = run(["replay", "--lang", "en", write(tmp_path, record)], capsys)
+    assert code == 0 and err == "" and "   [/red]红胡 2番   " in out
+
+
 def test_replay_text_mode_reads_in_chinese_and_in_both(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -301,7 +326,7 @@ def test_replay_text_mode_reads_in_chinese_and_in_both(
     assert code == 0 and "（记录到这里为止，轮到" in part
     record["actions"] = [*record["actions"][:2], "0 discard [bold]x9"]  # not rich's markup
     code, bad, _ = run(["replay", "--lang", "zh", write(tmp_path, record)], capsys)
-    assert code == 1 and "第 2 步 '0 discard [bold]x9' 不合规则: unknown card '[bold]x9'" in bad
+    assert code == 1 and "2号动作 '0 discard [bold]x9' 不合规则: unknown card '[bold]x9'" in bad
 
 
 def test_simulate_json_and_saved_records_replay(

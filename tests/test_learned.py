@@ -267,6 +267,23 @@ def test_the_buffer_keeps_and_draws_whole_decisions() -> None:
         assert (x[owner == d, 0] == rows[0]).all()
 
 
+def test_a_round_without_decisions_adds_none_to_the_buffer() -> None:
+    """A round may give no decision with a choice (tiny rounds): it adds no empty decision,
+    which a draw could pick and leave a batch without rows."""
+    buffer = Buffer(limit=10)
+    buffer.add(np.zeros((0, NUM_FEATURES), np.float32), np.zeros(0, np.float32), np.zeros(0, int))
+    assert len(buffer.starts) == 0
+    sizes = np.array([1, 3, 2])  # decisions of rows 0, 1-3, 4-5
+    buffer.add(np.zeros((6, NUM_FEATURES), np.float32), np.arange(6, dtype=np.float32), sizes)
+    buffer.add(np.zeros((0, NUM_FEATURES), np.float32), np.zeros(0, np.float32), np.zeros(0, int))
+    assert list(buffer.starts) == [0, 1, 4]
+    for seed in range(20):
+        _, y, owner = buffer.sample(np.random.default_rng(seed), 3)
+        assert len(y) > 0 and set(np.bincount(owner)) <= {1, 2, 3}
+        for d in set(owner):
+            assert list(y[owner == d]) in ([0], [1, 2, 3], [4, 5])
+
+
 def test_sampled_labels_cover_every_action_and_two_workers_play_the_same(tmp_path: Path) -> None:
     settings = Settings(hands=6, round_hands=3, warmup=1, steps=3, batch=64, hidden=(6,), samples=2)
     rows, targets, sizes = play_round(None, settings, 40, 3)

@@ -6,6 +6,7 @@ import sys
 from typing import Literal
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from paohuzi.engine.cards import GLYPHS, KIND_NAMES
@@ -212,7 +213,8 @@ def print_settlement(
             left = " ".join(KIND_NAMES[k] for k in hu.leftover)
             table.add_row(w("剩下的牌", "left over") + ": " + left, "0")
         console.print(table)
-        names = ", ".join(f"{n} {f}番" for n, f in score.mingtang) or "平胡"
+        # a rule set's own 名堂 are named by its author: text, not markup
+        names = escape(", ".join(f"{n} {f}番" for n, f in score.mingtang)) or "平胡"
         bonus = w("（含自摸 +1）", " (incl. 自摸 +1)") if score.self_drawn else ""
         console.print(f"胡息 {score.huxi}   等 {score.deng}{bonus}   {names}   番 {score.fan}")
         console.print(f"底数 {score.points}")

@@ -78,11 +78,9 @@ def _print_moves(record: Record, lang: Lang = "both") -> None:
     def w(zh: str, en: str) -> str:
         return words(lang, zh, en)
 
+    name = escape(rules.name)  # the record's: text, not markup
     console.print(
-        w(
-            f"规则 {rules.name}，{record.dealer}号位坐庄",
-            f"rules {rules.name}, dealer seat {record.dealer}",
-        )
+        w(f"规则 {name}，{record.dealer}号位坐庄", f"rules {name}, dealer seat {record.dealer}")
     )
     for i, seat in enumerate(seating.playing):
         dealt = format_cards(record.deck[HAND_SIZE * i : HAND_SIZE * (i + 1)])
@@ -105,7 +103,8 @@ def _print_moves(record: Record, lang: Lang = "both") -> None:
             seat, action = parse_seat_action(text)
             game.apply_text(text)
         except (IllegalAction, NotationError) as error:
-            illegal = w(f"第 {index} 步 {text!r} 不合规则", f"action {index} {text!r} is illegal")
+            # numbered from 0 as F5's error.index
+            illegal = w(f"{index}号动作 {text!r} 不合规则", f"action {index} {text!r} is illegal")
             console.print(f"[red]{escape(illegal)}: {escape(str(error))}[/red]")
             return
         console.print(f"> {w(f'{seat}号位', f'seat {seat}')}: {action}")

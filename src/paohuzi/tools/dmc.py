@@ -235,7 +235,7 @@ class Buffer:
         """Each decision's first row."""
 
     def add(self, x: Array, y: Array, sizes: IntArray) -> None:
-        starts = len(self.y) + np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+        starts = len(self.y) + np.concatenate([[0], np.cumsum(sizes)])[:-1].astype(np.int64)
         self.x = np.concatenate([self.x, x])
         self.y = np.concatenate([self.y, y])
         self.starts = np.concatenate([self.starts, starts])
@@ -251,8 +251,11 @@ class Buffer:
         ends = np.append(self.starts[1:], len(self.y))
         per = max(1.0, len(self.y) / max(1, len(self.starts)))
         chosen = rng.integers(0, len(self.starts), size=max(1, round(rows / per)))
-        index = np.concatenate([np.arange(self.starts[c], ends[c]) for c in chosen])
-        owner = np.repeat(np.arange(len(chosen)), ends[chosen] - self.starts[chosen])
+        sizes = ends[chosen] - self.starts[chosen]
+        owner = np.repeat(np.arange(len(chosen)), sizes)
+        # each chosen decision's rows in order: its start, then one further a row
+        first = np.concatenate([[0], np.cumsum(sizes)])[:-1]
+        index = self.starts[chosen][owner] + np.arange(len(owner)) - first[owner]
         return self.x[index], self.y[index], owner
 
 

@@ -514,7 +514,9 @@ export function onState(m) {
 /** Asks for the finished hands again at most this many times for one hand: 1 s later, then
  * 2, 4, 8, 16, 32 s (about a minute in all). */
 const HISTORY_TRIES = 6;
-/** The most hands a first page of the room's history holds (the server's default limit). */
+/** The most hands a first page of the room's history holds: the server's default limit (a
+ * server configured with a smaller history_page lists fewer, and a table past them asks again
+ * HISTORY_TRIES times for a hand it will not list). */
 const HISTORY_PAGE = 100;
 
 /** Every finished hand of the room, whenever the table changes hand (and after a reload).
