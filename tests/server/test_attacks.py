@@ -536,6 +536,8 @@ def test_f6_room_creations_per_address_are_limited(tmp_path: Path) -> None:
             )
             assert response.status_code == 429
             one_line_error(response)
+            detail = response.json()["detail"]  # said in both languages
+            assert "太频繁" in detail and "too many rooms" in detail
         assert client.app.state.rooms.count() == 3  # type: ignore[attr-defined]
 
 
@@ -548,6 +550,7 @@ def test_f6_open_rooms_per_address_are_limited_an_ipv6_network_counts_once(
         response = client.post("/api/rooms", json={"bots": PERSON})
         assert response.status_code == 429
         one_line_error(response)
+        assert "房间" in response.json()["detail"] and "open rooms" in response.json()["detail"]
     with app_client(tmp_path / "db6", address="2001:db8::1", rooms_per_minute=2) as first:
         new_room(first, PERSON)
         new_room(first, PERSON)

@@ -289,6 +289,7 @@ def test_a_history_flood_gets_at_most_its_budget_and_the_store_is_read_once(
                 statuses[response.status_code] = statuses.get(response.status_code, 0) + 1
                 if response.status_code == 429:
                     assert response.headers["connection"] == "close"
+                    assert "太频繁" in response.json()["detail"]  # in both languages
         elapsed = time.monotonic() - started  # a measurement the bounds below allow for
         # 60 at once and one a second after; everything else refused before any work.
         assert statuses.get(200, 0) <= 60 + elapsed + 1, statuses

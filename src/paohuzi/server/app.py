@@ -140,7 +140,9 @@ class ReadBudget:
         await self.app(scope, receive, send)
 
 
-TOO_MANY_READS = json.dumps({"detail": "too many requests from your address; wait"}).encode()
+TOO_MANY_READS = json.dumps(
+    {"detail": "请求太频繁，请稍等 · too many requests from your address; wait"}
+).encode()
 
 
 class Hardening:

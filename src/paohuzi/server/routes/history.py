@@ -22,6 +22,9 @@ from paohuzi.server.replays import frames_of
 from paohuzi.server.reviews import Busy
 from paohuzi.server.routes.common import address_of, server_of
 
+TOO_MANY_REVIEWS = "复盘太频繁，请稍等一分钟 · too many reviews from your address: wait a minute"
+TOO_MANY = "请求太频繁，请稍等一分钟 · too many requests from your address; wait a minute"
+
 router = APIRouter()
 HandNo = Annotated[int, Path(ge=0, lt=2**31)]
 
@@ -138,7 +141,7 @@ async def start_review(request: Request, room_id: str, n: HandNo, body: NewRevie
         if body.seat >= Record.from_json(data).rule_set.players:
             raise HTTPException(422, "seat: no such seat at this table")
         if not server.review_starts.allow(address_of(request)):
-            raise HTTPException(429, "too many reviews asked from your address; wait a minute")
+            raise HTTPException(429, TOO_MANY_REVIEWS)
         try:
             found = reviews.start(key, data)
         except Busy as error:
@@ -165,7 +168,7 @@ async def worked_out(request: Request, work: Callable[[], Any]) -> Any:
     per address; its ValueError is the client's 422."""
     server = server_of(request)
     if not server.analyses.allow(address_of(request)):
-        raise HTTPException(429, "too many requests from your address; wait a minute")
+        raise HTTPException(429, TOO_MANY)
     async with server.thinking:
         try:
             return await asyncio.wait_for(asyncio.to_thread(work), 10)

@@ -76,7 +76,7 @@ def spend(request: Request, limiter: RateLimiter, player: str | None = None) -> 
     if not limiter.allow("a:" + address_of(request)) or (
         player is not None and not limiter.allow("p:" + player)
     ):
-        raise HTTPException(429, "too many requests; wait a moment")
+        raise HTTPException(429, "请求太频繁，请稍等 · too many requests; wait a moment")
 
 
 async def call(request: Request, work: Any, *args: Any) -> Any:

@@ -15,6 +15,11 @@ from paohuzi.server.routes.common import address_of, server_of
 from paohuzi.server.routes.players import same_origin
 from paohuzi.server.store import StoreError
 
+TOO_MANY_CREATED = (
+    "创建房间太频繁，请稍等一分钟 · too many rooms created from your address; wait a minute"
+)
+TOO_MANY_OPEN = "你开的房间已经够多了 · your address has as many open rooms as it may"
+
 router = APIRouter()
 
 
@@ -59,9 +64,9 @@ async def create_room(request: Request, body: NewRoom) -> JSONResponse:
         same_origin(request)
     address = address_of(request)
     if not server.creations.allow(address):
-        raise HTTPException(429, "too many rooms created from your address; wait a minute")
+        raise HTTPException(429, TOO_MANY_CREATED)
     if rooms.created_by(address) >= config.rooms_per_address:
-        raise HTTPException(429, "your address has as many open rooms as it may")
+        raise HTTPException(429, TOO_MANY_OPEN)
     try:
         room = await rooms.create(
             body.bots,

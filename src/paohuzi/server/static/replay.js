@@ -132,7 +132,7 @@ export async function startReview() {
     response = await fetch(url + "?seat=" + seat + "&samples=" + samples);
   }
   const body = await response.json().catch(() => ({}));
-  ui.review = {seat, samples, state: "failed", done: 0, total: 0, error: response.status === 503 ? t("review_busy") : String(body.detail || response.status)};
+  ui.review = {seat, samples, state: "failed", done: 0, total: 0, error: response.status === 503 ? t("review_busy") : response.status === 429 ? t("err_busy") : String(body.detail || response.status)};
   renderReview();
 }
 
@@ -202,7 +202,7 @@ export async function openFile() {
   const response = await fetch("/api/replay", {method: "POST", headers: {"Content-Type": "application/json"}, body: await file.text()});
   if (!response.ok) {
     const body = await response.json().catch(() => ({}));
-    $("open-error").textContent = t("open_bad", {why: String(body.detail || response.status)});
+    $("open-error").textContent = response.status === 429 ? t("err_busy") : t("open_bad", {why: String(body.detail || response.status)});
     return;
   }
   $("open-record").hidden = true;

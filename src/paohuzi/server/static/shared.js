@@ -138,7 +138,7 @@ export function rectOf(node) { return node ? node.getBoundingClientRect() : null
 
 // The server answers in English; the refusals a player meets at the table are said here.
 const SERVER_WORDS = [[/^it is not your turn/, "e_turn"], [/^stale action/, "e_stale"], [/^the hand is over/, "e_over"],
-  [/^the server could not save/, "e_save"], [/^too many messages/, "e_slow"],
+  [/^the server could not save/, "e_save"], [/^too many messages/, "e_slow"], [/^too many reactions/, "err_busy"],
   [/^the room is moving|^the server could not reach its database/, "e_moving"]];
 
 export function serverSays(message) {
