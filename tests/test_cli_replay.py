@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -12,7 +13,10 @@ from typing import Any
 import jsonschema
 import pytest
 
+import paohuzi
 from paohuzi.cli import main
+from paohuzi.cli.render import REASONS_ZH
+from paohuzi.cli.render import reason as reason_in
 from paohuzi.engine.record import Record, replay
 from paohuzi.engine.rules import HUNAN
 
@@ -326,7 +330,53 @@ def test_replay_text_mode_reads_in_chinese_and_in_both(
     assert code == 0 and "（记录到这里为止，轮到" in part
     record["actions"] = [*record["actions"][:2], "0 discard [bold]x9"]  # not rich's markup
     code, bad, _ = run(["replay", "--lang", "zh", write(tmp_path, record)], capsys)
-    assert code == 1 and "2号动作 '0 discard [bold]x9' 不合规则: unknown card '[bold]x9'" in bad
+    assert code == 1 and "2号动作 '0 discard [bold]x9' 不合规则: 没有这种牌：'[bold]x9'" in bad
+    assert "unknown" not in bad  # the engine's reason in Chinese too
+    # Every reason the engine gives is said in Chinese: a seat out of turn, a card not held.
+    record["actions"] = [*record["actions"][:2], "2 pass"]
+    code, bad, _ = run(["replay", "--lang", "zh", write(tmp_path, record)], capsys)
+    assert code == 1 and "不合规则: 还没轮到2号位（该" in bad and "turn" not in bad
+    code, both, _ = run(["replay", write(tmp_path, record)], capsys)
+    assert code == 1 and "还没轮到2号位" in both and "it is not seat 2's turn" in both
+
+
+def test_every_reason_the_engine_refuses_with_is_said_in_chinese() -> None:
+    """Each of the engine's reasons (its IllegalAction and NotationError messages, read from
+    its source) matches one of the terminal's Chinese patterns, and that Chinese has no
+    English word of the engine's left in it."""
+    sources = [
+        Path(paohuzi.__file__).parent / "engine" / name
+        for name in ("python_core.py", "game.py", "actions.py", "cards.py")
+    ]
+    found = set()
+    for source in sources:
+        text = source.read_text(encoding="utf-8")
+        for match in re.finditer(r'(?:IllegalAction|NotationError)\((f?)"([^"]+)"', text):
+            found.add(match.group(2))
+        for match in re.finditer(r'return f"(seat \{seat\}[^"]+|\{action\}[^"]+)"', text):
+            found.add(match.group(1))
+    examples = {
+        "{seat}": "1",
+        "{who}": "seat 2",
+        "{name}": "x5",
+        "{card}": "d10",
+        "{action}": "peng",
+        "{words[0]!r}": "'take'",
+        "{text!r}": "'discard'",
+        "{text[pos:end]!r}": "'x11'",
+        "{word!r}": "'x1x2'",
+        "{self._why_illegal(seat, action)}": "the hand is over",
+    }
+    assert len(found) >= 15, found
+    for template in found:
+        message = template
+        for key, value in examples.items():
+            message = message.replace(key, value)
+        if "{" in message:
+            continue  # a message made elsewhere (IllegalAction(self._why_illegal(...)))
+        zh = reason_in("zh", message)
+        assert any(p.fullmatch(message) for p, _ in REASONS_ZH), message
+        assert not re.search(r"\b(seat|card|hand|may|cannot|turn|nobody)\b", zh), (message, zh)
 
 
 def test_simulate_json_and_saved_records_replay(

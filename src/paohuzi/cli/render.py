@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from typing import Literal
 
@@ -23,6 +24,58 @@ def words(lang: Lang, zh: str, en: str) -> str:
     if lang == "both":
         return f"{zh} / {en}"
     return zh if lang == "zh" else en
+
+
+REASONS_ZH: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern), zh)
+    for pattern, zh in (
+        (r"it is not seat (\d+)'s turn \(seat (\d+) is to act\)", r"还没轮到\1号位（该\2号位）"),
+        (r"it is not seat (\d+)'s turn \(nobody is to act\)", r"还没轮到\1号位（谁也不该出手）"),
+        (r"the hand is over", "这一局已经结束"),
+        (r"nobody is asked yet: the card is on offer \(resume the game\)", "牌刚亮出，还没问谁要"),
+        (r"seat (\d+) has no winning hand \(an unchecked position\)", r"\1号位没有胡牌"),
+        (r"the game is not stopped at a card on offer", "牌局没有停在亮出的牌上"),
+        (r"seat (\d+) must discard a card", r"\1号位该出牌"),
+        (r"seat (\d+) has no (\S+) in hand", r"\1号位手里没有\2"),
+        (
+            r"seat (\d+) may not discard (\S+): it belongs to a 坎 \(R3\)",
+            r"\1号位不能打\2：它在坎里（R3）",
+        ),
+        (r"seat (\d+) may only hu or pass now", r"\1号位现在只能胡或过"),
+        (r"seat (\d+) cannot discard now: (\S+) is on offer", r"\1号位现在不能出牌：\2正亮着"),
+        (r"seat (\d+) has no pair of (\S+)", r"\1号位没有一对\2"),
+        (r"seat (\d+) may not peng (\S+) \(R7\.1, R6\.2\)", r"\1号位不能碰\2（R7.1、R6.2）"),
+        (r"seat (\d+) cannot win on (\S+)", r"\1号位不能胡\2"),
+        (r"seat (\d+) cannot chi (\S+) that way \(R7\)", r"\1号位不能这样吃\2（R7）"),
+        (r"(.+) is not allowed now", r"现在不能\1"),
+        (r"unknown card (.+)", r"没有这种牌：\1"),
+        (r"expected one card, got (.+)", r"应该是一张牌：\1"),
+        (
+            r"unknown action (\S+) \(discard, chi, peng, hu, pass\)",
+            r"没有这种动作：\1（discard、chi、peng、hu、pass）",
+        ),
+        (r"empty action", "动作是空的"),
+        (r"an action starts with its seat number: (.+)", r"动作要以座位号开头：\1"),
+        (r"discard takes one card: discard x5", "discard 后面跟一张牌：discard x5"),
+        (
+            r"chi takes its group: chi x1x2x3 \[比 groups\]",
+            "chi 后面跟吃成的一句：chi x1x2x3 [比的牌组]",
+        ),
+        (r"(\w+) takes no cards", r"\1 后面不跟牌"),
+        (r"(.+) is neither a sequence nor a 绞", r"\1既不是一句话也不是绞"),
+    )
+)
+"""The engine's reasons for refusing an action or its text (IllegalAction, NotationError), in
+Chinese: the engine speaks English (its messages are part of its API), the terminal both."""
+
+
+def reason(lang: Lang, message: str) -> str:
+    """The engine's ``message`` in ``lang`` (:data:`REASONS_ZH`); a message it does not know
+    stays as the engine said it."""
+    for pattern, zh in REASONS_ZH:
+        if pattern.fullmatch(message):
+            return words(lang, pattern.sub(zh, message), message)
+    return message
 
 
 PIPE_WIDTH = 1000

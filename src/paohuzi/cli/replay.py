@@ -10,7 +10,15 @@ from typing import Any
 
 from rich.markup import escape
 
-from paohuzi.cli.render import Lang, describe, describe_zh, out_console, print_settlement, words
+from paohuzi.cli.render import (
+    Lang,
+    describe,
+    describe_zh,
+    out_console,
+    print_settlement,
+    reason,
+    words,
+)
 from paohuzi.engine.actions import parse_seat_action
 from paohuzi.engine.cards import KIND_NAMES, NotationError, format_cards
 from paohuzi.engine.game import IllegalAction
@@ -105,7 +113,7 @@ def _print_moves(record: Record, lang: Lang = "both") -> None:
         except (IllegalAction, NotationError) as error:
             # numbered from 0 as F5's error.index
             illegal = w(f"{index}号动作 {text!r} 不合规则", f"action {index} {text!r} is illegal")
-            console.print(f"[red]{escape(illegal)}: {escape(str(error))}[/red]")
+            console.print(f"[red]{escape(illegal)}: {escape(reason(lang, str(error)))}[/red]")
             return
         console.print(f"> {w(f'{seat}号位', f'seat {seat}')}: {action}")
     flush()
