@@ -302,6 +302,27 @@ def test_sampled_labels_cover_every_action_and_two_workers_play_the_same(tmp_pat
     assert any(not np.array_equal(start.params[k], state.net.params[k]) for k in start.params)
 
 
+def test_the_labels_rollouts_count_the_waits_of_whom_the_settings_say() -> None:
+    """D161: ``label_waits="seat"`` labels with the rollouts ``learned`` searches with (the
+    deciding seat counting its waits, the others not): the same hands and rows, other labels."""
+    settings = Settings(hands=3, round_hands=3, warmup=1, steps=1, batch=64, hidden=(6,), samples=2)
+    rows, every, sizes = play_round(None, settings, 40, 3)
+    seat = play_round(None, replace(settings, label_waits="seat"), 40, 3)
+    assert np.array_equal(rows, seat[0]) and np.array_equal(sizes, seat[2])
+    assert not np.array_equal(every, seat[1])
+    assert np.isfinite(seat[1]).all()
+
+
+def test_label_waits_is_refused_where_nothing_is_labelled(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    base = ["train", "--hands", "1", "--checkpoint", str(tmp_path / "c.npz"), "--label-waits"]
+    for more in (["--net", "mlp"], ["--net", "deep", "--samples", "2"]):
+        assert main([*base, "seat", *more]) == 2
+        assert "--label-waits" in capsys.readouterr().err
+    assert not (tmp_path / "c.npz").exists()
+
+
 def test_a_tiny_training_run_changes_the_weights_and_resumes(tmp_path: Path) -> None:
     settings = Settings(hands=12, round_hands=6, warmup=1, steps=5, batch=32, hidden=(8,))
     checkpoint = tmp_path / "run.npz"

@@ -78,14 +78,14 @@ def sampled_payments(
     samples: int,
     rng: random.Random,
     *,
-    waits: bool = True,
+    waits: Waits = True,
 ) -> list[float]:
     """For each candidate (legal in ``obs``): the seat's mean payment over ``samples`` deals
     drawn from what it knows, weighted by the others' play as the expert draws them
     (:func:`paohuzi.bots.beliefs.draw`), each candidate played on the same deals and then
-    every seat the rollout policy (with ``waits``, :data:`WAITS_POLICY`). What the seat
-    cannot see averages out: the values depend on ``obs`` and ``rng`` alone (the labels of
-    D155, and the yardstick of ``benchmarks/picks.py``)."""
+    every seat the rollout policy (with ``waits``, :data:`WAITS_POLICY`; ``"seat"``: the seat
+    deciding alone). What the seat cannot see averages out: the values depend on ``obs`` and
+    ``rng`` alone (the labels of D155, and the yardstick of ``benchmarks/picks.py``)."""
     assert obs.seat is not None and samples >= 1
     beliefs = Beliefs(obs)
     total = [0.0] * len(candidates)

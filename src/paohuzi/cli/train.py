@@ -88,6 +88,13 @@ def add_parser(commands: Any) -> None:
         f"deal; mlp, Deep Monte-Carlo (default {deep.samples})",
     )
     parser.add_argument(
+        "--label-waits",
+        choices=("all", "seat"),
+        default="all",
+        help="mlp with --samples: who counts their waits in the labels' rollouts, every seat "
+        "or the deciding seat alone, as learned searches (D161; default all)",
+    )
+    parser.add_argument(
         "--eval-every",
         type=int,
         default=deep.eval_every,
@@ -184,6 +191,8 @@ def _fail(message: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.label_waits != "all" and (args.net == "deep" or not args.samples):
+        return _fail("--label-waits labels --net mlp --samples N's rollouts only")
     if args.net == "deep":
         return run_deep(args)
     from paohuzi.tools.dmc import State, export, train  # NumPy: only to train
@@ -216,6 +225,7 @@ def run(args: argparse.Namespace) -> int:
         seed=args.seed,
         buffer=args.buffer,
         samples=args.samples,
+        label_waits=True if args.label_waits == "all" else "seat",
     )
     console, progress = _progress()
     task = progress.add_task("hands", total=args.hands, loss=0.0, curve="")

@@ -114,7 +114,8 @@ def play(
             continue
         x = action_features(obs, legal)
         if settings.samples:
-            values = np.array(sampled_payments(obs, legal, settings.samples, rng)) / SCALE
+            paid = sampled_payments(obs, legal, settings.samples, rng, waits=settings.label_waits)
+            values = np.array(paid) / SCALE
             labelled.append((x, (values - values.mean()).astype(np.float32)))
         if net is not None and learner[seat]:
             if rng.random() < settings.epsilon:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from paohuzi.engine.core import Waits
+
 
 @dataclass(frozen=True)
 class Settings:
@@ -33,3 +35,7 @@ class Settings:
     decision with a choice, whoever plays it, labels all its actions with their mean payment
     over N deals drawn from what the seat knows (the expert's values, D155), and the network
     is fitted to each action's label less its decision's mean."""
+    label_waits: Waits = True
+    """Who counts their waits in the labels' rollouts (``samples`` > 0): True every seat, as
+    the greedy bot plays; ``"seat"`` the deciding seat only, the others playing the cheap
+    rollout policy, as ``learned`` searches (D161)."""
