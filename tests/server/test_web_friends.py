@@ -283,6 +283,8 @@ def test_every_step_of_the_replay_board_is_the_engines_position(
     page.click("#review-start")
     wait_js(page, "document.querySelector('#review-progress span').textContent.includes('频繁')")
     assert "too many" not in page.inner_text("#review")
+    assert not page.is_visible("#review-mistakes")  # no list of mistakes under a failure
+    table.shot("review-busy")
     page.unroute_all()
     # Download the record, and open it from the disk in the same board.
     with page.expect_download() as download:

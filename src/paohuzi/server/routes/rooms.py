@@ -18,7 +18,7 @@ from paohuzi.server.store import StoreError
 TOO_MANY_CREATED = (
     "创建房间太频繁，请稍等一分钟 · too many rooms created from your address; wait a minute"
 )
-TOO_MANY_OPEN = "你开的房间已经够多了 · your address has as many open rooms as it may"
+TOO_MANY_OPEN = "你这里开着的房间已达上限 · your address has as many open rooms as it may"
 
 router = APIRouter()
 

@@ -148,6 +148,7 @@ export function renderReview() {
   bar.setAttribute("aria-valuenow", String(Math.round(100 * share)));
   const list = $("review-list");
   list.replaceChildren();
+  $("review-mistakes").hidden = !r.decisions;  // no list before the review is done, nor after a failure
   if (!r.decisions) return;
   const byIndex = new Map(r.decisions.map(d => [d.index, d]));
   const worst = r.mistakes.map(i => byIndex.get(i));
