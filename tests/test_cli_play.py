@@ -45,7 +45,9 @@ def after_ctrl_c(child: pexpect.spawn, pattern: str) -> None:
     signal can be told from a hang. Two CI runs failed here (stops 44 and 46): the second said
     the program slept in the terminal's read with SIGINT caught and nothing pending, a Ctrl-C
     Python had noted just before the read began; ``paohuzi.cli.prompt.ask`` now waits so that
-    none is lost (tests/test_cli_prompt.py)."""
+    none is lost (tests/test_cli_prompt.py). A third (stop 48) slept in that wait with nothing
+    on the screen after the ^C: the Ctrl-C had come as rich ended a print and left it writing
+    nothing ever after; ``paohuzi.cli.prompt.Console`` now raises it when the print is done."""
     try:
         child.expect(pattern)
     except pexpect.TIMEOUT:

@@ -46,3 +46,44 @@ def test_a_ctrl_c_noted_outside_the_read_ends_the_prompt() -> None:
     )
     assert done.stdout.strip() == "interrupted", done.stderr
     assert "your move: " in done.stderr
+
+
+# The Ctrl-C arrives just as a print ends, inside rich's ``_exit_buffer`` before it lowers its
+# count of writes under way (a trace function raises SIGINT there). rich's own console then
+# writes nothing ever again: a CI run hung so, its question after the Ctrl-C never shown.
+AS_A_PRINT_ENDS = textwrap.dedent(
+    """
+    import signal, sys
+    import rich.console
+    from paohuzi.cli.prompt import Console, ctrl_c_between_prints
+
+    def ctrl_c_as_the_print_ends(frame, event, arg):
+        if event == "call" and frame.f_code.co_name == "_exit_buffer":
+            sys.settrace(None)
+            signal.raise_signal(signal.SIGINT)
+
+    with ctrl_c_between_prints():
+        console = {console}(file=sys.stdout)
+        sys.settrace(ctrl_c_as_the_print_ends)
+        try:
+            console.print("the move")
+        except KeyboardInterrupt:
+            console.print("Leaving. Save the record? [y/N]", markup=False)
+    """
+)
+
+
+def test_a_ctrl_c_as_a_print_ends_loses_no_output() -> None:
+    def run(console: str) -> str:
+        return subprocess.run(
+            [sys.executable, "-c", AS_A_PRINT_ENDS.format(console=console)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(SRC)},
+            check=True,
+        ).stdout
+
+    assert run("Console").splitlines() == ["the move", "Leaving. Save the record? [y/N]"]
+    # The same Ctrl-C with rich's console: nothing is written, the question neither.
+    assert run("rich.console.Console") == ""

@@ -14,6 +14,7 @@ from paohuzi.cli import (
     learn,
     lesson,
     play,
+    prompt,
     puzzles,
     replay,
     review,
@@ -61,7 +62,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 0
     try:
-        result: int = args.run(args)
+        with prompt.ctrl_c_between_prints():
+            result: int = args.run(args)
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

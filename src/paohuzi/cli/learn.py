@@ -10,10 +10,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
-
 from paohuzi.cli import prompt
 from paohuzi.cli.play import QUIT, Leave, TerminalTable, _card
+from paohuzi.cli.prompt import Console
 from paohuzi.cli.render import Lang, words
 from paohuzi.engine.observation import observe
 from paohuzi.lessons import Lesson, LessonError, Text, Walk, load_lesson, shipped

@@ -9,12 +9,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
 from rich.table import Table
 
 from paohuzi.bots import Bot
 from paohuzi.bots.loader import close_bot, describe_specs, load_bot
-from paohuzi.cli.prompt import ask
+from paohuzi.cli.prompt import Console, ask
 from paohuzi.cli.render import (
     Lang,
     describe,

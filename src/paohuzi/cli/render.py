@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from paohuzi.cli import prompt
 from paohuzi.engine.cards import GLYPHS, KIND_NAMES
 from paohuzi.engine.game import Event, EventType, GameResult
 from paohuzi.engine.groups import Group, GroupType
@@ -83,12 +84,13 @@ PIPE_WIDTH = 1000
 
 
 def out_console() -> Console:
-    """A console on standard output. On a terminal, rich fits the text to its width; into a
+    """A console on standard output, whose prints a Ctrl-C does not break
+    (:class:`paohuzi.cli.prompt.Console`). On a terminal, rich fits the text to its width; into a
     pipe or a file a line is as long as it needs to be (rich would fit it to 80 columns,
     wrapping cells and cutting bot names with an ellipsis)."""
     if sys.stdout.isatty():
-        return Console(highlight=False)
-    return Console(highlight=False, width=PIPE_WIDTH, soft_wrap=True)
+        return prompt.Console(highlight=False)
+    return prompt.Console(highlight=False, width=PIPE_WIDTH, soft_wrap=True)
 
 
 RELATIVE = (("你", "you"), ("下家", "Right"), ("对家", "Across"), ("上家", "Left"))
