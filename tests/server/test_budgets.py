@@ -198,13 +198,12 @@ def _upgrade(port: int) -> socket.socket:
     return sock
 
 
-def _status(sock: socket.socket) -> int:
-    head = b""
-    while b"\r\n" not in head:
-        chunk = sock.recv(4096)
-        assert chunk, "closed before a status line"
-        head += chunk
-    return int(head.split(b" ", 2)[1])
+def _response(sock: socket.socket) -> bytes:
+    """All the server sends on ``sock`` until it closes it."""
+    data = b""
+    while chunk := sock.recv(4096):
+        data += chunk
+    return data
 
 
 def test_a_refused_upgrade_waits_for_its_429_unread(tmp_path: Path) -> None:
@@ -240,7 +239,11 @@ def test_a_refused_upgrade_waits_for_its_429_unread(tmp_path: Path) -> None:
                     waited[key.data] = answered[key.data] - sent[key.data]
                     selector.unregister(key.fileobj)
         assert len(answered) == 9, answered
-        assert [_status(sock) for sock in socks] == [429] * 9
+        responses = [_response(sock) for sock in socks]
+        assert [int(r.split(b" ", 2)[1]) for r in responses] == [429] * 9
+        # Said as every 429 of the server is (players read Chinese), whoever reads it.
+        body = responses[0].split(b"\r\n\r\n", 1)[1].decode()
+        assert "连接太多" in body and "too many connections" in body, body
         order = sorted(answered, key=answered.__getitem__)
         # Eight waited the delay from their own send (a lower bound whatever the load); the
         # one answered first did not wait for them.

@@ -1083,7 +1083,7 @@ class Room:
             try:
                 action = parse_action(action_text)
             except NotationError as error:
-                return str(error)
+                return f"unreadable action: {error}"
             if early:
                 assert window is not None
                 if action not in window.questions[seat].legal:
@@ -1101,7 +1101,7 @@ class Room:
                 await self._commit(seat, action)
             except IllegalAction as error:
                 self.seats[seat].restore(control)
-                return str(error)
+                return f"illegal action: {error}"
             except StoreError as error:
                 self.seats[seat].restore(control)
                 log.warning("room %s: could not store an action: %s", self.id, error)

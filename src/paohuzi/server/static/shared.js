@@ -137,9 +137,17 @@ export const legalDiscards = () => new Set(ui.state.legal.filter(a => a.startsWi
 export function rectOf(node) { return node ? node.getBoundingClientRect() : null; }
 
 // The server answers in English; the refusals a player meets at the table are said here.
+/** Every refusal a room sends (server/rooms.py, server/routes/play.py), in the table's words
+ * (tests/server/test_server_words.py reads both sides). The last line is what only a client
+ * other than this page sends: malformed, unknown, or not what the page offers. */
 const SERVER_WORDS = [[/^it is not your turn/, "e_turn"], [/^stale action/, "e_stale"], [/^the hand is over/, "e_over"],
   [/^the server could not save/, "e_save"], [/^too many messages/, "e_slow"], [/^too many reactions/, "err_busy"],
-  [/^the room is moving|^the server could not reach its database/, "e_moving"]];
+  [/^the room is moving|^the server could not reach its database/, "e_moving"], [/^illegal action/, "e_illegal"],
+  [/^spectators/, "e_watching"], [/^only the host may start/, "e_host_start"], [/^the hand is dealt already/, "e_dealt"],
+  [/^the first hand waits/, "e_wait_all"], [/^the hand is not over/, "e_not_over"], [/^nothing is dealt yet/, "e_not_dealt"],
+  [/^the room closed/, "e_closed"], [/^a name needs/, "e_name_blank"],
+  [/^a name has at most/, "e_name_long"], [/^internal error/, "e_internal"],
+  [/^malformed JSON|^unreadable action|^a message is|^messages are|^message over|^you can only act|^unknown message|^action must|^start takes|^auto takes|^say one of|^a name is a string|^unknown bot|^this server does not offer/, "e_protocol"]];
 
 export function serverSays(message) {
   const found = SERVER_WORDS.find(([pattern]) => pattern.test(message));
