@@ -210,13 +210,16 @@ def _room(room_id: str) -> StoredRoom:
 
 def test_a_stale_holder_can_never_write_after_another_took_its_room(tmp_path: Path) -> None:
     url = db_url(tmp_path / "fence")
-    old = open_store(url, address="http://old", lease_ttl=0.5)
-    new = open_store(url, address="http://new", lease_ttl=0.5)
+    # A lease of 2 s: the holder must still be alive for the claim just after its heartbeat,
+    # on a loaded machine too (a lease of 0.5 s could lapse between two statements there).
+    old = open_store(url, address="http://old", lease_ttl=2.0)
+    new = open_store(url, address="http://new", lease_ttl=2.0)
     try:
         assert old.create_room(_room("r"), StoredHand(0, 0, "x1", [], None, "s", "c"))
         old.add_action("r", 0, 0, "0 discard x1")
+        assert old.heartbeat() == {"r"}
         assert new.claim("r") == "http://old"  # its holder lives: the room is not taken
-        time.sleep(0.7)  # no heartbeat from the old holder: taken for dead
+        time.sleep(2.2)  # no heartbeat from the old holder: taken for dead
         assert new.claim("r") is True
         with pytest.raises(LeaseLost):
             old.add_action("r", 0, 1, "1 pass")
