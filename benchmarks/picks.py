@@ -8,7 +8,8 @@ decision with a choice (胡 aside) it values each legal action by
 from what the seat knows, the rollouts' players the greedy bot counting its waits: the labels
 of D155), asks each bot what it would play, and prints, per bot, the value of its pick over
 the decision's mean action, and over the first bot's pick (paired), each with its 95%
-confidence interval.
+confidence interval. ``--by-kind`` prints the same per kind of decision too: a claim (a card
+on offer that may be passed) by the claims it offers, a discard by how many cards it may be.
 
 The values are drawn apart from the bots' own samples, so a bot's figure is an unbiased
 estimate of how much its choices gain by the greedy players' yardstick, one step ahead: a
@@ -27,7 +28,7 @@ import time
 from paohuzi.bots import GreedyBot
 from paohuzi.bots.loader import load_bot
 from paohuzi.bots.rollout import sampled_payments
-from paohuzi.engine.actions import HU
+from paohuzi.engine.actions import HU, Action, ActionType
 from paohuzi.engine.game import Game
 from paohuzi.engine.observation import observe
 from paohuzi.engine.rules import HUNAN
@@ -40,10 +41,12 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=100)
     parser.add_argument("--samples", type=int, default=8)
     parser.add_argument("--seed", type=int, default=777)
+    parser.add_argument("--by-kind", action="store_true", help="figures per kind of decision")
     args = parser.parse_args()
     names = args.bots.split(",")
     bots = [load_bot(name, seed=1) for name in names]
     gains: list[list[float]] = [[] for _ in names]
+    kinds: list[str] = []  # each decision's kind, for --by-kind
     spent = [0.0] * len(names)
     greedy = GreedyBot()
     for hand in range(args.hands):
@@ -56,6 +59,7 @@ def main() -> None:
             if len(legal) > 1 and HU not in legal:
                 rng = random.Random(f"{args.seed}/{hand}/{len(gains[0])}")
                 values = sampled_payments(obs, legal, args.samples, rng)
+                kinds.append(_kind(legal))
                 mean = sum(values) / len(values)
                 for i, bot in enumerate(bots):
                     start = time.perf_counter()
@@ -71,6 +75,25 @@ def main() -> None:
     for name, row, seconds in zip(names, gains, spent, strict=True):
         diffs = [a - b for a, b in zip(row, gains[0], strict=True)]
         print(f"{name:24} {_interval(row):>24} {_interval(diffs):>26} {1000 * seconds / n:>12.2f}")
+    if args.by_kind:
+        for kind in sorted(set(kinds)):
+            where = [i for i, k in enumerate(kinds) if k == kind]
+            print(f"\n{kind}: {len(where)} decisions")
+            for name, row in zip(names, gains, strict=True):
+                mine = [row[i] for i in where]
+                diffs = [row[i] - gains[0][i] for i in where]
+                print(f"{name:24} {_interval(mine):>24} {_interval(diffs):>26}")
+
+
+def _kind(legal: tuple[Action, ...]) -> str:
+    """A decision's kind for ``--by-kind``: a claim by what it offers, a discard by its width."""
+    types = {a.type for a in legal}
+    if ActionType.PASS in types:
+        offered = [t.name.lower() for t in (ActionType.CHI, ActionType.PENG) if t in types]
+        return "claim: " + "/".join(offered or ["pass only"]) + " or pass"
+    if len(legal) < 6:
+        return "discard of 2-5 cards"
+    return "discard of 6-9 cards" if len(legal) < 10 else "discard of 10 cards or more"
 
 
 def _interval(xs: list[float]) -> str:
