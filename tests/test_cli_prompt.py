@@ -14,7 +14,16 @@ SRC = Path(__file__).parent.parent / "src"
 # again — the case of a Ctrl-C that lands after the prompt is printed but before the read
 # begins (a CI run lost one so: the program asleep in the terminal's read, SIGINT caught and
 # nothing pending). A plain ``input()`` sleeps in ``read()`` until a line comes.
-SCRIPT = textwrap.dedent(
+# Each script begins as a program started from a shell would: SIGINT handled by Python, not
+# blocked. A child inherits whether its parent ignores or blocks a signal; a test worker of a
+# CI run once did (tests/test_cli_play.py's as_from_a_shell), and the Ctrl-C below was lost.
+AS_FROM_A_SHELL = """
+import signal
+signal.signal(signal.SIGINT, signal.default_int_handler)
+signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGINT])
+"""
+
+SCRIPT = AS_FROM_A_SHELL + textwrap.dedent(
     """
     import os, signal, sys, threading, time
     from rich.console import Console
@@ -51,7 +60,7 @@ def test_a_ctrl_c_noted_outside_the_read_ends_the_prompt() -> None:
 # The Ctrl-C arrives just as a print ends, inside rich's ``_exit_buffer`` before it lowers its
 # count of writes under way (a trace function raises SIGINT there). rich's own console then
 # writes nothing ever again: a CI run hung so, its question after the Ctrl-C never shown.
-AS_A_PRINT_ENDS = textwrap.dedent(
+AS_A_PRINT_ENDS = AS_FROM_A_SHELL + textwrap.dedent(
     """
     import signal, sys
     import rich.console
