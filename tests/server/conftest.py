@@ -126,19 +126,29 @@ def browser() -> Iterator[Browser]:
         found.close()
 
 
+MOTION = "no-preference" if os.environ.get("PAOHUZI_SCREENSHOTS") else "reduce"
+"""The pages' ``prefers-reduced-motion`` unless a test asks (``reduced_motion=``): reduced, so
+that no card flies and nothing glows, as the page does for a player who asks it (D163); the
+tests of the table in motion ask for it (the whole hand of test_web, test_web_layout's whole
+hands), and screenshots are taken of the page as most players see it, moving."""
+
+
 def patient(browser: Browser) -> Browser:
     """``browser`` whose new contexts and pages wait :data:`clock.PATIENCE` for a selector,
     a navigation or a click, not Playwright's 30 s: a wait there is for progress (a bot's
     frame, a turn that comes late in a hand, a server back up), which a loaded machine
-    slows but never stops (tests/clock.py)."""
+    slows but never stops (tests/clock.py); and which reduce motion unless asked
+    (:data:`MOTION`)."""
     new_context, new_page = browser.new_context, browser.new_page
 
     def context(*args: Any, **kwargs: Any) -> BrowserContext:
+        kwargs.setdefault("reduced_motion", MOTION)
         made = new_context(*args, **kwargs)
         made.set_default_timeout(clock.PATIENCE * 1000)
         return made
 
     def page(*args: Any, **kwargs: Any) -> Page:
+        kwargs.setdefault("reduced_motion", MOTION)
         made = new_page(*args, **kwargs)
         made.set_default_timeout(clock.PATIENCE * 1000)
         return made

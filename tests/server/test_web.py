@@ -49,9 +49,19 @@ class Table:
     """A page of the web table that records console errors and takes screenshots."""
 
     def __init__(
-        self, browser: Browser, shots: Path, viewport: ViewportSize, locale: str = "zh-CN"
+        self,
+        browser: Browser,
+        shots: Path,
+        viewport: ViewportSize,
+        locale: str = "zh-CN",
+        *,
+        motion: bool = False,
     ) -> None:
-        self.context: BrowserContext = browser.new_context(viewport=viewport, locale=locale)
+        # motion: the page as most players have it, cards flying; else as conftest.MOTION says.
+        extra: dict[str, Any] = {"reduced_motion": "no-preference"} if motion else {}
+        self.context: BrowserContext = browser.new_context(
+            viewport=viewport, locale=locale, **extra
+        )
         self.page: Page = self.context.new_page()
         self.errors: list[str] = []
         self.shots = shots
@@ -248,7 +258,7 @@ def test_the_font_holds_every_character_of_the_page() -> None:
 def test_a_whole_hand_by_clicking_cards_and_prompt_buttons(
     site: Server, browser: Browser, shots: Path
 ) -> None:
-    table = Table(browser, shots, DESKTOP)
+    table = Table(browser, shots, DESKTOP, motion=True)  # cards fly as they are played
     page = table.page
     room = new_room(site, [None, "greedy", "greedy"], WIN_SEED)
     page.goto(site.url + local(room["seats"][0]["url"]))

@@ -180,7 +180,7 @@ def test_the_hand_stays_in_sight_through_whole_hands(
     site: Server, browser: Browser, shots: Path, size: str, hand: str
 ) -> None:
     players, seed = HANDS[hand]
-    table = Table(browser, shots, SIZES[size])
+    table = Table(browser, shots, SIZES[size], motion=True)  # in sight while cards fly too
     page = table.page
     # A timer far longer than any decision here: its bar shows at each of yours.
     body: dict[str, Any] = {"bots": [None] + ["greedy"] * (players - 1), "timer": 300, "seed": seed}
