@@ -161,6 +161,10 @@ def test_a_whole_hand_in_chinese_to_the_settlement(tmp_path: Path) -> None:
     text = transcript.text
     assert refused and "第1局" in text and "你的手牌" in text and "总分" in text
     assert ENGLISH.findall(text) == []
+    # The others are named from you, as at the web table and in `learn`, the settlement too.
+    plain = re.sub(r"\x1b\[[0-9;]*m", "", text)
+    assert not re.search(r"\d号位", plain)
+    assert re.search(r"输赢\s+你: [+-]?\d+\s+下家: [+-]?\d+\s+上家: [+-]?\d+", plain), plain[-800:]
 
 
 def test_the_table_speaks_both_languages_by_default(tmp_path: Path) -> None:
@@ -183,8 +187,8 @@ def test_every_line_of_the_table_log_is_a_sentence(tmp_path: Path) -> None:
         answer(child, found)
     lines = [line[4:] for line in transcript.text.splitlines() if line.startswith("  · ")]
     sentence = re.compile(
-        r"(you (?!\S*s\b)\S+|seat [0-2] \S+s|荒庄 \S+)( |$)"
-        r"|nobody takes [xd]\d+; it goes to (your|seat [0-2]'s) discards$"
+        r"(you (?!\S*s\b)\S+|(Right|Left) \S+s|荒庄 \S+)( |$)"
+        r"|nobody takes [xd]\d+; it goes to (your|Right's|Left's) discards$"
     )
     assert len(lines) > 10 and any(line.startswith("you discard ") for line in lines)
     assert [line for line in lines if not sentence.match(line) or "(you)" in line] == []

@@ -268,7 +268,10 @@ def test_r12_play_a_hand_at_a_four_seat_table(tmp_path: Path) -> None:
     child.expect("you sit this hand out")
     child.expect("payments")
     child.expect("match total")
-    child.expect(r"seat 3: \+0")
+    # The four seats named from the player's (D164): seat 0 plays after seat 3, seat 2 before.
+    child.expect(
+        r"下家 / Right: [+-]\d+ +对家 / Across: [+-]\d+ +上家 / Left: [+-]\d+ +你 / you: \+0"
+    )
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0

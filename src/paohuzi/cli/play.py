@@ -382,7 +382,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         while True:
             game = match.new_game()
-            view = TerminalTable(console, args.seat, lang)
+            view = TerminalTable(console, args.seat, lang, relative=True)
             console.rule(f"[bold]{w(f'第{match.hands + 1}局', f'hand {match.hands + 1}')}[/bold]")
             if args.seat == game.seating.sitting_out:
                 console.print(
@@ -403,7 +403,7 @@ def run(args: argparse.Namespace) -> int:
                 game.apply(view.choose(obs))
             view.news(observe(game, args.seat))
             match.finish(game)
-            print_settlement(console, phase.result, match.totals, lang)
+            print_settlement(console, phase.result, match.totals, lang, you=args.seat)
             for s, bot in enumerate(bots):
                 end = getattr(bot, "end", None)
                 if end is not None:

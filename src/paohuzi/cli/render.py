@@ -227,16 +227,28 @@ def group_text(group: Group | SeenGroup, lang: Lang = "en") -> str:
 
 
 def print_settlement(
-    console: Console, result: GameResult, totals: list[int] | None = None, lang: Lang = "en"
+    console: Console,
+    result: GameResult,
+    totals: list[int] | None = None,
+    lang: Lang = "en",
+    you: int | None = None,
 ) -> None:
     """The settlement window (R10.6): the winner's groups with hu-xi, the figures, payments and
-    the other players' current hu-xi, in ``lang``."""
+    the other players' current hu-xi, in ``lang``; the seats named from seat ``you`` (你, 下家,
+    上家, 对家) when given, else by number."""
 
     def w(zh: str, en: str) -> str:
         return words(lang, zh, en)
 
+    relative = None if you is None else relative_names(you, len(result.payments))
+
+    def seat_names(s: int) -> tuple[str, str]:
+        if relative is not None:
+            return relative[0][s], relative[1][s]
+        return f"{s}号位", f"seat {s}"
+
     def seat(s: int) -> str:
-        return w(f"{s}号位", f"seat {s}")
+        return w(*seat_names(s))
 
     hu = result.hu
     if result.winner is None or hu is None:
@@ -252,14 +264,13 @@ def print_settlement(
             )
             if on
         ]
+        zh, en = seat_names(result.winner)
+        en = "You win" if result.winner == you else f"{en[0].upper()}{en[1:]} wins"
         if hu.win is not None:
             card = KIND_NAMES[hu.win]
-            line = w(
-                f"{result.winner}号位胡{GLYPHS[hu.win]}{card}",
-                f"Seat {result.winner} wins on {card}",
-            )
+            line = w(f"{zh}胡{GLYPHS[hu.win]}{card}", f"{en} on {card}")
         else:
-            line = w(f"{result.winner}号位胡了", f"Seat {result.winner} wins")
+            line = w(f"{zh}胡了", en)
         console.print(f"[bold]{line}[/bold] {' '.join(how)}")
         table = Table(w("组", "group"), "胡息", box=None, padding=(0, 2))
         for group, huxi in zip(hu.groups, hu.group_huxi, strict=True):
