@@ -2,12 +2,27 @@
 
 from __future__ import annotations
 
-import pytest
+import io
+import re
+from dataclasses import replace
 
-from paohuzi.cli.render import GROUP_ZH, describe, describe_zh, group_text, relative_names
-from paohuzi.engine.game import Event, EventType
+import pytest
+from rich.console import Console
+
+from paohuzi.bots import GreedyBot, play_hand
+from paohuzi.cli.render import (
+    GROUP_ZH,
+    Lang,
+    describe,
+    describe_zh,
+    group_text,
+    print_settlement,
+    relative_names,
+)
+from paohuzi.engine.game import Event, EventType, Game, GameResult
 from paohuzi.engine.groups import GroupType
 from paohuzi.engine.observation import SeenGroup
+from paohuzi.engine.rules import HUNAN
 from tests.helpers import G, K
 
 # (event, as seat 1 reads it, as seat 0 reads it)
@@ -117,3 +132,48 @@ def test_an_event_reads_with_the_seats_named_from_the_player() -> None:
     assert describe(Event(EventType.DISCARD, 0, K("x3")), you=0, names=en) == "you discard x3"
     assert describe_zh(Event(EventType.DISCARD, 2, K("x3")), you=0, names=zh) == "上家打出三x3"
     assert describe_zh(Event(EventType.DISCARD, 2, K("x3")), you=0) == "2号位打出三x3"
+
+
+def _won(players: int, dealer: int) -> GameResult:
+    """The first seeded hand of greedy bots that somebody wins."""
+    rules = replace(HUNAN, players=players)
+    for seed in range(200):
+        game = Game(rules, dealer=dealer, seed=seed)
+        play_hand(game, [GreedyBot() for _ in range(players)])
+        assert game.result is not None
+        if game.result.winner is not None:
+            return game.result
+    raise AssertionError("no hand won")
+
+
+def _settlement(result: GameResult, lang: Lang, you: int | None) -> str:
+    out = io.StringIO()
+    console = Console(file=out, width=200, color_system=None)
+    print_settlement(console, result, [0] * len(result.payments), lang, you=you)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("players, dealer", [(3, 0), (4, 1)])
+def test_the_settlement_names_the_seats_from_the_player(players: int, dealer: int) -> None:
+    """`paohuzi play`'s settlement (D164): the winner, the payments, the others' hu-xi and the
+    match score name each seat from the player, in both languages; without a player (replay),
+    by number."""
+    result = _won(players, dealer)
+    winner = result.winner
+    assert winner is not None
+    other = (winner + 1) % players  # the seat after the winner: he is its 上家 / Left
+    zh = _settlement(result, "zh", other)
+    en = _settlement(result, "en", other)
+    both = _settlement(result, "both", winner)
+    assert zh.startswith("上家胡") and en.startswith("Left wins")
+    assert both.startswith("你胡") and "/ You win" in both.splitlines()[0]
+    for text, names in (
+        (zh, relative_names(other, players)[0]),
+        (en, relative_names(other, players)[1]),
+    ):
+        for seat, paid in enumerate(result.payments):
+            paid_line = re.escape(f"{names[seat]}: {paid:+d}")
+            assert re.search(rf"(^|\s){paid_line}(\s|$)", text, re.M), (names[seat], text)
+        assert not re.search(r"\d号位|[Ss]eat \d", text)
+    numbered = _settlement(result, "en", None)
+    assert numbered.startswith(f"Seat {winner} wins") and f"seat {other}: " in numbered
