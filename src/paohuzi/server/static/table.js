@@ -349,14 +349,14 @@ export function tick() {
   if (ui.deadlineAt !== null && myDecision()) {
     const left = Math.max(0, (ui.deadlineAt - now) / 1000);
     bar.hidden = false;
-    bar.querySelector("i").style.width = (100 * left / Math.max(1, ui.state.timer)) + "%";
+    bar.querySelector("i").style.transform = `scaleX(${left / Math.max(1, ui.state.timer)})`;
     bar.querySelector("span").textContent = left > 0 ? t("timer_s", {s: Math.ceil(left)}) : t("time_up");
     bar.classList.toggle("low", left <= 5);
     const whole = Math.ceil(left);
     if (left <= 5 && whole !== ui.lastTick && whole > 0) { ui.lastTick = whole; sound.play("tick"); }
   } else bar.hidden = true;
   const other = ui.othersAt !== null && document.querySelector(`.seat[data-seat="${ui.state.turn}"] .countdown i`);
-  if (other) other.style.width = Math.max(0, 100 * (ui.othersAt - now) / 1000 / Math.max(1, ui.state.timer)) + "%";
+  if (other) other.style.transform = `scaleX(${Math.max(0, (ui.othersAt - now) / 1000 / Math.max(1, ui.state.timer))})`;
 }
 
 function noticeTimeouts(first) {
