@@ -7,6 +7,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+from tests.test_cli_play import as_from_a_shell
+
 SRC = Path(__file__).parent.parent / "src"
 
 # The Ctrl-C arrives where Python only notes it: the main thread blocks SIGINT, so the kernel
@@ -14,16 +16,10 @@ SRC = Path(__file__).parent.parent / "src"
 # again — the case of a Ctrl-C that lands after the prompt is printed but before the read
 # begins (a CI run lost one so: the program asleep in the terminal's read, SIGINT caught and
 # nothing pending). A plain ``input()`` sleeps in ``read()`` until a line comes.
-# Each script begins as a program started from a shell would: SIGINT handled by Python, not
-# blocked. A child inherits whether its parent ignores or blocks a signal; a test worker of a
-# CI run once did (tests/test_cli_play.py's as_from_a_shell), and the Ctrl-C below was lost.
-AS_FROM_A_SHELL = """
-import signal
-signal.signal(signal.SIGINT, signal.default_int_handler)
-signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGINT])
-"""
-
-SCRIPT = AS_FROM_A_SHELL + textwrap.dedent(
+# Each script starts as from a shell (``preexec_fn=as_from_a_shell``): a child inherits whether
+# its parent ignores or blocks SIGINT, a test worker of a CI run once did, and the Ctrl-C below
+# was lost.
+SCRIPT = textwrap.dedent(
     """
     import os, signal, sys, threading, time
     from rich.console import Console
@@ -52,6 +48,7 @@ def test_a_ctrl_c_noted_outside_the_read_ends_the_prompt() -> None:
         text=True,
         timeout=60,  # a lost Ctrl-C waits for a line that never comes
         env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(SRC)},
+        preexec_fn=as_from_a_shell,
     )
     assert done.stdout.strip() == "interrupted", done.stderr
     assert "your move: " in done.stderr
@@ -60,7 +57,7 @@ def test_a_ctrl_c_noted_outside_the_read_ends_the_prompt() -> None:
 # The Ctrl-C arrives just as a print ends, inside rich's ``_exit_buffer`` before it lowers its
 # count of writes under way (a trace function raises SIGINT there). rich's own console then
 # writes nothing ever again: a CI run hung so, its question after the Ctrl-C never shown.
-AS_A_PRINT_ENDS = AS_FROM_A_SHELL + textwrap.dedent(
+AS_A_PRINT_ENDS = textwrap.dedent(
     """
     import signal, sys
     import rich.console
@@ -90,6 +87,7 @@ def test_a_ctrl_c_as_a_print_ends_loses_no_output() -> None:
             text=True,
             timeout=60,
             env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(SRC)},
+            preexec_fn=as_from_a_shell,
             check=True,
         ).stdout
 
