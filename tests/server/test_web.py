@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from playwright.sync_api import (
@@ -394,6 +395,35 @@ def test_a_history_list_that_failed_or_lags_is_asked_for_again(
     refused = [e for e in table.errors if "status of 503" in e]
     assert refused and len(refused) <= len(faked)  # the browser's own line for each, no more
     table.errors = [e for e in table.errors if e not in refused]
+    table.close()
+
+
+def test_a_long_room_lists_its_newest_hands(site: Server, browser: Browser, shots: Path) -> None:
+    # A room past its 100th hand lists the hundred before the one being played, not the first
+    # hundred: the hand a player wants to see again is one just played.
+    table = Table(browser, shots, DESKTOP)
+    page = table.page
+    asked: list[str] = []
+
+    def history(route: Route) -> None:
+        asked.append(route.request.url)
+        after = int(parse_qs(urlsplit(route.request.url).query).get("after", ["-1"])[0])
+        hands = [{"n": n, "dealer": n % 3, "winner": None, "huxi": None, "score": None,
+                  "payments": [0, 0, 0, 0]} for n in range(after + 1, min(after + 101, 149))]  # fmt: skip
+        route.fulfill(json=hands)
+
+    page.route_web_socket(
+        re.compile(r"/ws/"), lambda ws: ws.send(json.dumps(four_seat_state(0) | {"hand_no": 150}))
+    )
+    page.route(re.compile(r"/api/rooms/f{32}/hands"), history)
+    page.route(re.compile(r"/api/rooms/f{32}$"), lambda r: r.fulfill(json=FAKE_ROOM))
+    page.goto(site.url + "/room/" + "f" * 32 + "?token=t")
+    page.wait_for_selector("#history a.replay-link")
+    assert [urlsplit(url).query for url in asked] == ["after=48"]  # hands 49 to 148
+    links = page.locator("#history a.replay-link")
+    assert links.count() == 100
+    assert links.first.inner_text() == "回放第50局" and links.last.inner_text() == "回放第149局"
+    assert links.last.get_attribute("href") == "/room/" + "f" * 32 + "/hand/148"
     table.close()
 
 

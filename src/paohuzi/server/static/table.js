@@ -514,14 +514,16 @@ export function onState(m) {
 /** Asks for the finished hands again at most this many times for one hand: 1 s later, then
  * 2, 4, 8, 16, 32 s (about a minute in all). */
 const HISTORY_TRIES = 6;
-/** The most hands a first page of the room's history holds: the server's default limit (a
- * server configured with a smaller history_page lists fewer, and a table past them asks again
- * HISTORY_TRIES times for a hand it will not list). */
+/** The most hands the table lists: the newest of the room's finished hands, a page of the
+ * server's default size (a server configured with a smaller history_page lists the older
+ * part of them, and a table whose hand just finished is not among them asks again
+ * HISTORY_TRIES times). */
 const HISTORY_PAGE = 100;
 
-/** Every finished hand of the room, whenever the table changes hand (and after a reload).
- * A list that failed (a busy server's 429 or 503, the network) or that lacks the hand just
- * finished is asked for again while the table stays on that hand (HISTORY_TRIES). */
+/** The room's newest finished hands (HISTORY_PAGE at most), whenever the table changes hand
+ * (and after a reload). A list that failed (a busy server's 429 or 503, the network) or that
+ * lacks the hand just finished is asked for again while the table stays on that hand
+ * (HISTORY_TRIES). */
 export async function loadHistory(retrying = false) {
   if (!ui.state || ui.replaying || !ui.roomId) return;
   const {room, hand_no: handNo, over} = ui.state;
@@ -535,16 +537,18 @@ export async function loadHistory(retrying = false) {
     clearTimeout(ui.historyTimer);  // one timer a table, even with two answers coming
     ui.historyTimer = setTimeout(() => loadHistory(true), 1000 * 2 ** ui.historyTries++);
   };
+  // hand_no counts from 1, a stored hand's n from 0: the newest finished hand is the one
+  // being played's predecessor, or the hand itself once it is over.
+  const newest = over ? handNo - 1 : handNo - 2;
+  const after = newest - HISTORY_PAGE;  // hands numbered above it: the newest page
   let list = null;
   try {
-    const reply = await fetch("/api/rooms/" + room + "/hands");
+    const reply = await fetch("/api/rooms/" + room + "/hands" + (after >= 0 ? "?after=" + after : ""));
     if (reply.ok) list = await reply.json();
   } catch (e) { list = null; }
   if (ui.historyKey !== key || ui.replaying) return;  // the table moved on meanwhile
   if (!Array.isArray(list)) return retry();
-  // hand_no counts from 1, a stored hand's n from 0; a full first page does not reach the
-  // newest hands: nothing to wait for there.
-  if (over && list.length < HISTORY_PAGE && !list.some(h => h.n === handNo - 1)) retry();
+  if (over && !list.some(h => h.n === newest)) retry();
   const ol = $("history");
   if (!list.length) { ol.replaceChildren(el("li", "empty", t("history_empty"))); return; }
   ol.replaceChildren(...list.map(h => {
