@@ -219,7 +219,7 @@ def test_f6_batch(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
     for answer, schema in zip(answers, schemas, strict=True):
         jsonschema.validate(answer, schema)
     assert answers[0]["score"] == 2 and answers[5]["score"] == 3
-    assert "hold 1 cards" in answers[3]["error"]
+    assert "hold 1 card;" in answers[3]["error"]
     assert "unknown field 'wn'" in answers[7]["error"]
 
 
@@ -232,3 +232,29 @@ def test_cli_entry_point_runs_as_a_process() -> None:
     )
     assert done.returncode == 0
     assert "底数 (score) 2" in done.stdout and "run:d8d9d10" in done.stdout
+
+
+def test_f6_batch_goes_on_past_lines_no_json_reader_agrees_on(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # F6: a bad line gets {"error": …} and the batch goes on, whatever makes it bad — nesting
+    # deep enough to exhaust Python's recursion, an integer of 5,000 digits, NaN, a field
+    # given twice, bytes that are not UTF-8 — and a byte-order mark is skipped
+    good = json.dumps({"hand": HAND, "win": "d10"}).encode()
+    bad = [
+        b"[" * 100_000,
+        b'{"hand": "x1", "x": 1' + b"0" * 5000 + b"}",
+        b'{"hand": NaN}',
+        b'{"hand": "x1", "hand": "x2"}',
+        b'{"hand": "x1 \xff"}',
+    ]
+    text = b"\n".join([b"\xef\xbb\xbf" + good, *(line for b in bad for line in (b, good))]) + b"\n"
+    monkeypatch.setattr("sys.stdin", __import__("io").TextIOWrapper(__import__("io").BytesIO(text)))
+    code, out, err = run(["analyze", "--batch"], capsys)
+    assert code == 0 and err == ""
+    answers = [json.loads(line) for line in out.splitlines()]
+    assert len(answers) == 1 + 2 * len(bad)
+    assert all(a.get("hu") is True and a["score"] == 2 for a in answers[::2])
+    errors = [a["error"] for a in answers[1::2]]
+    assert [e.startswith("bad JSON") for e in errors] == [True, True, True, True, False]
+    assert "unknown card" in errors[-1]

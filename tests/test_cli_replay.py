@@ -260,6 +260,13 @@ def test_f5_result_that_does_not_match_is_reported(
         (lambda r: dict(r, format="other"), "paohuzi-record/1"),
         (lambda r: dict(r, rules="sichuan"), "unknown rules"),
         (lambda r: dict(r, dealer=3), "dealer"),
+        # not JSON, or JSON no reader agrees on: never a traceback (F5: bad JSON exits 2)
+        (lambda r: "[" * 1000, "nested too deeply"),
+        (lambda r: json.dumps(r).replace('"dealer": 0', '"dealer": 1' + "0" * 5000), "digits"),
+        (lambda r: json.dumps(dict(r, extra=0)).replace('"extra": 0', '"extra": NaN'), "NaN"),
+        (lambda r: json.dumps(r).replace('"dealer": 0', '"dealer": 0, "dealer": 1'), "twice"),
+        (lambda r: {k: v for k, v in r.items() if k != "ruleset"} | {"rules": []}, "rules"),
+        (lambda r: {k: v for k, v in r.items() if k != "ruleset"} | {"rules": {}}, "rules"),
     ],
 )
 def test_f5_unreadable_record_exits_2_with_one_line(
@@ -269,9 +276,103 @@ def test_f5_unreadable_record_exits_2_with_one_line(
     assert code == 2 and out == "" and err.count("\n") == 1 and message in err
 
 
+def test_f4_a_result_is_checked_strictly_as_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # F4: a reader that replays the record checks its result; JSON's true is not 1, nor 16.0
+    # 16 (D14: only the fields the record gives are compared)
+    record = golden("random-win-1")
+    result = record["result"]
+    for field, wrong in [
+        ("winner", bool(result["winner"]) if result["winner"] in (0, 1) else True),
+        ("huxi", float(result["huxi"])),
+        ("self_drawn", int(result["self_drawn"])),
+        ("payments", [float(p) for p in result["payments"]]),
+    ]:
+        changed = copy.deepcopy(record)
+        changed["result"][field] = wrong
+        code, out, _ = run(["replay", write(tmp_path, changed), "--json"], capsys)
+        answer = json.loads(out)
+        assert code == 1 and answer["status"] == "illegal", field
+        assert (
+            answer["error"]["index"] == len(record["actions"])
+            and field in answer["error"]["message"]
+        )
+
+
+def test_f4_a_result_may_list_its_groups_in_any_order_and_short(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # F2: input may shorten same-kind groups to one card; F5 does not order the groups
+    record = golden("random-win-1")
+    groups = record["result"]["groups"]
+    short = [re.sub(r"^(peng|wei|chouwei|pao|ti|kan):([xd]\d+?)\2+$", r"\1:\2", g) for g in groups]
+    assert short != groups  # the record has a same-kind group to shorten
+    record["result"]["groups"] = short[::-1]
+    code, out, _ = run(["replay", write(tmp_path, record), "--json"], capsys)
+    assert code == 0 and json.loads(out)["status"] == "finished"
+    record["result"]["groups"] = short[1:]  # one group short: a mismatch
+    code, out, _ = run(["replay", write(tmp_path, record), "--json"], capsys)
+    assert code == 1 and "groups" in json.loads(out)["error"]["message"]
+
+
+def test_f4_a_record_that_stops_early_replays_to_its_position_whatever_its_result(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # F4: a record may stop before the hand ends; cut from a finished one, it keeps its
+    # result (D167: `paohuzi verify` is what checks a record whole)
+    record = golden("random-win-1")
+    record["actions"] = record["actions"][:-2]
+    code, out, _ = run(["replay", write(tmp_path, record), "--json"], capsys)
+    answer = json.loads(out)
+    assert code == 0 and answer["status"] == "ongoing" and answer["error"] is None
+    assert answer["result"] is None and answer["legal"]
+
+
+def test_f5_a_wrong_result_is_named_in_the_text_mode(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = golden("random-win-1")
+    record["result"]["score"] += 1
+    code, out, _ = run(["replay", "--lang", "en", write(tmp_path, record)], capsys)
+    assert code == 1
+    assert out.rstrip().splitlines()[-1] == (
+        f"the record's result differs from the replay's: score is {record['result']['score'] - 1}, "
+        f"not {record['result']['score']}"
+    )
+
+
+def test_f1_f3_any_white_space_separates_and_a_byte_order_mark_is_skipped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = golden("random-win-1")
+    code, expected, _ = run(["replay", write(tmp_path, record), "--json"], capsys)
+    assert code == 0
+    spaced = dict(
+        record,
+        deck=record["deck"].replace(" ", "\u3000", 5).replace(" ", "\u00a0", 5),
+        actions=[a.replace(" ", "\t", 1) for a in record["actions"]],
+    )
+    path = tmp_path / "spaced.phz.json"
+    path.write_text("\ufeff" + json.dumps(spaced), encoding="utf-8")
+    code, out, err = run(["replay", str(path), "--json"], capsys)
+    assert (code, out, err) == (0, expected, "")
+
+
+def test_an_unknown_card_is_quoted_short(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = golden("bi")
+    record["deck"] = "q" * 100_000 + " " + record["deck"]
+    code, _, err = run(["replay", write(tmp_path, record), "--json"], capsys)
+    assert code == 2 and "unknown card 'qqqqqqqqqqqqqqqqqqqq…'" in err and len(err) < 200
+
+
 def test_replay_missing_file(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(["replay", "/nonexistent/x.phz.json"], capsys)
     assert code == 2 and "cannot read" in err
+    code, _, err = run(["replay", ""], capsys)
+    assert code == 2 and "no file named" in err and "directory" not in err
 
 
 def test_replay_text_mode_prints_moves_and_settlement(
@@ -281,7 +382,11 @@ def test_replay_text_mode_prints_moves_and_settlement(
     assert code == 0
     assert "seat 0 discards x1" in out and "> seat 1: hu" in out
     assert "Seat 1 wins on d10" in out and "payments" in out and "current hu-xi" in out
-    assert "号位" not in out and "规则" not in out  # the game's terms (亮张, 平胡) stay
+    assert "号位" not in out and "规则" not in out
+    # the settlement's figures in English, as the web table's (the events keep their glosses)
+    settlement = out[out.index("Seat 1 wins on d10") :]
+    assert "hu-xi" in settlement and "deng" in settlement and "points" in settlement
+    assert not re.search(r"[\u4e00-\u9fff]", settlement), settlement
 
 
 def test_a_rule_set_named_like_markup_replays_as_text(
@@ -305,7 +410,7 @@ def test_a_rule_set_named_like_markup_replays_as_text(
     record["ruleset"] = rules
     del record["result"]  # it names the 名堂 as the preset does
     code, out, err = run(["replay", "--lang", "en", write(tmp_path, record)], capsys)
-    assert code == 0 and err == "" and "   [/red]红胡 2番   " in out
+    assert code == 0 and err == "" and "   [/red]红胡: 2 fan   " in out
 
 
 def test_replay_text_mode_reads_in_chinese_and_in_both(

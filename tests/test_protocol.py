@@ -54,6 +54,27 @@ def test_garbage_answers_fall_back_and_are_logged() -> None:
     assert any("unreadable" in e for e in bot.errors)
 
 
+def test_answers_no_json_reader_agrees_on_fall_back_and_are_logged() -> None:
+    # nesting that exhausts Python's recursion, a number of 5,000 digits, NaN: each a bad
+    # answer (the protocol's default is played), none an exception out of the bot
+    program = """
+import itertools, sys
+answers = itertools.cycle([
+    '{"action": ' + "[" * 100000,
+    '{"action": "pass", "n": 1' + "0" * 5000 + "}",
+    '{"action": NaN}',
+])
+for line in sys.stdin:
+    if '"ask"' in line:
+        print(next(answers), flush=True)
+"""
+    bot = _broken(program)
+    _check_game_survives(bot)
+    for reason in ("nested too deeply", "a number of thousands of digits", "NaN is not"):
+        assert any(f"bad JSON: {reason}" in e for e in bot.errors), (reason, bot.errors[:3])
+    assert max(map(len, bot.errors)) < 300  # the answer quoted short
+
+
 def test_illegal_answers_fall_back_and_are_logged() -> None:
     bot = _broken(
         'import sys\nfor line in sys.stdin: print(\'{"action": "hu"}\', flush=True) if \'"ask"\' in line else None'

@@ -35,7 +35,7 @@ from paohuzi.engine.game import Event
 from paohuzi.engine.groups import Group, GroupType, parse_group
 from paohuzi.engine.observation import HIDDEN, Observation, SeenGroup
 from paohuzi.engine.position import Source
-from paohuzi.engine.record import result_json
+from paohuzi.engine.record import loads, result_json
 from paohuzi.engine.rules import HUNAN, RuleSet
 
 PROTOCOL = "paohuzi-bot/1"
@@ -256,7 +256,9 @@ class SubprocessBot:
         try:
             action = _parse_answer(line)
         except ValueError as error:
-            self._fail(f"unreadable answer {line.strip()!r}: {error}")
+            answer = line.strip()
+            quoted = repr(answer[:80]) + ("…" if len(answer) > 80 else "")
+            self._fail(f"unreadable answer {quoted}: {error}")
             return self._refuse(legal, str(error))
         if action not in legal:
             self._fail(f"illegal answer {line.strip()!r}")
@@ -306,9 +308,9 @@ def _parse_answer(line: str) -> Action:
     text = line.strip()
     if text.startswith("{"):
         try:
-            data = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise ValueError(f"bad JSON: {error.msg}") from None
+            data = loads(text)
+        except ValueError as error:  # not JSON, nested too deep, a number of 5,000 digits…
+            raise ValueError(f"bad JSON: {error}") from None
         if not isinstance(data, dict) or not isinstance(data.get("action"), str):
             raise ValueError('expected {"action": "…"}')
         text = data["action"]

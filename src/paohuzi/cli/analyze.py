@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import sys
 from typing import Any
@@ -42,7 +43,11 @@ def add_parser(commands: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     rules = PRESETS[args.rules]
     if args.batch:
-        for line in sys.stdin:
+        # UTF-8 whatever the locale, as the records are read; a byte that is not UTF-8 makes
+        # its line a bad one, not the batch's end
+        buffer = getattr(sys.stdin, "buffer", None)
+        lines = sys.stdin if buffer is None else io.TextIOWrapper(buffer, "utf-8", "replace")
+        for line in lines:
             if line.strip():
                 print(json.dumps(batch_line(line, rules), ensure_ascii=False), flush=True)
         return 0

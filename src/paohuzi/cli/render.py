@@ -33,6 +33,7 @@ REASONS_ZH: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"it is not seat (\d+)'s turn \(seat (\d+) is to act\)", r"还没轮到\1号位（该\2号位）"),
         (r"it is not seat (\d+)'s turn \(nobody is to act\)", r"还没轮到\1号位（谁也不该出手）"),
         (r"the hand is over", "这一局已经结束"),
+        (r"the record's result differs from the replay's: (.*)", r"记录里的结果和重放的不一样：\1"),
         (r"nobody is asked yet: the card is on offer \(resume the game\)", "牌刚亮出，还没问谁要"),
         (r"seat (\d+) has no winning hand \(an unchecked position\)", r"\1号位没有胡牌"),
         (r"the game is not stopped at a card on offer", "牌局没有停在亮出的牌上"),
@@ -226,6 +227,19 @@ def group_text(group: Group | SeenGroup, lang: Lang = "en") -> str:
     return GROUP_ZH[group.type] + text[len(group.type.value) :]
 
 
+MINGTANG_EN = {
+    "红胡": "Red (10–12 red cards)",
+    "红乌": "Deep red (13+ red cards)",
+    "点胡": "One red",
+    "乌胡": "No red",
+    "对对胡": "No runs",
+    "大字胡": "Big cards",
+    "小字胡": "Small cards",
+}
+"""The presets' 名堂 in English, as the web table names them (a rule set's own keep their
+names)."""
+
+
 def print_settlement(
     console: Console,
     result: GameResult,
@@ -252,15 +266,17 @@ def print_settlement(
 
     hu = result.hu
     if result.winner is None or hu is None:
-        console.print("[bold]荒庄[/bold] — " + w("没人胡，谁也不付", "a draw: nobody pays."))
+        console.print(
+            f"[bold]{w('荒庄 — 没人胡，谁也不付', 'Draw — nobody wins, nobody pays')}[/bold]"
+        )
     else:
         score = hu.score
         how = [
-            name
-            for name, on in (
-                ("自摸", score.self_drawn),
-                ("天胡", score.tianhu),
-                ("海底胡", score.haidi),
+            w(zh, en)
+            for zh, en, on in (
+                ("自摸", "self-drawn", score.self_drawn),
+                ("天胡", "heavenly hand", score.tianhu),
+                ("海底胡", "last card", score.haidi),
             )
             if on
         ]
@@ -272,7 +288,7 @@ def print_settlement(
         else:
             line = w(f"{zh}胡了", en)
         console.print(f"[bold]{line}[/bold] {' '.join(how)}")
-        table = Table(w("组", "group"), "胡息", box=None, padding=(0, 2))
+        table = Table(w("组", "group"), w("胡息", "hu-xi"), box=None, padding=(0, 2))
         for group, huxi in zip(hu.groups, hu.group_huxi, strict=True):
             table.add_row(group_text(group, lang), str(huxi))
         if hu.leftover:
@@ -280,10 +296,16 @@ def print_settlement(
             table.add_row(w("剩下的牌", "left over") + ": " + left, "0")
         console.print(table)
         # a rule set's own 名堂 are named by its author: text, not markup
-        names = escape(", ".join(f"{n} {f}番" for n, f in score.mingtang)) or "平胡"
-        bonus = w("（含自摸 +1）", " (incl. 自摸 +1)") if score.self_drawn else ""
-        console.print(f"胡息 {score.huxi}   等 {score.deng}{bonus}   {names}   番 {score.fan}")
-        console.print(f"底数 {score.points}")
+        zh_names = ", ".join(f"{n} {f}番" for n, f in score.mingtang) or "平胡"
+        en_names = ", ".join(f"{MINGTANG_EN.get(n, n)}: {f} fan" for n, f in score.mingtang)
+        bonus = ("（含自摸 +1）", " (incl. self-drawn +1)") if score.self_drawn else ("", "")
+        figures = (
+            f"胡息 {score.huxi}   等 {score.deng}{bonus[0]}   {zh_names}   番 {score.fan}",
+            f"hu-xi {score.huxi}   deng {score.deng}{bonus[1]}   {en_names or 'plain'}"
+            f"   fan {score.fan}",
+        )
+        console.print(escape(w(*figures)))
+        console.print(w(f"底数 {score.points}", f"points {score.points}"))
     paid = "   ".join(f"{seat(s)}: {p:+d}" for s, p in enumerate(result.payments))
     console.print(f"{w('输赢', 'payments')}   {paid}")
     others = "   ".join(f"{seat(s)}: {h}" for s, h in sorted(result.other_huxi.items()))

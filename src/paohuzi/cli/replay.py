@@ -22,7 +22,7 @@ from paohuzi.cli.render import (
 from paohuzi.engine.actions import parse_seat_action
 from paohuzi.engine.cards import KIND_NAMES, NotationError, format_cards
 from paohuzi.engine.game import IllegalAction
-from paohuzi.engine.record import Record, RecordError, replay
+from paohuzi.engine.record import Record, RecordError, loads, replay
 from paohuzi.engine.rules import HAND_SIZE
 
 
@@ -49,18 +49,25 @@ def read_record(name: str) -> Record:
 
 
 def read_json(name: str) -> Any:
-    """Read a JSON file (``-``: standard input); raises RecordError with a one-line reason."""
+    """Read a JSON file (``-``: standard input), as UTF-8 either way, strictly
+    (:func:`paohuzi.engine.record.loads`); raises RecordError with a one-line reason."""
+    if not name:
+        raise RecordError("no file named (give a path, or - for standard input)")
     try:
-        text = sys.stdin.read() if name == "-" else Path(name).read_text(encoding="utf-8")
+        if name != "-":
+            text = Path(name).read_bytes().decode("utf-8")
+        elif (buffer := getattr(sys.stdin, "buffer", None)) is not None:
+            text = buffer.read().decode("utf-8")
+        else:  # standard input replaced by text (an embedding program, a test)
+            text = sys.stdin.read()
     except OSError as error:
         raise RecordError(f"cannot read {name}: {error.strerror}") from None
     except UnicodeDecodeError:
         raise RecordError(f"{name} is not UTF-8 text") from None
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise RecordError(f"{name}: bad JSON: {error.msg} (line {error.lineno})") from None
-    return data
+        return loads(text)
+    except ValueError as error:
+        raise RecordError(f"{name}: bad JSON: {error}") from None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -73,11 +80,13 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(outcome.to_json(), ensure_ascii=False))
     else:
-        _print_moves(record, args.lang)
+        _print_moves(record, args.lang, outcome.error)
     return 1 if outcome.error is not None else 0
 
 
-def _print_moves(record: Record, lang: Lang = "both") -> None:
+def _print_moves(record: Record, lang: Lang = "both", error: dict[str, Any] | None = None) -> None:
+    """The record move by move; ``error`` the replay's (F5), whose message is printed when
+    every action was legal but the record's result is not the replay's."""
     console = out_console()
     game = record.new_game()
     rules = record.rule_set
@@ -96,7 +105,8 @@ def _print_moves(record: Record, lang: Lang = "both") -> None:
     if seating.sitting_out is not None:
         out = seating.sitting_out
         console.print(w(f"{out}号位这一局不打", f"seat {out} sits this hand out"))
-    console.print(f"亮张 {KIND_NAMES[game.liang]}")
+    liang = KIND_NAMES[game.liang]
+    console.print(w(f"亮张 {liang}", f"shown card {liang}"))
     shown = 0
 
     def flush() -> None:
@@ -119,7 +129,9 @@ def _print_moves(record: Record, lang: Lang = "both") -> None:
     flush()
     if game.result is not None:
         print_settlement(console, game.result, lang=lang)
-    else:
+    if error is not None:  # every action legal: the record's result is not the replay's (F4)
+        console.print(f"[red]{escape(reason(lang, error['message']))}[/red]")
+    elif game.result is None:
         to_act = game.to_act
         console.print(
             w(

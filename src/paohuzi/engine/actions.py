@@ -94,7 +94,8 @@ def parse_action(text: str) -> Action:
 def parse_seat_action(text: str) -> tuple[int, Action]:
     """Parse an F3 line ``SEAT ACTION`` (whether the seat sits at the table is the game's to
     say: 0–2, or 0–3 at a four-seat table, R12)."""
-    seat, _, rest = text.strip().partition(" ")
+    parts = text.split(maxsplit=1)  # any white space after the seat, as between cards
+    seat, rest = (parts + ["", ""])[:2]
     if not (seat.isascii() and seat.isdigit() and len(seat) == 1):
         raise NotationError(f"an action starts with its seat number: {text!r}")
     return int(seat), parse_action(rest)

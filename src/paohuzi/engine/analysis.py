@@ -5,13 +5,13 @@ and its answer (the best win, or the waits), and ``analyze --batch``'s lines. En
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
 
 from paohuzi.engine.cards import KIND_NAMES, Kind, parse_cards, parse_kind
 from paohuzi.engine.evaluator import Wait, best_win, check_holding, waits
 from paohuzi.engine.groups import Group, parse_groups
+from paohuzi.engine.record import loads
 from paohuzi.engine.rules import RuleSet
 
 JSON = dict[str, Any]
@@ -68,9 +68,9 @@ def batch_line(line: str, rules: RuleSet) -> JSON:
     """The F6 answer to one line of ``analyze --batch``: a query as a JSON object, or an
     ``{"error": …}`` naming what is wrong with it."""
     try:
-        request = json.loads(line)
-    except json.JSONDecodeError as error:
-        return {"error": f"bad JSON: {error.msg} at column {error.colno}"}
+        request = loads(line)
+    except ValueError as error:  # bad JSON, nesting too deep, a number of 5,000 digits, NaN
+        return {"error": f"bad JSON: {error}"}
     if not isinstance(request, dict):
         return {"error": "a query is a JSON object"}
     for key, value in request.items():

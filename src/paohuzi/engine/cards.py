@@ -67,9 +67,20 @@ _SEPARATORS = " \t\r\n,，、"
 
 def _bad_token(text: str, pos: int) -> NotationError:
     end = pos
-    while end < len(text) and text[end] not in _SEPARATORS:
+    while end < len(text) and not _is_separator(text[end]) and end - pos <= _SHOWN:
         end += 1
-    return NotationError(f"unknown card {text[pos:end]!r}")
+    shown = text[pos:end] if end - pos <= _SHOWN else text[pos : pos + _SHOWN] + "…"
+    return NotationError(f"unknown card {shown!r}")
+
+
+_SHOWN = 20
+"""The most characters of an unknown card an error message repeats."""
+
+
+def _is_separator(char: str) -> bool:
+    """Between cards (F1): spaces — any Unicode white space, the ideographic space of a
+    Chinese text included — and commas, Chinese ones included."""
+    return char in _SEPARATORS or char.isspace()
 
 
 def parse_cards(text: str) -> list[Kind]:
@@ -78,7 +89,7 @@ def parse_cards(text: str) -> list[Kind]:
     pos = 0
     while pos < len(text):
         char = text[pos]
-        if char in _SEPARATORS:
+        if _is_separator(char):
             pos += 1
             continue
         glyph = _GLYPH_TO_KIND.get(char)

@@ -625,7 +625,8 @@ def check_holding(hand: Sequence[Kind], table: Sequence[Group], win: Kind | None
     have = len(hand) + sum(len(g.cards) for g in table)
     if have != need and not (fours >= 2 and have == need - 1):
         raise InvalidHolding(
-            f"hand and table hold {have} cards; with {fours} ti/pao on the table they must hold "
+            f"hand and table hold {have} card{'' if have == 1 else 's'}; with {fours} ti/pao on "
+            f"the table they must hold "
             f"{need} (R6)"
         )
 

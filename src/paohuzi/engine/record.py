@@ -9,12 +9,14 @@ when it names none), as records always were.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from paohuzi.engine.cards import KIND_NAMES, NotationError, format_cards, parse_cards
 from paohuzi.engine.game import Game, GameResult, IllegalAction, check_deck
+from paohuzi.engine.groups import parse_group
 from paohuzi.engine.rules import HUNAN, PRESETS, RuleSet
 
 FORMAT = "paohuzi-record/1"
@@ -28,6 +30,39 @@ JSON = dict[str, Any]
 class RecordError(ValueError):
     """A record that cannot be read: bad JSON shape, unknown rules, a deck that is not 80
     cards of four of each kind."""
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _no_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in found:
+            raise ValueError(f"the name {key!r} twice in one object")
+        found[key] = value
+    return found
+
+
+def loads(text: str) -> Any:
+    """The JSON value of ``text``, strictly (RFC 8259), for records (F4) and queries (F6):
+    a leading byte-order mark is skipped; ``NaN`` and ``Infinity`` (not JSON) and a name given
+    twice in one object (which of the two counts is anyone's guess) are refused. Raises
+    ValueError with a one-line reason for anything else that is not JSON, nesting too deep
+    and numbers of thousands of digits included (never RecursionError)."""
+    try:
+        return json.loads(
+            text.removeprefix("\ufeff"), parse_constant=_no_constant, object_pairs_hook=_no_repeats
+        )
+    except json.JSONDecodeError as error:
+        raise ValueError(f"{error.msg} (line {error.lineno}, column {error.colno})") from None
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
+    except ValueError as error:
+        if "digits" in str(error) and "limit" in str(error):  # int(...) past Python's limit
+            raise ValueError("a number of thousands of digits") from None
+        raise ValueError(str(error)) from None
 
 
 @dataclass
@@ -105,6 +140,8 @@ def _rules_of(data: dict[str, Any]) -> RuleSet:
     name = data.get("rules", HUNAN.name)
     full = data.get("ruleset")
     if full is None:
+        if not isinstance(name, str):
+            raise RecordError(f"rules must be a preset's name, not {name!r}")
         if name not in PRESETS:
             raise RecordError(f"unknown rules {name!r} (known: {', '.join(sorted(PRESETS))})")
         return PRESETS[name]
@@ -166,6 +203,8 @@ def replay(record: Record) -> Replay:
             game.apply_text(text)
         except (IllegalAction, NotationError) as error:
             return Replay(game, {"index": index, "action": text, "message": str(error)})
+    # A record cut short replays to its position whatever result it carries (F4, D167); a
+    # finished one's result is checked, the fields it gives (D14).
     if record.result is not None and game.is_over:
         mismatch = _result_mismatch(record.result, result_json(game.result) or {})
         if mismatch:
@@ -174,12 +213,47 @@ def replay(record: Record) -> Replay:
     return Replay(game)
 
 
+def _same(a: Any, b: Any) -> bool:
+    """Equal as JSON values: of the same JSON type (``true`` is not ``1``, ``16.0`` is not
+    ``16``) and equal."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, list):
+        return len(a) == len(b) and all(map(_same, a, b))
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    return bool(a == b)
+
+
+def _canonical_groups(groups: Any) -> Any:
+    """F2 groups in their full form (input may shorten them, F2), in canonical order: the
+    order of the winning groups is not part of F5; anything else is left as it is."""
+    if not isinstance(groups, list) or not all(isinstance(g, str) for g in groups):
+        return groups
+    try:
+        return sorted(str(parse_group(g)) for g in groups)
+    except NotationError:
+        return groups
+
+
+def _canonical(key: str, value: Any) -> Any:
+    if key == "groups":
+        return _canonical_groups(value)
+    if key == "mingtang" and isinstance(value, list):  # several 名堂 in any order
+        return sorted(value, key=lambda m: json.dumps(m, sort_keys=True))
+    return value
+
+
+def _text(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
 def _result_mismatch(claimed: Mapping[str, Any], actual: Mapping[str, Any]) -> str:
     for key, value in claimed.items():
         if key not in actual:
             return f"unknown field {key!r}"
-        if actual[key] != value:
-            return f"{key} is {actual[key]!r}, not {value!r}"
+        if not _same(_canonical(key, actual[key]), _canonical(key, value)):
+            return f"{key} is {_text(actual[key])}, not {_text(value)}"
     return ""
 
 

@@ -20,7 +20,6 @@ from __future__ import annotations
 import datetime
 import functools
 import hashlib
-import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from importlib import resources
@@ -32,7 +31,7 @@ from paohuzi.engine.actions import parse_action
 from paohuzi.engine.cards import NotationError
 from paohuzi.engine.game import Game, IllegalAction
 from paohuzi.engine.observation import Observation, observe
-from paohuzi.engine.record import Record, RecordError
+from paohuzi.engine.record import Record, RecordError, loads
 from paohuzi.lessons import Text
 
 FORMAT = "paohuzi-puzzle/1"
@@ -229,9 +228,9 @@ def read_puzzles(lines: Iterable[str], name: str = "puzzles") -> Iterator[Puzzle
         if not line.strip():
             continue
         try:
-            data = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise PuzzleError(f"{name}:{number}: not JSON: {error.msg}") from None
+            data = loads(line)
+        except ValueError as error:  # not JSON, nested too deep, a number of 5,000 digits…
+            raise PuzzleError(f"{name}:{number}: not JSON: {error}") from None
         yield Puzzle.from_json(data)
 
 
