@@ -117,6 +117,8 @@ def _tampered(data: dict[str, Any], how: str) -> dict[str, Any]:
         result["payments"] = [p * 2 for p in result["payments"]]
     elif how == "winner changed":
         result["winner"] = 1 if result["winner"] != 1 else 2
+    elif how == "payments as floats":  # equal in Python, not the same JSON (D167)
+        result["payments"] = [float(p) for p in result["payments"]]
     elif how == "hand number changed":
         data["hand"] += 1
     elif how == "rule set changed":
@@ -133,6 +135,7 @@ TAMPERINGS = {
     "middle action dropped": "action",
     "payments changed": "result.payments: the record says",
     "winner changed": "result.winner: the record says",
+    "payments as floats": "result.payments: the record says [",
     "hand number changed": "hand: the record says 4, the deal committed to 3",
     "rule set changed": "ruleset.deng_step: the record says 4, the deal committed to 3",
     "action after the end": "comes after the end of the hand",

@@ -13,7 +13,7 @@ from typing import Any
 
 from paohuzi.cli.replay import read_json
 from paohuzi.engine.fairdeal import verify
-from paohuzi.engine.record import Record, RecordError, replay, result_json
+from paohuzi.engine.record import Record, RecordError, replay, result_json, same_result_field
 
 
 def add_parser(commands: Any) -> None:
@@ -76,7 +76,7 @@ def check_replay(record: Record) -> str | None:
     for key in sorted(set(actual) | set(record.result)):
         if key not in record.result:
             return f"result.{key}: missing from the record (the replay gives {actual[key]!r})"
-        if record.result[key] != actual.get(key):
+        if key not in actual or not same_result_field(key, record.result[key], actual[key]):
             return (
                 f"result.{key}: the record says {record.result[key]!r}, the replay gives "
                 f"{actual.get(key)!r}"
