@@ -3,6 +3,7 @@ mistake only when its loss is clear of the noise of the samples (D115)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 from collections.abc import Sequence
@@ -149,3 +150,26 @@ def test_the_review_prints_each_loss_with_its_error_and_only_clear_mistakes(
     assert "biggest mistakes (a loss over 3 standard errors)" in text
     assert f"第13步：选了 hu，高手会 pass，估计少得 {lost} 分" in text
     assert f"action 13: played hu, better pass (+{lost} points)" in text
+
+
+@pytest.mark.parametrize(
+    "args, problem",
+    [
+        (["--seat", "0", "--samples", "0"], "--samples: 0 is not from 1"),  # was 1 / 0
+        (["--seat", "0", "--samples", "-1"], "--samples: -1 is not from 1"),
+        (["--seat", "0", "--budget", "nan"], "--budget: seconds are a finite number"),  # hung
+        (["--seat", "0", "--budget", "0"], "--budget: seconds are a finite number"),
+        (["--seat", "0", "--top", "-1"], "--top: -1 is not from 0"),
+        (["--seat", "3"], "seat 3 does not play this hand (seats 0, 1, 2)"),  # "no mistakes"
+        (["--seat", "-1"], "seat -1 does not play this hand"),
+    ],
+)
+def test_review_refuses_what_it_cannot_review_in_one_line(
+    args: list[str], problem: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "hand.phz.json"
+    path.write_text(json.dumps(greedy_hand(1).to_json()))
+    with pytest.raises(SystemExit) if "--" in problem else contextlib.nullcontext():
+        assert main(["review", str(path), *args]) == 2  # argparse's refusals exit 2 too
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and problem in err, err

@@ -4,9 +4,13 @@ the Ray backend."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
+from typing import Any
 
 import numpy as np
 import pytest
+from gymnasium.error import Error as GymnasiumError
+from gymnasium.error import ResetNeeded
 from pettingzoo.test import api_test
 
 from paohuzi.engine.action_ids import ACTIONS, NUM_ACTIONS, action_to_id, id_to_action
@@ -14,7 +18,8 @@ from paohuzi.engine.actions import HU, PASS, PENG, discard
 from paohuzi.engine.game import Game
 from paohuzi.engine.observation import observe
 from paohuzi.engine.record import Record, record_of, replay
-from paohuzi.env import SingleSeatEnv, encode, env, raw_env
+from paohuzi.engine.rules import HUNAN
+from paohuzi.env import SelfPlayEnv, SingleSeatEnv, encode, env, raw_env
 from paohuzi.env.encoding import PLANES, action_mask
 from tests.scenario import random_decisions
 from tests.test_game_invariants import hidden_reshuffle
@@ -145,3 +150,101 @@ def test_ray_backend_matches_the_local_backend_bit_for_bit() -> None:
         assert seen == list(run_deals(names, 3 + 2 * AHEAD - 1, 3))
     finally:
         ray.shutdown()
+
+
+# ---------------------------------------------------------------- refused arguments and misuse
+
+
+@pytest.mark.parametrize("seat", [3, 7, -1])
+def test_a_seat_outside_the_table_is_refused_by_name(seat: int) -> None:
+    with pytest.raises(ValueError, match=f"seat .*not {seat}$"):
+        SingleSeatEnv(seat=seat)
+    with pytest.raises(ValueError, match=f"not {seat}$"):
+        SelfPlayEnv(seat=seat)
+    assert SingleSeatEnv(seat=3, rules=replace(HUNAN, players=4)).seat == 3
+
+
+def test_an_action_is_what_the_action_space_holds_never_a_truncated_float() -> None:
+    single = SingleSeatEnv(illegal="penalty")
+    aec = raw_env(illegal="penalty")
+    space = single.action_space
+    refused: tuple[Any, ...] = (1.5, np.float32(2.0), "pass", None, np.array([22]), np.bool_(1))
+    for bad in refused:
+        assert not space.contains(bad)
+        single.reset(seed=1)
+        with pytest.raises(TypeError, match="an action is an integer id"):
+            single.step(bad)
+        aec.reset(seed=1)
+        with pytest.raises(TypeError, match="an action is an integer id"):
+            aec.step(bad)
+        assert aec.terminations[aec.agent_selection] is False  # refused, not penalised
+    # What the space holds is taken: Python and NumPy integers, a 0-d integer array (and a
+    # bool, an int to Python and to the space).
+    taken: tuple[Any, ...] = (22, np.int64(22), np.uint8(22), np.array(22), True)
+    for good in taken:
+        assert space.contains(good)
+        single.reset(seed=1)
+        single.step(good)
+
+
+@pytest.mark.parametrize("penalty", [float("inf"), float("-inf"), float("nan")])
+def test_a_penalty_that_is_not_a_finite_number_is_refused(penalty: float) -> None:
+    with pytest.raises(ValueError, match=f"finite.*not {penalty}$"):
+        SingleSeatEnv(illegal="penalty", illegal_penalty=penalty)
+    with pytest.raises(ValueError, match=f"finite.*not {penalty}$"):
+        raw_env(illegal="penalty", illegal_penalty=penalty)
+
+
+def test_a_negative_history_is_refused_by_name() -> None:
+    with pytest.raises(ValueError, match=r"history .*not -1$"):
+        SingleSeatEnv(history=-1)
+    with pytest.raises(ValueError, match=r"history .*not -1$"):
+        raw_env(history=-1)
+
+
+def test_stepping_before_reset_needs_a_reset() -> None:
+    single = SingleSeatEnv()
+    with pytest.raises(ResetNeeded, match=r"reset\(\)"):
+        single.step(22)
+    assert not single.action_masks().any()  # no hand dealt, no legal action
+    observation, _ = single.reset(seed=0)
+    assert (single.action_masks() == observation["action_mask"].astype(bool)).all()
+
+
+def test_the_aec_env_refuses_a_negative_seed_as_the_gymnasium_env_does() -> None:
+    with pytest.raises(GymnasiumError, match="greater or equal to zero") as single:
+        SingleSeatEnv().reset(seed=-1)
+    for aec in (raw_env(), env()):
+        with pytest.raises(GymnasiumError) as refused:
+            aec.reset(seed=-1)
+        assert str(refused.value) == str(single.value)
+    aec = raw_env()
+    aec.reset(seed=2**70)  # as large as the Gymnasium env takes
+    assert aec.agents
+
+
+def test_an_illegal_action_with_the_penalty_ends_the_episode() -> None:
+    single = SingleSeatEnv(illegal="penalty")
+    observation, _ = single.reset(seed=5)
+    illegal = int(np.flatnonzero(observation["action_mask"] == 0)[0])
+    legal = int(np.flatnonzero(observation["action_mask"])[0])
+    observation, _, terminated, truncated, _ = single.step(illegal)
+    assert terminated and not truncated
+    assert not observation["action_mask"].any() and not single.action_masks().any()
+    for action in (legal, illegal):  # neither plays on nor penalises again
+        with pytest.raises(ResetNeeded, match=r"reset\(\)"):
+            single.step(action)
+    observation, _ = single.reset(seed=5)
+    assert observation["action_mask"].any()
+
+
+def test_a_step_after_the_hand_ended_needs_a_reset_in_either_mode() -> None:
+    for illegal in ("raise", "penalty"):
+        single = SingleSeatEnv(illegal=illegal)
+        observation, _ = single.reset(seed=3)
+        done = False
+        while not done:
+            action = int(np.flatnonzero(observation["action_mask"])[0])
+            observation, _, done, _, _ = single.step(action)
+        with pytest.raises(ResetNeeded, match=r"reset\(\)"):
+            single.step(22)  # not a second penalty on a finished hand

@@ -311,3 +311,9 @@ def test_single_seat_with_greedy_opponents_matches_the_aec_env(rules: RuleSet, c
             else:
                 assert not aecs[i].game.is_over and reward[i] == 0
     assert ended >= 10
+
+
+@pytest.mark.parametrize("seat", [3, -1])
+def test_a_learning_seat_outside_the_table_is_refused_by_name(seat: int) -> None:
+    with pytest.raises(ValueError, match=f"seat is one of 0…2, not {seat}$"):
+        VectorEnv(2, seat=seat, core="python")

@@ -86,6 +86,41 @@ def test_resume_gives_the_figures_of_an_uninterrupted_run(
     assert "--resume" in capsys.readouterr().err
 
 
+def test_a_log_edited_by_hand_is_refused_naming_its_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Each edit used to end in a traceback, count a deal twice, or cut the log at the line
+    # (every later deal dropped silently and played again); the deal lines must be this
+    # run's deals 0, 1, 2 … Only the last line may be cut short (by a kill): played again.
+    base = ["tournament", "--bots", "greedy,random,random", "--seed", "3", "--deals", "4"]
+    log = tmp_path / "run.jsonl"
+    whole, _ = _json([*base, "--out", str(log)], capsys)
+    lines = log.read_text().splitlines()
+    deal = json.loads(lines[2])
+    hand = deal["hands"][0]
+    edits = {
+        "no hands": dict(deal, hands=[]),
+        "text payments": dict(deal, hands=[dict(hand, payments=["1", "-1", "0"])]),
+        "one payment": dict(deal, hands=[dict(hand, payments=[0])]),
+        "huge payments": dict(deal, hands=[dict(hand, payments=[1e308, -1e308, 0])]),
+        "another bot": dict(deal, hands=[dict(hand, seating=["expert", "random", "random"])]),
+        "renumbered": dict(deal, deal=-5),
+        "repeated": json.loads(lines[1]),
+        "not JSON": "{",
+    }
+    for how, edit in edits.items():
+        text = edit if isinstance(edit, str) else json.dumps(edit)
+        log.write_text("\n".join([*lines[:2], text, *lines[3:]]) + "\n")
+        assert main([*base, "--resume", str(log), "--json"]) == 2, how
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "line 3: not this run's next deal" in err, (how, err)
+        assert log.read_text().splitlines()[3:] == lines[3:]  # nothing after it lost
+    # a last line that is not a deal is one cut short: played again, to the same figures
+    log.write_text("\n".join([*lines[:-1], "{"]) + "\n")
+    resumed, _ = _json([*base, "--resume", str(log)], capsys)
+    assert resumed == whole and log.read_text().splitlines() == lines
+
+
 @pytest.mark.parametrize("command", ["tournament", "ladder"])
 def test_minutes_stops_after_the_deal_in_progress(
     command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
@@ -164,3 +199,34 @@ def test_a_ladder_killed_with_sigkill_resumes_to_the_uninterrupted_table(
     whole, _ = _json([*base, "--out", str(tmp_path / "whole.jsonl")], capsys)
     assert resumed == whole and resumed["deals"] == 300
     assert log.read_bytes() == (tmp_path / "whole.jsonl").read_bytes()
+
+
+@pytest.mark.parametrize("value", ["nan", "-1", "inf", "soon"])
+def test_minutes_are_a_finite_number_or_refused(
+    value: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit:  # nan meant no limit, -1 and inf were taken
+        main(["tournament", "--bots", "greedy,random,random", "--minutes", value])
+    assert exit.value.code == 2 and "--minutes" in capsys.readouterr().err
+
+
+def test_a_run_of_a_billion_deals_makes_its_jobs_as_they_go(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # "--deals 1000000000 --minutes 60" is the way to say "play for an hour": the run made
+    # every deal's job first (7.6 GB in 20 s); and no more processes than jobs are started
+    asked: list[int] = []
+    real = tournament.run_jobs
+
+    def counting(*args: Any, workers: int = 1, **kwargs: Any) -> Any:
+        asked.append(workers)
+        return real(*args, workers=workers, **kwargs)
+
+    monkeypatch.setattr(tournament, "run_jobs", counting)
+    big = ["tournament", "--bots", "greedy,random,random", "--deals", "1000000000"]
+    data, _ = _json([*big, "--minutes", "0"], capsys)
+    assert data["deals"] == 1 and asked == [1]
+    data, _ = _json(
+        ["tournament", "--bots", "greedy,random,random", "--deals", "1", "--workers", "40"], capsys
+    )
+    assert data["deals"] == 1 and asked[-1] == 1  # one deal: played here, no pool of 40

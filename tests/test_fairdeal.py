@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from paohuzi.engine.cards import full_deck, parse_cards
-from paohuzi.engine.fairdeal import SCHEME, SCHEME_TERMS, commitment, deal_terms, verify
+from paohuzi.engine.fairdeal import SCHEME, SCHEME_TERMS, Verdict, commitment, deal_terms, verify
 from paohuzi.engine.game import Game
 from paohuzi.engine.record import record_of
 
@@ -176,3 +176,13 @@ def test_a_first_scheme_record_with_its_last_action_dropped_fails_too(tmp_path: 
     path.write_text(json.dumps(dict(data, actions=data["actions"][:-1])))
     done = run_verify(path)
     assert done.returncode == 1 and "an action is missing" in done.stdout, done.stdout
+
+
+def test_a_crafted_deal_is_not_verified_and_says_why() -> None:
+    # verify reads records from anyone: terms nested deep enough to exhaust Python's
+    # recursion, or a salt with a lone surrogate, were tracebacks
+    data = _won()
+    deep = dict(data, deal=dict(data["deal"], terms="[" * 100_000))
+    assert verify(deep) == Verdict(False, "the deal's terms are not JSON")
+    lone = dict(data, deal=dict(data["deal"], salt="\ud800"))
+    assert verify(lone) == Verdict(False, "the deal's salt or terms are not text")

@@ -75,6 +75,29 @@ for line in sys.stdin:
     assert max(map(len, bot.errors)) < 300  # the answer quoted short
 
 
+def test_a_bot_that_never_reads_its_input_does_not_block_the_game() -> None:
+    # It answers "pass" again and again and never reads: the pipe to it fills, and a write
+    # that waited for room would have stopped the game for good.
+    program = "import sys, time\nwhile True:\n    print('pass', flush=True)\n    time.sleep(0.01)"
+    bot = _broken(program, timeout=0.5)
+    _check_game_survives(bot)  # three hands to their end, and the bot closed
+
+
+def test_answers_that_are_not_utf8_are_unreadable_not_silence() -> None:
+    # Bytes that are not UTF-8 killed the reading thread (with a traceback), and every later
+    # question then waited out its timeout.
+    program = """
+import sys
+for line in sys.stdin:
+    if '"ask"' in line:
+        sys.stdout.buffer.write(b"\\xff\\xfe pass\\n")
+        sys.stdout.flush()
+"""
+    bot = _broken(program)
+    _check_game_survives(bot)
+    assert bot.errors and all("unreadable answer" in e for e in bot.errors), bot.errors[:3]
+
+
 def test_illegal_answers_fall_back_and_are_logged() -> None:
     bot = _broken(
         'import sys\nfor line in sys.stdin: print(\'{"action": "hu"}\', flush=True) if \'"ask"\' in line else None'

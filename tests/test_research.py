@@ -359,3 +359,47 @@ def test_the_ladder_is_the_same_on_two_workers() -> None:
     assert ladder(bots, 5, 2) == ladder(bots, 5, 2, workers=2)
     with pytest.raises(ValueError, match="two different"):
         ladder(["random", "random"], 5, 2)
+
+
+def test_a_bot_that_cannot_be_made_is_one_line_before_a_deal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A module that does not compile, a factory of the wrong signature or one that raises or
+    # exits, checkpoints whose arrays are not matrices, not numbers, not finite, or a state
+    # tower no table has: each refused by name before a deal is played (no traceback, and no
+    # other bot silently playing in its place: a deep network of another input size played
+    # as learned@0).
+    (tmp_path / "lab_bots_broken.py").write_text("def make(seed:\n")
+    (tmp_path / "lab_bots.py").write_text(
+        "import sys\n\n\ndef raises(seed):\n    raise RuntimeError('boom')\n\n\n"
+        "def noargs():\n    return None\n\n\ndef exits(seed):\n    sys.exit(3)\n"
+    )
+    from paohuzi.bots.deep import shipped
+
+    weights = {k: np.asarray(v) for k, v in shipped().params.items()}
+    bad = {
+        "flat": dict(weights, s1_w=weights["s1_w"].ravel()),
+        "scalar": dict(weights, h1_w=np.float32(1.0)),
+        "wrong-size": dict(weights, s0_w=weights["s0_w"][:20]),
+        "nan": dict(weights, out_w=np.full_like(weights["out_w"], np.nan)),
+        "text": dict(weights, s0_w=np.full(weights["s0_w"].shape, "a")),
+    }
+    for name, arrays in bad.items():
+        np.savez(tmp_path / f"{name}.npz", **arrays)  # type: ignore[arg-type]
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delitem(sys.modules, "lab_bots", raising=False)
+    cases = {
+        "lab_bots_broken:make": "importing lab_bots_broken raised SyntaxError",
+        "lab_bots:raises": "raises(seed) raised RuntimeError: boom",
+        "lab_bots:noargs": "noargs(seed) raised TypeError",
+        "lab_bots:exits": "exits(seed) raised SystemExit: 3",
+        "learned:flat.npz": "the deep network's weights are not matrices",
+        "learned:scalar.npz": "the deep network's weights are not matrices",
+        "learned:wrong-size.npz": "the deep network's layers do not fit together",
+        "learned:nan.npz": "out_w holds values that are not finite numbers",
+        "learned:text.npz": "s0_w holds <U1 values, not real numbers",
+    }
+    for spec, problem in cases.items():
+        assert main(["tournament", "--bots", f"{spec},greedy,greedy", "--deals", "1"]) == 2
+        _, err = capsys.readouterr()
+        assert err.count("\n") == 1 and problem in err, (spec, err)

@@ -99,6 +99,17 @@ def _relu(x: Array) -> Array:
     return np.maximum(x, 0)
 
 
+def real_array(path: Path | str, name: str, array: NDArray[Any]) -> NDArray[np.float32]:
+    """A checkpoint's array as float32, refusing one that is not of finite real numbers (a
+    network with NaN weights would play its first choice every time, silently)."""
+    if array.dtype.kind not in "fiu":
+        raise ValueError(f"{path}: {name} holds {array.dtype} values, not real numbers")
+    found = np.asarray(array, dtype=np.float32)
+    if not np.isfinite(found).all():
+        raise ValueError(f"{path}: {name} holds values that are not finite numbers")
+    return found
+
+
 class DeepNet:
     """``Q(s, a)``: a state tower (``s0``, ``s1``), an action tower (``a0``) and a head
     (``h0``, ``h1``, ``out``) over both, dense layers with ReLU. ``params`` holds
@@ -126,12 +137,16 @@ class DeepNet:
         missing = [name for name in names if name not in arrays]
         if missing:
             raise ValueError(f"{path}: not a deep network's weights (no {', '.join(missing)})")
-        params = {name: np.asarray(arrays[name], dtype=np.float32) for name in names}
+        params = {name: real_array(path, name, arrays[name]) for name in names}
         shapes = {name: params[name].shape for name in names}
+        if any(len(shapes[f"{layer}_w"]) != 2 for layer in LAYERS):
+            raise ValueError(f"{path}: the deep network's weights are not matrices")
         s1, a0, h1 = shapes["s1_w"][1], shapes["a0_w"][1], shapes["h1_w"][1]
+        from paohuzi.bots.planes import planes
+
+        # the inputs of the state tower: one seat's observation array at three or four seats
         fits = (
-            len(shapes["s0_w"]) == 2
-            and shapes["s0_w"][0] % NUM_KINDS == 0
+            shapes["s0_w"][0] in (planes(3) * NUM_KINDS, planes(4) * NUM_KINDS)
             and shapes["a0_w"][0] == ACTION_FEATURES
             and shapes["s1_w"][0] == shapes["s0_w"][1]
             and shapes["h0_w"][0] == s1 + a0

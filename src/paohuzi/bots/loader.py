@@ -62,7 +62,12 @@ def load_bot(spec: str, seed: int | None = None) -> Bot:
     if kind == "checkpoint":
         return checkpoint_bot(spec[len(LEARNED) :], spec)
     factory = _factory(spec)
-    bot: Any = factory(seed)
+    try:
+        bot: Any = factory(seed)
+    except (Exception, SystemExit) as error:  # a wrong signature, a raise, an exit
+        raise ValueError(
+            f"bot {spec!r}: {spec.partition(':')[2]}(seed) raised {type(error).__name__}: {error}"
+        ) from None
     if not callable(getattr(bot, "act", None)):
         raise ValueError(f"{spec}: the factory returned {type(bot).__name__}, which has no act()")
     if not isinstance(getattr(bot, "name", None), str):
@@ -79,8 +84,8 @@ def check_spec(spec: str) -> None:
         _command(spec)
     elif kind == "checkpoint":
         checkpoint_bot(spec[len(LEARNED) :], spec)
-    else:
-        _factory(spec)
+    else:  # the factory is called once, so that one that cannot make a bot says so now
+        close_bot(load_bot(spec, 0))
 
 
 def close_bot(bot: Bot) -> None:
@@ -167,6 +172,10 @@ def _factory(spec: str) -> Any:
         module = importlib.import_module(module_name)
     except ImportError as error:
         raise ValueError(f"bot {spec!r}: cannot import {module_name}: {error}") from None
+    except Exception as error:  # the module's own code failed: a SyntaxError, a raise
+        raise ValueError(
+            f"bot {spec!r}: importing {module_name} raised {type(error).__name__}: {error}"
+        ) from None
     factory = getattr(module, attribute, None)
     if not callable(factory):
         raise ValueError(f"bot {spec!r}: {module_name} has no callable {attribute}")
@@ -222,8 +231,10 @@ def _checkpoint(path: str, mtime: int, size: int) -> Any:
         deep = DeepNet.of(arrays, path)
         return lambda: DeepBot(net=deep)
     if "w0" in arrays and "b0" in arrays:
+        from paohuzi.bots.deep import real_array
+
         layers = _layers(path, arrays, NUM_FEATURES)
-        net = QNet({k: arrays[k].astype(np.float32) for k in layers})
+        net = QNet({k: real_array(f"learned:{path}", k, arrays[k]) for k in layers})
         return lambda: LearnedBot(net=net, samples=0)  # the network alone (D156)
     held = ", ".join(sorted(arrays)[:8]) or "no arrays"
     raise ValueError(f"learned:{path}: holds no bot's weights ({held})")

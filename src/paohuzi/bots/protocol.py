@@ -40,6 +40,9 @@ from paohuzi.engine.rules import HUNAN, RuleSet
 
 PROTOCOL = "paohuzi-bot/1"
 DEFAULT_TIMEOUT = 10.0
+UNREAD = 10_000
+"""Messages a program may leave unread before it is stopped as not reading its input (a hand
+sends a few hundred)."""
 log = logging.getLogger("paohuzi.protocol")
 
 JSON = dict[str, Any]
@@ -165,16 +168,25 @@ class SubprocessBot:
             self._command,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
-            text=True,
+            encoding="utf-8",
+            errors="replace",  # bytes that are not UTF-8 make an unreadable answer
             bufsize=1,
         )
         self.starts += 1
         self._lines: queue.Queue[str | None] = queue.Queue()
-        assert self._process.stdout is not None
+        assert self._process.stdout is not None and self._process.stdin is not None
         self._reader = threading.Thread(
             target=self._read, args=(self._process.stdout,), daemon=True
         )
         self._reader.start()
+        # Messages are written by a thread of their own: a program that does not read its
+        # input fills the pipe, and a write would then block the game for good.
+        self._outbox: queue.Queue[str | None] = queue.Queue()
+        self._unwritable = threading.Event()
+        self._writer = threading.Thread(
+            target=self._write, args=(self._process.stdin,), daemon=True
+        )
+        self._writer.start()
         self._sent_events = 0
         self._dead = False
         self._fresh = True
@@ -184,15 +196,25 @@ class SubprocessBot:
             self._lines.put(line)
         self._lines.put(None)
 
+    def _write(self, stream: IO[str]) -> None:
+        while (text := self._outbox.get()) is not None:
+            try:
+                stream.write(text)
+                stream.flush()
+            except (OSError, ValueError):  # the program closed its input, or was stopped
+                self._unwritable.set()
+                return
+
     def _send(self, message: JSON) -> None:
         if self._dead:
             return
-        try:
-            assert self._process.stdin is not None
-            self._process.stdin.write(json.dumps(message, ensure_ascii=False) + "\n")
-            self._process.stdin.flush()
-        except (BrokenPipeError, OSError):
+        if self._unwritable.is_set():
             self._fail("the bot closed its input", gone=True)
+        elif self._outbox.qsize() >= UNREAD:
+            self._fail(f"the bot has not read its last {UNREAD} messages", gone=True)
+            self._process.kill()
+        else:
+            self._outbox.put(json.dumps(message, ensure_ascii=False) + "\n")
 
     def _fail(self, message: str, *, gone: bool = False) -> None:
         self.errors.append(message)
@@ -291,6 +313,11 @@ class SubprocessBot:
         self._stop()
 
     def _stop(self) -> None:
+        self._outbox.put(None)  # the writer ends once what was sent is written
+        self._writer.join(timeout=2)
+        if self._writer.is_alive():  # blocked on a full pipe: only the program's end frees it
+            self._process.kill()
+            self._writer.join(timeout=2)
         if self._process.stdin is not None:
             with contextlib.suppress(OSError):
                 self._process.stdin.close()

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from rich.console import Console
@@ -35,12 +37,46 @@ def add_parser(commands: Any) -> None:
     )
     parser.add_argument("file", help="a game record (F4)")
     parser.add_argument("--seat", type=int, required=True, help="the seat to review")
-    parser.add_argument("--budget", type=float, default=DEFAULT_BUDGET, help="seconds a decision")
-    parser.add_argument("--samples", type=int, help="samples a decision instead of a time budget")
-    parser.add_argument("--top", type=int, default=5, help="how many mistakes to list")
+    parser.add_argument("--budget", type=seconds, default=DEFAULT_BUDGET, help="seconds a decision")
+    parser.add_argument(
+        "--samples",
+        type=bounded(1, MAX_SAMPLES),
+        help=f"samples a decision instead of a time budget (1–{MAX_SAMPLES})",
+    )
+    parser.add_argument("--top", type=bounded(0, 1000), default=5, help="how many mistakes to list")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", action="store_true")
     parser.set_defaults(run=run)
+
+
+MAX_SAMPLES = 100_000
+"""The most samples a decision ``--samples`` may ask for."""
+
+
+def seconds(text: str) -> float:
+    """``--budget``: a finite number of seconds above 0."""
+    try:
+        found = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not (math.isfinite(found) and found > 0):
+        raise argparse.ArgumentTypeError(f"seconds are a finite number above 0, not {text}")
+    return found
+
+
+def bounded(low: int, high: int) -> Callable[[str], int]:
+    """An argparse type: an integer from ``low`` to ``high``."""
+
+    def number(text: str) -> int:
+        try:
+            found = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        if not low <= found <= high:
+            raise argparse.ArgumentTypeError(f"{found} is not from {low} to {high}")
+        return found
+
+    return number
 
 
 def review(
@@ -52,7 +88,13 @@ def review(
 ) -> list[dict[str, Any]]:
     """Every decision of ``seat`` with more than one choice: what was played, what the expert
     prefers, and the estimated loss in points (samples drawn from ``seed``)."""
-    found = list(decisions(read_record(record_name), seat))
+    record = read_record(record_name)
+    playing = record.rule_set.seating(record.dealer).playing
+    if seat not in playing:
+        raise RecordError(
+            f"seat {seat} does not play this hand (seats {', '.join(map(str, playing))})"
+        )
+    found = list(decisions(record, seat))
     task = progress.add_task("reviewing", total=len(found)) if progress else None
     judged = []
     for decision, drawn in zip(found, seeds(seed, len(found)), strict=True):

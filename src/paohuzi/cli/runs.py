@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 import time
 from pathlib import Path
@@ -18,6 +19,17 @@ PERIOD = 10.0
 """Seconds between progress lines when stderr is not a terminal."""
 
 
+def minutes(text: str) -> float:
+    """``--minutes``: a finite number, 0 or more (0: one deal)."""
+    try:
+        found = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of minutes: {text!r}") from None
+    if not math.isfinite(found) or found < 0:
+        raise argparse.ArgumentTypeError(f"minutes are a finite number, 0 or more, not {text}")
+    return found
+
+
 def add_run_arguments(parser: argparse.ArgumentParser, out_help: str) -> None:
     parser.add_argument("--out", metavar="FILE.jsonl", help=out_help)
     parser.add_argument(
@@ -28,7 +40,7 @@ def add_run_arguments(parser: argparse.ArgumentParser, out_help: str) -> None:
     )
     parser.add_argument(
         "--minutes",
-        type=float,
+        type=minutes,
         help="after M minutes begin no more deals: those in progress (one; with --workers or "
         "Ray, up to two a worker) are finished and written, then the figures are printed",
     )

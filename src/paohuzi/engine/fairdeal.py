@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from paohuzi.engine.cards import Kind, NotationError, format_cards, parse_cards
+from paohuzi.engine.record import loads
 
 SCHEME = "paohuzi-deal/1"
 """The deck alone."""
@@ -92,7 +93,11 @@ def verify(record: Any, seen: str | None = None) -> Verdict:
         cards = parse_cards(deck)
     except NotationError as error:
         return Verdict(False, f"deck: {error}")
-    if commitment(cards, salt, terms) != promised.lower():
+    try:
+        opened = commitment(cards, salt, terms)
+    except UnicodeEncodeError:  # a lone surrogate (\ud800) in the salt or the terms
+        return Verdict(False, "the deal's salt or terms are not text")
+    if opened != promised.lower():
         what = "the deck does" if terms is None else "the deck or the terms do"
         return Verdict(False, f"{what} not match the commitment: the deal was changed")
     if terms is None:
@@ -108,8 +113,8 @@ def _terms_differ(record: dict[str, Any], terms: str) -> str:
     """What of the record's hand number, dealer and rule set is not the deal's terms, in words;
     empty when they all are."""
     try:
-        promised = json.loads(terms)
-    except ValueError:
+        promised = loads(terms)
+    except ValueError:  # also nesting that exhausts recursion, numbers of 5,000 digits
         return "the deal's terms are not JSON"
     if not isinstance(promised, dict):
         return "the deal's terms are not a JSON object"

@@ -32,7 +32,15 @@ from paohuzi.env.encoding import (
     observation_arrays,
     planes,
 )
-from paohuzi.env.hand import deal, full_state, penalty_payments, state_planes
+from paohuzi.env.hand import (
+    action_id,
+    check_seed,
+    deal,
+    full_state,
+    history_length,
+    penalty_payments,
+    state_planes,
+)
 from paohuzi.env.hand import illegal_penalty as penalty_of
 
 
@@ -77,7 +85,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self.rules = rules
         self.illegal = illegal
         self.penalty = penalty_of(rules, illegal, illegal_penalty)
-        self.history = history
+        self.history = history_length(history)
         self.render_mode = render_mode
         names = agent_names(rules.players)
         self.possible_agents = list(names)
@@ -105,6 +113,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """A new hand; ``options`` may give its ``deck``, ``dealer`` and ``rules``."""
+        check_seed(seed)
         if seed is not None:
             self._rng = random.Random(seed)
         self.game = deal(self.rules, self._rng, options, self.core)
@@ -149,10 +158,9 @@ class raw_env(AECEnv):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        assert action is not None
+        chosen = id_to_action(action_id(action))  # before any change: a refused step is none
         self._cumulative_rewards[agent] = 0.0
         self.rewards = {a: 0.0 for a in self.agents}
-        chosen = id_to_action(int(action))
         if self.illegal == "penalty" and chosen not in self.game.legal_actions():
             self._penalise(agent, chosen)
         else:

@@ -1,15 +1,18 @@
-"""What both environments share: dealing a hand from ``reset`` options, the illegal-action
-rule (docs/env.md) and the privileged full state."""
+"""What both environments share: checking their arguments, dealing a hand from ``reset``
+options, the illegal-action rule (docs/env.md) and the privileged full state."""
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
+from gymnasium.utils import seeding
 from numpy.typing import NDArray
 
+from paohuzi.engine.action_ids import NUM_ACTIONS
 from paohuzi.engine.cards import NUM_KINDS, parse_cards
 from paohuzi.engine.game import CoreName, Game
 from paohuzi.engine.rules import PRESETS, RuleSet
@@ -32,11 +35,38 @@ def illegal_penalty(rules: RuleSet, illegal: str, penalty: float | None) -> floa
     least = largest_payment(rules)
     if penalty is None:
         return float(least)
+    if not math.isfinite(penalty):
+        raise ValueError(f"an illegal-action penalty must be a finite number, not {penalty}")
     if not penalty >= least:
         raise ValueError(
-            f"an illegal-action penalty must be at least {least}, the most a seat can pay"
+            f"an illegal-action penalty must be at least {least}, the most a seat can pay, "
+            f"not {penalty}"
         )
     return float(penalty)
+
+
+def history_length(history: int) -> int:
+    """The events of the ``"history"`` observation; ValueError for a negative count."""
+    if not (isinstance(history, int) and history >= 0):
+        raise ValueError(f"history is a number of events, 0 or more, not {history!r}")
+    return history
+
+
+def check_seed(seed: int | None) -> None:
+    """Refuse a seed as Gymnasium's ``Env.reset`` does (``gymnasium.error.Error``, its
+    message): a Python int, 0 or more."""
+    seeding.np_random(seed)
+
+
+def action_id(action: object) -> int:
+    """The id of a stepped action: what ``Discrete(NUM_ACTIONS).contains`` takes (a Python
+    int, a NumPy integer scalar or 0-d array); TypeError for anything else, so that a float
+    is never truncated to a move."""
+    if isinstance(action, int | np.integer) or (
+        isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu"
+    ):
+        return int(action)
+    raise TypeError(f"an action is an integer id, 0–{NUM_ACTIONS - 1}, not {action!r}")
 
 
 def penalty_payments(offender: int, playing: Sequence[int], penalty: float) -> dict[int, float]:

@@ -13,6 +13,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
+from gymnasium.error import ResetNeeded
 from numpy.typing import NDArray
 
 from paohuzi.bots import Bot
@@ -33,7 +34,13 @@ from paohuzi.env.encoding import (
     observation_arrays,
     planes,
 )
-from paohuzi.env.hand import deal, illegal_penalty, penalty_payments
+from paohuzi.env.hand import (
+    action_id,
+    deal,
+    history_length,
+    illegal_penalty,
+    penalty_payments,
+)
 from paohuzi.env.policy import Policy, PolicyBot
 
 Opponent = str | Bot
@@ -47,7 +54,8 @@ class SingleSeatEnv(gym.Env[dict[str, Any], int]):
     reward is the agent's R10 payment when it ends. Observations are ``{"observation",
     "action_mask"}`` as in the AEC environment (and ``"history"`` with ``history`` > 0). An
     illegal action raises ``IllegalAction``, or with ``illegal="penalty"`` ends the hand with
-    the agent paying the penalty to each other seat (docs/env.md)."""
+    the agent paying the penalty to each other seat (docs/env.md). Stepping needs a hand in
+    play: before the first ``reset``, and after a hand ends, ``step`` raises ``ResetNeeded``."""
 
     # render_fps: Gymnasium's checker asks every render mode for one (its text envs say 4).
     metadata = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012 - gymnasium's form
@@ -68,11 +76,13 @@ class SingleSeatEnv(gym.Env[dict[str, Any], int]):
             opponents = ("random",) * (rules.players - 1)
         if len(opponents) != rules.players - 1:
             raise ValueError(f"{rules.players - 1} opponents are needed, not {len(opponents)}")
+        if not (isinstance(seat, int) and 0 <= seat < rules.players):
+            raise ValueError(f"seat is one of 0…{rules.players - 1}, not {seat!r}")
         self.seat = seat
         self.rules = rules
         self.illegal = illegal
         self.penalty = _penalty(rules, illegal, illegal_penalty)
-        self.history = history
+        self.history = history_length(history)
         self.render_mode = render_mode
         fields: dict[str, spaces.Space[Any]] = {
             "observation": spaces.Box(
@@ -88,6 +98,8 @@ class SingleSeatEnv(gym.Env[dict[str, Any], int]):
         self.core: CoreName = core
         """The core of every hand dealt (``Game(core=…)``)."""
         self.game = Game(rules, seed=0, core=core)
+        self._in_play = False
+        """A hand was dealt and has not ended (by its end, or by an illegal action's penalty)."""
         self._opened: list[Bot] = []
         self.opponents = [self._keep(o) for o in opponents]
         self._bots: list[Bot | None] = [None] * rules.players
@@ -116,6 +128,7 @@ class SingleSeatEnv(gym.Env[dict[str, Any], int]):
         (docs/env.md). A hand that sits the agent out, or ends before its first decision, is
         dealt again — with a given deck, that is an error."""
         super().reset(seed=seed)
+        self._in_play = False
         if seed is not None:
             self._rng = random.Random(seed)
         while True:
@@ -128,6 +141,7 @@ class SingleSeatEnv(gym.Env[dict[str, Any], int]):
             if self.seat != self.game.seating.sitting_out:
                 self._play_others()
                 if not self.game.is_over:
+                    self._in_play = True
                     return self._observation(), {}
             if options and "deck" in options:
                 raise ValueError("with this deck and dealer the agent never decides")
@@ -141,19 +155,29 @@ class SingleSeatEnv(gym.Env[dict[str, Any], int]):
 
     def _observation(self) -> dict[str, Any]:
         if not self.history:
-            return observation_arrays(self.game, self.seat)
-        obs = observe(self.game, self.seat, events=True)
-        out = {"observation": encode(obs), "action_mask": action_mask(obs)}
-        out["history"] = encode_history(obs, self.history)
+            out = observation_arrays(self.game, self.seat)
+        else:
+            obs = observe(self.game, self.seat, events=True)
+            out = {"observation": encode(obs), "action_mask": action_mask(obs)}
+            out["history"] = encode_history(obs, self.history)
+        if not self._in_play:
+            # A hand ended by the penalty is unfinished in the engine, but nothing is legal.
+            out["action_mask"] = np.zeros(NUM_ACTIONS, dtype=np.int8)
         return out
 
     def action_masks(self) -> NDArray[np.bool_]:
-        """The legal actions now, as sb3-contrib's ``MaskablePPO`` asks for them."""
+        """The legal actions now, as sb3-contrib's ``MaskablePPO`` asks for them (none while
+        no hand is in play)."""
+        if not self._in_play:
+            return np.zeros(NUM_ACTIONS, dtype=np.bool_)
         return action_mask(observe(self.game, self.seat, events=False)).astype(bool)
 
     def step(self, action: int) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
-        chosen = id_to_action(int(action))
+        if not self._in_play:
+            raise ResetNeeded("no hand is in play: call reset() first")
+        chosen = id_to_action(action_id(action))
         if self.illegal == "penalty" and chosen not in self.game.legal_actions():
+            self._in_play = False
             paid = penalty_payments(self.seat, self.game.seating.playing, self.penalty)
             info = {"illegal": str(chosen), "payments": paid}
             return self._observation(), paid[self.seat], True, False, info
@@ -161,6 +185,7 @@ class SingleSeatEnv(gym.Env[dict[str, Any], int]):
         self._play_others()
         result = self.game.result
         if result is not None:
+            self._in_play = False
             return self._observation(), float(result.payments[self.seat]), True, False, {}
         return self._observation(), 0.0, False, False, {}
 

@@ -447,7 +447,7 @@ class VectorEnv(_Stepped, GymVectorEnv[NDArray[np.float32], NDArray[np.int64], N
         core: str = "auto",
     ) -> None:
         if not 0 <= seat < rules.players:
-            raise ValueError(f"seat is one of 0…{rules.players - 1}")
+            raise ValueError(f"seat is one of 0…{rules.players - 1}, not {seat!r}")
         self._batch = _batch(core, num_envs, rules, seat, opponents, autoreset_mode)
         self.seat = seat
         self.copy = copy

@@ -12,7 +12,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
 from paohuzi.tools.workers import start_worker
@@ -27,7 +27,7 @@ AHEAD = 2
 
 def run_jobs(
     fn: Callable[[J], R],
-    jobs: Sequence[J],
+    jobs: Iterable[J],
     *,
     backend: str = "local",
     workers: int = 1,
@@ -79,25 +79,30 @@ def run_jobs(
 
 def _ahead(
     submit: Callable[[J], Callable[[], R]],
-    jobs: Sequence[J],
+    jobs: Iterable[J],
     workers: int,
     stop: Callable[[], bool] | None,
 ) -> Iterator[R]:
     """The results of ``jobs`` in order, :data:`AHEAD` jobs a worker handed out (``submit``
-    hands one out and gives what waits for its result), none after ``stop`` answers True."""
+    hands one out and gives what waits for its result), none after ``stop`` answers True.
+    ``jobs`` is taken one at a time as they go out: a run of a hundred million deals does not
+    make them all first."""
     waiting: deque[Callable[[], R]] = deque()
+    pending = iter(jobs)
     handed = 0
     while True:
-        while (
-            handed < len(jobs)
-            and len(waiting) < AHEAD * workers
-            and not (handed and stop is not None and stop())
-        ):
-            waiting.append(submit(jobs[handed]))
+        while len(waiting) < AHEAD * workers and not (handed and stop is not None and stop()):
+            job = next(pending, _END)
+            if job is _END:
+                break
+            waiting.append(submit(job))  # type: ignore[arg-type]
             handed += 1
         if not waiting:
             return
         yield waiting.popleft()()
+
+
+_END = object()
 
 
 def batches(count: int, size: int) -> list[range]:

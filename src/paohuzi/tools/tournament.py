@@ -20,7 +20,7 @@ import random
 import time
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import combinations, permutations
+from itertools import combinations, islice, permutations
 from typing import Any
 
 from paohuzi.bots import make_bot, play_hand
@@ -31,7 +31,7 @@ from paohuzi.engine.game import CoreName, Game
 from paohuzi.engine.observation import Observation
 from paohuzi.engine.record import JSON, record_of
 from paohuzi.engine.rules import HUNAN, RuleSet
-from paohuzi.tools.distributed import batches, run_jobs
+from paohuzi.tools.distributed import run_jobs
 
 PROGRAMS = Programs()
 """This process's running protocol programs: a run's hands, and a worker's jobs, share them."""
@@ -236,16 +236,20 @@ def run_deals(
     (:func:`paohuzi.tools.distributed.run_jobs`), which hands out no more once ``stop``
     answers True and finishes those under way; in this process, or with a ``stop``, one deal
     a job, so that a run stops after the deals in progress."""
-    todo = [d for d in range(deals) if d not in skip]
+    skip = set(skip)
+    count = deals - sum(1 for d in skip if 0 <= d < deals)
     if batch is None:
         parallel = backend != "local" or workers > 1
-        batch = max(1, min(100, len(todo) // (4 * max(1, workers)))) if parallel else 1
+        batch = max(1, min(100, count // (4 * max(1, workers)))) if parallel else 1
         if stop is not None:
             batch = 1
+    workers = max(1, min(workers, -(-count // batch)))  # no more processes than jobs
     every = tuple(tuple(t) for t in (tables if tables is not None else [names]))
-    jobs = [
-        (every, seed, [todo[i] for i in r], rules, keep_records) for r in batches(len(todo), batch)
-    ]
+    todo = (d for d in range(deals) if d not in skip)  # made as they go out (a long run)
+    jobs = (
+        (every, seed, chunk, rules, keep_records)
+        for chunk in iter(lambda: list(islice(todo, batch)), [])
+    )
     for done in run_jobs(
         _play_batch, jobs, backend=backend, workers=workers, address=address, stop=stop
     ):
