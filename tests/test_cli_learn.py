@@ -167,3 +167,42 @@ def test_every_lesson_can_be_walked_in_the_terminal(tmp_path: Path, name: str) -
     # The lessons name seats from the learner (下家, Left …), and so does the table beside them.
     assert not re.search(r"\d号位|\b[Ss]eat \d", "".join(read))
     assert "你 / you" in "".join(read)
+
+
+def test_progress_that_cannot_be_kept_is_said_once_and_the_lesson_goes_on(tmp_path: Path) -> None:
+    place = tmp_path / "a-directory"
+    place.mkdir()
+    child = spawn("cards", "--lang", "en", progress=place)
+    child.expect("Enter to go on, q to quit: ")
+    said = child.before
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    child.close()
+    said += child.before
+    assert child.exitstatus == 0
+    assert said.count(f"cannot keep progress in {place}: it is a directory") == 1
+    assert "progress is kept in" not in said
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a-directory"]
+
+
+def test_a_progress_file_that_is_not_one_is_set_aside_not_lost(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from paohuzi.cli.learn import Progress
+
+    path = tmp_path / "progress.json"
+    for number, text in enumerate(["my notes", "[" * 100_000, '{"format": "other"}']):
+        path.write_text(text, encoding="utf-8")
+        progress = Progress.load(path)
+        assert progress.kept and not progress.steps and not path.exists()
+        aside = tmp_path / ("progress.json.corrupt" + (f".{number}" if number else ""))
+        assert aside.read_text(encoding="utf-8") == text
+        assert capsys.readouterr().err == (
+            f"paohuzi learn: {path} is not a progress file: kept as {aside}, starting afresh\n"
+        )
+        progress.steps["cards"] = 2
+        progress.save()
+        assert Progress.load(path).steps == {"cards": 2}
+        path.unlink()
+    path.write_text("", encoding="utf-8")  # empty: nothing learnt yet, nothing to keep
+    assert Progress.load(path).kept and capsys.readouterr().err == ""

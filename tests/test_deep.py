@@ -224,6 +224,10 @@ def test_the_train_command_makes_weights_a_tournament_can_name(
         ("--passes", "-1"),
         ("--samples", "-1"),
         ("--samples", "1001"),
+        ("--seed", "-1"),
+        ("--plot", "curve"),
+        ("--plot", "/nonexistent-directory/curve.svg"),
+        ("--out", "/nonexistent-directory/deep.npz"),
     ],
 )
 def test_bad_training_settings_are_refused_in_one_line(
@@ -236,3 +240,41 @@ def test_bad_training_settings_are_refused_in_one_line(
     err = capsys.readouterr().err
     assert err.startswith("paohuzi train: error:") and flag in err and err.count("\n") == 1
     assert not (tmp_path / "c.npz").exists()
+
+
+def test_a_checkpoint_the_deep_trainer_cannot_resume_is_named_in_one_line_and_kept(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from paohuzi.bots.learned import QNet
+    from paohuzi.cli import main
+    from paohuzi.tools.dmc import Adam
+    from paohuzi.tools.dmc import State as MlpState
+
+    empty = tmp_path / "empty.npz"
+    empty.write_bytes(b"")
+    mlp = tmp_path / "mlp.npz"
+    net = QNet.new((6,), 0)
+    MlpState(net, Adam(net.params, 1e-3)).save(mlp)
+    weights = tmp_path / "weights.npz"
+    deep_train.export(deep_train.new_state(TINY), weights)
+    broken, meta = tmp_path / "broken.npz", tmp_path / "meta.npz"
+    deep_train.save(deep_train.new_state(TINY), broken)
+    with np.load(broken) as data:
+        arrays = dict(data)
+    np.savez(meta, **(arrays | {"meta": np.array("[]")}))
+    np.savez(broken, **(arrays | {"leaf0": np.zeros(3, np.float32)}))
+    cases = {
+        empty: f"{empty}: not a checkpoint (not a NumPy .npz archive)",
+        mlp: f"{mlp} is a checkpoint of the other trainer (--net mlp): use --checkpoint or --fresh",
+        weights: f"{weights}: not a checkpoint of this trainer (missing meta)",
+        meta: f"{meta}: not a checkpoint of this trainer (bad meta)",
+        broken: f"{broken}: not a checkpoint of this trainer (leaf0 does not fit)",
+    }
+    for path, problem in cases.items():
+        with pytest.raises(ValueError) as caught:
+            deep_train.load(path, TINY)
+        assert str(caught.value) == problem
+    kept = empty.read_bytes()
+    assert main(["train", "--checkpoint", str(empty), "--out", str(tmp_path / "w.npz")]) == 2
+    assert capsys.readouterr().err == f"paohuzi train: error: {cases[empty]}\n"
+    assert empty.read_bytes() == kept

@@ -186,6 +186,69 @@ def test_train_minutes_stops_after_the_round_and_the_checkpoint_resumes(
         assert main([*args, *bad]) == 2
 
 
+@pytest.mark.parametrize(
+    ("flag", "value"),
+    [
+        ("--lr", "nan"),
+        ("--lr", "-1"),
+        ("--epsilon", "2"),
+        ("--epsilon", "-1"),
+        ("--hidden", "100000000"),
+        ("--seed", "-1"),
+        ("--out", "/nonexistent-directory/w.npz"),
+        ("--checkpoint", "/nonexistent-directory/c.npz"),
+    ],
+)
+def test_bad_mlp_training_options_are_refused_before_a_hand_is_played(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], flag: str, value: str
+) -> None:
+    args = ["train", "--hands", "4", *TINY, "--checkpoint", str(tmp_path / "c.npz")]
+    assert main([*args, "--out", str(tmp_path / "w.npz"), flag, value]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("paohuzi train: error: ") and flag in err and err.count("\n") == 1
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_checkpoint_the_mlp_trainer_cannot_resume_is_named_in_one_line_and_kept(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    empty = tmp_path / "empty.npz"
+    empty.write_bytes(b"")
+    deep = tmp_path / "deep.npz"
+    np.savez(deep, meta=np.array("{}"), leaf0=np.zeros(3))
+    weights = tmp_path / "weights.npz"
+    _weights(weights)
+    narrow = tmp_path / "narrow.npz"
+    args = ["train", "--hands", "4", *TINY, "--out", str(tmp_path / "w.npz")]
+    assert main([*args, "--checkpoint", str(narrow)]) == 0
+    cases = {
+        empty: f"{empty}: not a checkpoint (not a NumPy .npz archive)",
+        deep: f"{deep} is a checkpoint of the other trainer (--net deep): use --checkpoint or "
+        "--fresh",
+        weights: f"{weights}: not a checkpoint of this trainer (missing m_w0)",
+        narrow: f"{narrow} has hidden layers 6: resume it with --hidden 6, or start afresh "
+        "with --fresh",
+    }
+    capsys.readouterr()
+    for path, problem in cases.items():
+        kept = path.read_bytes()
+        more = ["--hands", "8", "--hidden", "8"] if path == narrow else []
+        assert main([*args, *more, "--checkpoint", str(path)]) == 2
+        assert capsys.readouterr().err == f"paohuzi train: error: {problem}\n"
+        assert path.read_bytes() == kept
+
+
+def test_the_weights_are_written_where_out_names_and_said_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "myweights"
+    args = ["train", "--hands", "4", *TINY, "--checkpoint", str(tmp_path / "c.npz")]
+    assert main([*args, "--out", str(out)]) == 0
+    assert f"weights written to {out}\n" in capsys.readouterr().out
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["c.npz", "myweights"]
+    load_bot(f"learned:{out}")
+
+
 # ---------------------------------------------------------------- cmd: programs
 
 LOGGING_BOT = """

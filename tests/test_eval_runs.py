@@ -216,13 +216,13 @@ def test_a_run_of_a_billion_deals_makes_its_jobs_as_they_go(
     # "--deals 1000000000 --minutes 60" is the way to say "play for an hour": the run made
     # every deal's job first (7.6 GB in 20 s); and no more processes than jobs are started
     asked: list[int] = []
-    real = tournament.run_jobs
+    real = distributed.run_jobs
 
     def counting(*args: Any, workers: int = 1, **kwargs: Any) -> Any:
         asked.append(workers)
         return real(*args, workers=workers, **kwargs)
 
-    monkeypatch.setattr(tournament, "run_jobs", counting)
+    monkeypatch.setattr("paohuzi.tools.tournament.run_jobs", counting)
     big = ["tournament", "--bots", "greedy,random,random", "--deals", "1000000000"]
     data, _ = _json([*big, "--minutes", "0"], capsys)
     assert data["deals"] == 1 and asked == [1]

@@ -217,6 +217,25 @@ def test_a_mingtang_fan_is_the_rule_sets() -> None:
     assert problem(data) == "step 3: mingtang_fan of 红乌 is stated as 4 but the engine says 0"
 
 
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[" * 100_000, "not JSON: nested too deeply"),
+        ('{"order": ' + "9" * 5000 + "}", "not JSON: a number of thousands of digits"),
+        ('{"order": NaN}', "not JSON: NaN is not a JSON number"),
+    ],
+)
+def test_lesson_check_and_learn_refuse_json_python_would_choke_on_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, message: str
+) -> None:
+    path = tmp_path / "lesson.json"
+    path.write_text(text, encoding="utf-8")
+    assert main(["lesson", "check", str(path)]) == 2
+    assert capsys.readouterr().err == f"paohuzi lesson check: {path}: {message}\n"
+    assert main(["learn", "--file", str(path)]) == 2
+    assert capsys.readouterr().err == f"paohuzi learn: error: {path}: {message}\n"
+
+
 def test_a_field_given_twice_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "twice.json"
     path.write_text('{"format": "paohuzi-lesson/1", "id": "a", "id": "b"}', encoding="utf-8")

@@ -178,3 +178,63 @@ def test_a_best_move_is_clear_only_when_it_beats_every_other_move() -> None:
     assert not found.clear(3.0)
     assert found.clear(1.5)
     assert not found.clear(1.5, margin=1.05)  # x2 is beaten by less than the margin
+
+
+@pytest.mark.parametrize(
+    ("flag", "value"),
+    [("--screen", "0"), ("--screen", "-3"), ("--check", "1"), ("--first", "-5"), ("--hands", "x")],
+)
+def test_a_harvests_counts_are_refused_in_one_line_before_anything_is_played(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], flag: str, value: str
+) -> None:
+    out = tmp_path / "found.jsonl"
+    with pytest.raises(SystemExit) as caught:
+        main(["puzzles", "harvest", str(out), "--hands", "1", flag, value])
+    assert caught.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("paohuzi puzzles harvest: error: argument " + flag)
+    assert err.count("\n") == 1 and not out.exists()
+
+
+def test_a_harvest_refuses_an_out_it_cannot_append_to_and_changes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = tmp_path / "tournament.jsonl"
+    log.write_text('{"run": {"command": "tournament"}}\n', encoding="utf-8")
+    binary = tmp_path / "bin.jsonl"
+    binary.write_bytes(b"\xff\xfe\x00")
+    progress = tmp_path / "p.jsonl"
+    Path(f"{progress}.done").write_text("5/0\nnot a hand\n", encoding="utf-8")
+    cases = {
+        tmp_path / "no" / "found.jsonl": "the directory",
+        tmp_path: "is a directory",
+        log: "tournament.jsonl:1: not a paohuzi-puzzle/1 puzzle",
+        binary: "bin.jsonl: not UTF-8 text",
+        progress: "p.jsonl.done is not the progress file of a harvest",
+    }
+    before = sorted(p.name for p in tmp_path.iterdir())
+    for out, problem in cases.items():
+        assert main(["puzzles", "harvest", str(out), "--hands", "1"]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("paohuzi puzzles harvest: error: ") and problem in err, err
+        assert err.count("\n") == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+    assert binary.read_bytes() == b"\xff\xfe\x00"
+
+
+def test_puzzles_check_says_a_file_is_missing_binary_or_not_puzzles(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    binary = tmp_path / "bin.json"
+    binary.write_bytes(b"\xff\xfe")
+    log = tmp_path / "log.jsonl"
+    log.write_text("\n" + json.dumps({"deal": 0}) + "\n", encoding="utf-8")
+    cases = {
+        tmp_path / "nope.jsonl": "nope.jsonl: No such file or directory",
+        binary: "bin.json: not UTF-8 text",
+        log: "log.jsonl:2: not a paohuzi-puzzle/1 puzzle",
+    }
+    for path, problem in cases.items():
+        assert main(["puzzles", "check", str(path)]) == 2
+        err = capsys.readouterr().err
+        assert err == f"paohuzi puzzles check: {tmp_path}/{problem}\n"

@@ -15,6 +15,7 @@ from paohuzi.cli.play import QUIT, Leave, TerminalTable, _card
 from paohuzi.cli.prompt import Console
 from paohuzi.cli.render import Lang, words
 from paohuzi.engine.observation import observe
+from paohuzi.engine.record import loads
 from paohuzi.lessons import Lesson, LessonError, Text, Walk, load_lesson, shipped
 
 PROGRESS_ENV = "PAOHUZI_PROGRESS"
@@ -76,16 +77,35 @@ class Progress:
     path: Path
     steps: dict[str, int] = field(default_factory=dict)
     done: set[str] = field(default_factory=set)
+    kept: bool = True
+    """Whether progress is saved: not where it cannot be (said once, on stderr)."""
 
     @classmethod
     def load(cls, path: Path) -> Progress:
-        """The progress in ``path``; none for a missing or unreadable file (it is rewritten)."""
+        """The progress in ``path``: none for a missing file; a file that is not progress is
+        set aside as ``PATH.corrupt`` (never overwritten), one that cannot be read leaves
+        progress unsaved."""
         progress = cls(path)
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+        if path.is_dir():
+            progress.give_up("it is a directory")
             return progress
+        try:
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return progress
+        except OSError as error:
+            progress.give_up(error.strerror or str(error))
+            return progress
+        except UnicodeDecodeError:
+            text = None
+        if text is not None and not text.strip():
+            return progress  # an empty file: nothing learnt yet
+        try:
+            data = None if text is None else loads(text)
+        except ValueError:
+            data = None
         if not isinstance(data, dict) or data.get("format") != PROGRESS_FORMAT:
+            progress.set_aside()
             return progress
         lessons = data.get("lessons")
         for key, value in (lessons if isinstance(lessons, dict) else {}).items():
@@ -98,7 +118,34 @@ class Progress:
                 progress.done.add(str(key))
         return progress
 
+    def give_up(self, reason: str) -> None:
+        """Go on without saving progress, saying why."""
+        self.kept = False
+        print(
+            f"paohuzi learn: cannot keep progress in {self.path}: {reason}; going on without",
+            file=sys.stderr,
+        )
+
+    def set_aside(self) -> None:
+        """Rename a file that is not progress out of the way (to a name not yet taken)."""
+        aside = self.path.with_name(self.path.name + ".corrupt")
+        number = 1
+        while aside.exists():
+            aside = self.path.with_name(f"{self.path.name}.corrupt.{number}")
+            number += 1
+        try:
+            self.path.rename(aside)
+        except OSError as error:
+            self.give_up(f"it is not a progress file and cannot be moved ({error.strerror})")
+            return
+        print(
+            f"paohuzi learn: {self.path} is not a progress file: kept as {aside}, starting afresh",
+            file=sys.stderr,
+        )
+
     def save(self) -> None:
+        if not self.kept:
+            return
         lessons = {
             key: {"step": self.steps.get(key, 0), "done": key in self.done}
             for key in sorted(set(self.steps) | self.done)
@@ -110,7 +157,7 @@ class Progress:
             temporary.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n")
             temporary.replace(self.path)
         except OSError as error:
-            print(f"paohuzi learn: cannot save progress in {self.path}: {error}", file=sys.stderr)
+            self.give_up(error.strerror or str(error))
 
 
 class Learner:
@@ -227,8 +274,9 @@ def run(args: argparse.Namespace) -> int:
             learner.course(lessons)
     except (KeyboardInterrupt, EOFError, Leave):
         console.print()
-        learner.say(SAVED)
-        console.print(str(learner.progress.path), markup=False)
+        if learner.progress.kept:
+            learner.say(SAVED)
+            console.print(str(learner.progress.path), markup=False)
     except LessonError as error:
         print(f"paohuzi learn: error: {error}", file=sys.stderr)
         return 2

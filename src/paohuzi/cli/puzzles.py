@@ -7,6 +7,7 @@ import datetime
 import json
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -39,12 +40,19 @@ def add_parser(commands: Any) -> None:
     )
     harvest.add_argument("out", type=Path, help="the JSON-lines file to append to")
     harvest.add_argument("--seed", type=int, default=1)
-    harvest.add_argument("--hands", type=int, default=100, help="hands 0 … N-1 of the seed")
-    harvest.add_argument("--first", type=int, default=0, help="the first hand")
-    harvest.add_argument("--limit", type=int, help="stop once OUT holds this many puzzles")
-    harvest.add_argument("--theme-limit", type=int, help="puzzles a theme takes at most")
-    harvest.add_argument("--screen", type=int, default=300, help="samples of the screen")
-    harvest.add_argument("--check", type=int, default=2000, help="samples of the re-check")
+    harvest.add_argument(
+        "--hands", type=_at_least(0), default=100, help="hands 0 … N-1 of the seed"
+    )
+    harvest.add_argument("--first", type=_at_least(0), default=0, help="the first hand")
+    harvest.add_argument("--limit", type=_at_least(0), help="stop once OUT holds this many puzzles")
+    harvest.add_argument("--theme-limit", type=_at_least(0), help="puzzles a theme takes at most")
+    # a standard error needs two samples at least
+    harvest.add_argument(
+        "--screen", type=_at_least(2), default=300, help="samples of the screen (2 or more)"
+    )
+    harvest.add_argument(
+        "--check", type=_at_least(2), default=2000, help="samples of the re-check (2 or more)"
+    )
     harvest.set_defaults(run=run_harvest)
     check = actions.add_parser(
         "check",
@@ -73,13 +81,62 @@ def add_parser(commands: Any) -> None:
     listing.set_defaults(run=run_themes)
 
 
+def _at_least(low: int) -> Callable[[str], int]:
+    """An argument type: a whole number no less than ``low``."""
+
+    def number(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"must be {low} or more, not {value}")
+        return value
+
+    return number
+
+
+def _reason(error: OSError) -> str:
+    return error.strerror or str(error)
+
+
+def _harvest_problem(out: Path) -> str | None:
+    """Why ``out`` (and its progress file) cannot take a harvest, if it cannot: checked before
+    the first hand is played, so that nothing is played for nothing and nothing is overwritten."""
+    from paohuzi.tools.puzzles import done_hands
+
+    if not out.parent.is_dir():
+        return f"{out}: the directory {out.parent} does not exist"
+    if out.is_dir():
+        return f"{out} is a directory, not a puzzles file"
+    try:
+        if out.exists():
+            load_puzzles(out)
+    except OSError as error:
+        return f"{out}: {_reason(error)}"
+    except PuzzleError as error:
+        return f"{error} (a harvest appends to a puzzles file)"
+    progress = Path(f"{out}.done")
+    try:
+        done_hands(progress)
+    except OSError as error:
+        return f"{progress}: {_reason(error)}"
+    except ValueError:  # not UTF-8, or a line that is not SEED/HAND
+        return f"{progress} is not the progress file of a harvest"
+    return None
+
+
 def run_harvest(args: argparse.Namespace) -> int:
     from paohuzi.tools.puzzles import harvest  # the bots: only a harvest needs them
 
+    problem = _harvest_problem(args.out)
+    if problem is not None:
+        print(f"paohuzi puzzles harvest: error: {problem}", file=sys.stderr)
+        return 2
     started = time.monotonic()
     found = 0
     hands = range(args.first, args.first + args.hands)
-    for puzzle in harvest(
+    puzzles = harvest(
         args.out,
         args.seed,
         hands,
@@ -87,14 +144,19 @@ def run_harvest(args: argparse.Namespace) -> int:
         theme_limit=args.theme_limit,
         screen=args.screen,
         check=args.check,
-    ):
-        found += 1
-        elapsed = time.monotonic() - started
-        print(
-            f"{puzzle.id} {puzzle.theme} {puzzle.best!r} "
-            f"+{puzzle.margin:.2f}±{puzzle.margin_se:.2f} ({found} new, {elapsed:.0f} s)",
-            flush=True,
-        )
+    )
+    try:
+        for puzzle in puzzles:
+            found += 1
+            elapsed = time.monotonic() - started
+            print(
+                f"{puzzle.id} {puzzle.theme} {puzzle.best!r} "
+                f"+{puzzle.margin:.2f}±{puzzle.margin_se:.2f} ({found} new, {elapsed:.0f} s)",
+                flush=True,
+            )
+    except OSError as error:  # a full disk, a file made read-only meanwhile
+        print(f"paohuzi puzzles harvest: error: {args.out}: {_reason(error)}", file=sys.stderr)
+        return 2
     print(f"{found} new puzzles in {time.monotonic() - started:.0f} s")
     return 0
 
@@ -105,8 +167,12 @@ def run_check(args: argparse.Namespace) -> int:
     for name, path in sources:
         try:
             puzzles = load_puzzles(path) if path is not None else list(shipped())
-        except (OSError, PuzzleError) as error:
-            print(f"paohuzi puzzles check: {name}: {error}", file=sys.stderr)
+        except OSError as error:
+            print(f"paohuzi puzzles check: {name}: {_reason(error)}", file=sys.stderr)
+            failed = True
+            continue
+        except PuzzleError as error:  # it names the file and the line
+            print(f"paohuzi puzzles check: {error}", file=sys.stderr)
             failed = True
             continue
         bad = 0
@@ -126,16 +192,23 @@ def run_explain(args: argparse.Namespace) -> int:
 
     try:
         puzzles = load_puzzles(args.file)
-    except (OSError, PuzzleError) as error:
-        print(f"paohuzi puzzles explain: {args.file}: {error}", file=sys.stderr)
+    except OSError as error:
+        print(f"paohuzi puzzles explain: {args.file}: {_reason(error)}", file=sys.stderr)
+        return 2
+    except PuzzleError as error:
+        print(f"paohuzi puzzles explain: {error}", file=sys.stderr)
         return 2
     lines = [
         json.dumps(replace(p, explanation=explain(p)).to_json(), ensure_ascii=False)
         for p in puzzles
     ]
     temporary = args.file.with_name(args.file.name + ".tmp")
-    temporary.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
-    temporary.replace(args.file)
+    try:
+        temporary.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
+        temporary.replace(args.file)
+    except OSError as error:  # the file itself is untouched until the replace
+        print(f"paohuzi puzzles explain: {temporary}: {_reason(error)}", file=sys.stderr)
+        return 2
     print(f"{args.file}: {len(lines)} explanations written")
     return 0
 

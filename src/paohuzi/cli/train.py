@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from pathlib import Path
 from typing import Any
@@ -11,6 +12,11 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from paohuzi.tools.dmc_settings import Settings
+
+MAX_HIDDEN = 4096
+"""The widest hidden layer ``--hidden`` takes (--net mlp): wider ones do not fit in memory
+long before they would help."""
+MAX_LAYERS = 16
 
 
 def add_parser(commands: Any) -> None:
@@ -161,11 +167,27 @@ def add_run_arguments(parser: argparse.ArgumentParser, seed: int = 0) -> None:
 
 
 def check_run_arguments(args: argparse.Namespace) -> str | None:
-    """What is wrong with the shared options, if anything."""
+    """What is wrong with the shared options, if anything: checked before a hand is played,
+    so that no run ends in a file it cannot write."""
     if args.workers < 1:
         return "--workers must be at least 1"
     if args.minutes is not None and not args.minutes >= 0:
         return "--minutes must be 0 or more"
+    if args.seed < 0:
+        return "--seed must be 0 or more"
+    for flag, name in (("--checkpoint", args.checkpoint), ("--out", args.out)):
+        problem = _unwritable(flag, Path(name))
+        if problem is not None:
+            return problem
+    return None
+
+
+def _unwritable(flag: str, path: Path) -> str | None:
+    """Why ``path`` cannot be written, if it obviously cannot."""
+    if path.is_dir():
+        return f"{flag} {path} is a directory, not a file"
+    if not path.parent.is_dir():
+        return f"{flag} {path}: the directory {path.parent} does not exist"
     return None
 
 
@@ -190,6 +212,13 @@ def _fail(message: str) -> int:
     return 2
 
 
+def _reason(error: Exception) -> str:
+    """One line for a file that cannot be written or a checkpoint that is refused."""
+    if isinstance(error, OSError) and error.strerror:
+        return f"{error.filename}: {error.strerror}" if error.filename else error.strerror
+    return str(error)
+
+
 def run(args: argparse.Namespace) -> int:
     if args.label_waits != "all" and (args.net == "deep" or not args.samples):
         return _fail("--label-waits labels --net mlp --samples N's rollouts only")
@@ -208,8 +237,14 @@ def run(args: argparse.Namespace) -> int:
         return _fail(f"--hidden takes sizes separated by commas, not {args.hidden!r}")
     if min(args.hands, args.round_hands, args.batch, args.buffer, *hidden) < 1 or args.steps < 0:
         return _fail("--hands, --round-hands, --batch, --buffer and --hidden must be at least 1")
+    if max(hidden) > MAX_HIDDEN or len(hidden) > MAX_LAYERS:
+        return _fail(f"--hidden takes at most {MAX_LAYERS} sizes of at most {MAX_HIDDEN}")
     if not 0 <= args.samples <= 1000:
         return _fail("--samples must be between 0 and 1000")
+    if not (math.isfinite(args.lr) and 0 < args.lr <= 1):
+        return _fail("--lr must be above 0 and at most 1")
+    if not 0 <= args.epsilon <= 1:
+        return _fail("--epsilon must be between 0 and 1")
     problem = check_run_arguments(args)
     if problem is not None:
         return _fail(problem)
@@ -245,9 +280,9 @@ def run(args: argparse.Namespace) -> int:
                 workers=args.workers,
                 minutes=args.minutes,
             )
+        export(state, Path(args.out))
     except (OSError, ValueError, KeyError) as error:
-        return _fail(str(error))
-    export(state, Path(args.out))
+        return _fail(_reason(error))
     print(f"{state.hands} hands in {state.rounds} rounds; weights written to {args.out}")
     if state.hands < args.hands:
         print(
@@ -268,6 +303,11 @@ def run_deep(args: argparse.Namespace) -> int:
         if getattr(args, name) is not None
     }
     problem = check_run_arguments(args)
+    if problem is None and args.plot:
+        plot = Path(args.plot)
+        problem = _unwritable("--plot", plot)
+        if problem is None and plot.suffix.lower() not in (".png", ".svg"):
+            problem = f"--plot draws a .png or .svg file, not {plot.name!r}"
     if problem is not None:
         return _fail(problem)
     settings = replace(
@@ -318,8 +358,10 @@ def run_deep(args: argparse.Namespace) -> int:
         if args.plot:
             deep_train.plot(state.curve, Path(args.plot))
     except (OSError, ValueError, KeyError) as error:
-        return _fail(str(error))
+        return _fail(_reason(error))
     print(f"{state.hands} hands in {state.rounds} rounds; weights written to {args.out}")
+    if args.plot:
+        print(f"learning curve drawn in {args.plot}")
     if state.hands < settings.hands:
         print(
             f"stopped after {args.minutes:g} minutes; the same command without --fresh goes "

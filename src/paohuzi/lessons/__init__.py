@@ -35,6 +35,7 @@ from paohuzi.engine.game import CoreName, Game, IllegalAction, stacked_deck
 from paohuzi.engine.groups import Group, GroupType, parse_group
 from paohuzi.engine.mingtang import AllTriplets, RedCount, SizeCount, WinContext
 from paohuzi.engine.observation import observe
+from paohuzi.engine.record import loads
 from paohuzi.engine.rules import HAND_SIZE, PRESETS, RuleSet
 
 FORMAT = "paohuzi-lesson/1"
@@ -412,11 +413,27 @@ def load_lesson(path: str | Path) -> Lesson:
         raise LessonError(
             f"cannot read the file: {getattr(error, 'strerror', None) or error}"
         ) from None
+    return parse_lesson(_json(text), str(path))
+
+
+def _json(text: str) -> Any:
+    """The JSON value of a lesson file, strictly: a field given twice, NaN, nesting that
+    exhausts the stack and numbers of thousands of digits are refused in one line."""
     try:
-        data = json.loads(text, object_pairs_hook=_no_twice)
+        return json.loads(
+            text.removeprefix("\ufeff"), object_pairs_hook=_no_twice, parse_constant=_no_constant
+        )
+    except LessonError:
+        raise
     except json.JSONDecodeError as error:
         raise LessonError(f"not JSON: {error.msg} at line {error.lineno}") from None
-    return parse_lesson(data, str(path))
+    except (RecursionError, ValueError):
+        pass  # too deep, or a number too long: the strict reader says which
+    try:
+        loads(text)
+    except ValueError as error:
+        raise LessonError(f"not JSON: {error}") from None
+    raise LessonError("not JSON")
 
 
 def _no_twice(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -429,13 +446,17 @@ def _no_twice(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return data
 
 
+def _no_constant(name: str) -> Any:
+    raise LessonError(f"not JSON: {name} is not a JSON number")
+
+
 def shipped() -> list[Lesson]:
     """The course: every lesson shipped with the package, in their order."""
     found = []
     for entry in resources.files(__name__).iterdir():
         if entry.name.endswith(".json"):
             text = entry.read_text(encoding="utf-8")
-            found.append(parse_lesson(json.loads(text, object_pairs_hook=_no_twice), entry.name))
+            found.append(parse_lesson(_json(text), entry.name))
     return sorted(found, key=lambda lesson: (lesson.order, lesson.id))
 
 

@@ -231,13 +231,20 @@ def read_puzzles(lines: Iterable[str], name: str = "puzzles") -> Iterator[Puzzle
             data = loads(line)
         except ValueError as error:  # not JSON, nested too deep, a number of 5,000 digits…
             raise PuzzleError(f"{name}:{number}: not JSON: {error}") from None
-        yield Puzzle.from_json(data)
+        try:
+            yield Puzzle.from_json(data)
+        except PuzzleError as error:
+            raise PuzzleError(f"{name}:{number}: {error}") from None
 
 
 def load_puzzles(path: str | Path) -> list[Puzzle]:
-    """The puzzles of a JSON-lines file."""
+    """The puzzles of a JSON-lines file; PuzzleError naming the file (and the line) for one
+    that is not such a file, OSError for one that cannot be read."""
     with open(path, encoding="utf-8") as file:
-        return list(read_puzzles(file, str(path)))
+        try:
+            return list(read_puzzles(file, str(path)))
+        except UnicodeDecodeError:
+            raise PuzzleError(f"{path}: not UTF-8 text") from None
 
 
 @functools.cache

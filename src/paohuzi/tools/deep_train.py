@@ -46,6 +46,7 @@ from paohuzi.engine.game import Game
 from paohuzi.engine.observation import observe
 from paohuzi.engine.rules import HUNAN, RuleSet
 from paohuzi.tools.deep_settings import Settings
+from paohuzi.tools.dmc import arrays_of
 from paohuzi.tools.tournament import deal_deck
 
 Params = dict[str, dict[str, jax.Array]]
@@ -199,16 +200,31 @@ def save(state: State, path: Path) -> None:
 
 def load(path: Path, settings: Settings, rules: RuleSet = HUNAN) -> State:
     """A checkpoint made with the same settings (others are refused: a resumed run must be
-    the run it continues)."""
-    fresh = new_state(settings, rules)
-    with np.load(path, allow_pickle=False) as data:
-        meta = json.loads(str(data["meta"]))
-        leaves = [data[f"leaf{i}"] for i in range(sum(k.startswith("leaf") for k in data.files))]
+    the run it continues); ValueError in one line for any other file (the other trainer's
+    checkpoint included)."""
+    data = arrays_of(path)
+    if "meta" not in data:
+        if "m_w0" in data:
+            raise ValueError(
+                f"{path} is a checkpoint of the other trainer (--net mlp): "
+                "use --checkpoint or --fresh"
+            )
+        raise ValueError(f"{path}: not a checkpoint of this trainer (missing meta)")
+    meta = _meta(data["meta"])
+    if meta is None:
+        raise ValueError(f"{path}: not a checkpoint of this trainer (bad meta)")
     made = {**asdict(Settings()), **meta["settings"]}  # settings added since: their defaults
     if json.dumps(made, sort_keys=True) != _settings_json(settings):
         raise ValueError(f"{path} was made with other settings: {meta['settings']}")
-    _, tree = jax.tree_util.tree_flatten((fresh.params, fresh.opt_state))
-    params, opt_state = jax.tree_util.tree_unflatten(tree, [jnp.asarray(x) for x in leaves])
+    fresh = new_state(settings, rules)
+    expected, tree = jax.tree_util.tree_flatten((fresh.params, fresh.opt_state))
+    leaves = []
+    for i, like in enumerate(expected):
+        leaf = data.get(f"leaf{i}")
+        if leaf is None or leaf.shape != np.shape(like) or leaf.dtype != np.asarray(like).dtype:
+            raise ValueError(f"{path}: not a checkpoint of this trainer (leaf{i} does not fit)")
+        leaves.append(jnp.asarray(leaf))
+    params, opt_state = jax.tree_util.tree_unflatten(tree, leaves)
     return State(
         settings,
         params,
@@ -220,6 +236,30 @@ def load(path: Path, settings: Settings, rules: RuleSet = HUNAN) -> State:
         meta["loss"],
         meta["curve"],
     )
+
+
+def _meta(array: np.ndarray) -> dict[str, Any] | None:
+    """A checkpoint's ``meta`` (the settings, counters and curve), if it is one."""
+    if array.shape != () or array.dtype.kind != "U":
+        return None
+    try:
+        meta = json.loads(str(array))  # not the strict reader: a diverged run's loss is NaN
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(meta, dict) or not isinstance(meta.get("settings"), dict):
+        return None
+    counts = [meta.get(name) for name in ("rounds", "hands", "decisions")]
+    if not all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in counts):
+        return None
+    numbers = [meta.get(name) for name in ("seconds", "loss")]
+    if not all(isinstance(x, int | float) and not isinstance(x, bool) for x in numbers):
+        return None
+    curve = meta.get("curve")
+    if not isinstance(curve, list):
+        return None
+    if not all(isinstance(p, dict) and {"hands", "vs_greedy"} <= p.keys() for p in curve):
+        return None
+    return meta
 
 
 def numpy_params(params: Params) -> dict[str, np.ndarray]:

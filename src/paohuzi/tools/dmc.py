@@ -23,7 +23,10 @@ from __future__ import annotations
 import multiprocessing
 import os
 import random
+import re
 import time
+import zipfile
+import zlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -154,20 +157,80 @@ class State:
 
     @classmethod
     def load(cls, path: Path, lr: float) -> State:
-        net = QNet.load(path)
+        """The run a checkpoint of this trainer holds; ValueError in one line for any other
+        file (the deep trainer's checkpoint included)."""
+        data = arrays_of(path)
+        if "meta" in data:
+            raise ValueError(
+                f"{path} is a checkpoint of the other trainer (--net deep): "
+                "use --checkpoint or --fresh"
+            )
+        layers = sum(re.fullmatch(r"w\d+", k) is not None for k in data)
+        names = [n for i in range(layers) for n in (f"w{i}", f"b{i}")]
+        wanted = [*names, *(f"{m}_{n}" for m in "mv" for n in names), "counters", "loss"]
+        missing = next((n for n in wanted if n not in data), None if names else "w0")
+        if missing is not None:
+            raise ValueError(f"{path}: not a checkpoint of this trainer (missing {missing})")
+        problem = _problem(data, layers)
+        if problem is not None:
+            raise ValueError(f"{path}: not a checkpoint of this trainer ({problem})")
+        net = QNet({n: data[n].astype(np.float32) for n in names})
         adam = Adam(net.params, lr)
+        adam.m = {n: data[f"m_{n}"] for n in names}
+        adam.v = {n: data[f"v_{n}"] for n in names}
+        hands, rounds, adam.t = (int(c) for c in data["counters"])
+        return cls(net, adam, hands, rounds, float(data["loss"]))
+
+    @property
+    def hidden(self) -> tuple[int, ...]:
+        """The network's hidden layer sizes."""
+        return tuple(int(self.net.params[f"w{i}"].shape[1]) for i in range(self.net.layers - 1))
+
+
+def arrays_of(path: Path) -> dict[str, Array]:
+    """The arrays of an .npz file; ValueError in one line for a file that is not one."""
+    try:
         with np.load(path, allow_pickle=False) as data:
-            for k in net.params:
-                adam.m[k] = data[f"m_{k}"]
-                adam.v[k] = data[f"v_{k}"]
-            hands, rounds, adam.t = (int(c) for c in data["counters"])
-            loss = float(data["loss"])
-        return cls(net, adam, hands, rounds, loss)
+            return {k: data[k] for k in data.files}
+    except OSError as error:
+        raise ValueError(f"{path}: {error.strerror or error}") from None
+    except (ValueError, EOFError, TypeError, zipfile.BadZipFile, zlib.error):
+        # TypeError: a .npy file loads as one array, which ``with`` does not take
+        raise ValueError(f"{path}: not a checkpoint (not a NumPy .npz archive)") from None
+
+
+def _problem(data: dict[str, Array], layers: int) -> str | None:
+    """What does not fit in a checkpoint's arrays, if anything: weights that chain from the
+    features to one output, moments of their shapes, finite numbers, three counters."""
+    width = NUM_FEATURES
+    for i in range(layers):
+        w, b = data[f"w{i}"], data[f"b{i}"]
+        if w.ndim != 2 or w.shape[0] != width or b.shape != (w.shape[1],):
+            return f"layer {i} does not fit: w{i} {w.shape}, b{i} {b.shape}"
+        width = w.shape[1]
+        for name in (f"w{i}", f"b{i}"):
+            for array in (data[name], data[f"m_{name}"], data[f"v_{name}"]):
+                if array.dtype.kind != "f" or array.shape != data[name].shape:
+                    return f"{name} or its moments are not {data[name].shape} arrays of numbers"
+                if not np.isfinite(array).all():
+                    return f"{name} or its moments are not finite"
+    if width != 1:
+        return f"the last layer has {width} outputs, not 1"
+    counters, loss = data["counters"], data["loss"]
+    if counters.shape != (3,) or counters.dtype.kind not in "iu" or (counters < 0).any():
+        return "counters are not three counts"
+    if loss.shape != () or loss.dtype.kind != "f":
+        return "loss is not a number"
+    return None
 
 
 def export(state: State, path: Path) -> None:
-    """The weights alone: what the ``learned`` bot ships."""
-    np.savez_compressed(path, **state.net.params)  # type: ignore[arg-type]
+    """The weights alone: what the ``learned`` bot ships (written to ``path`` as named, at
+    once)."""
+    temporary = path.with_name(path.name + ".tmp")
+    with open(temporary, "wb") as file:
+        np.savez_compressed(file, **state.net.params)  # type: ignore[arg-type]
+    os.replace(temporary, path)
 
 
 def hand_rng(seed: int, hand: int) -> random.Random:
@@ -289,6 +352,12 @@ def train(
     deadline = None if minutes is None else time.monotonic() + 60 * minutes
     if resume and checkpoint.exists():
         state = State.load(checkpoint, settings.lr)
+        if state.hidden != settings.hidden:
+            kept = ",".join(map(str, state.hidden))
+            raise ValueError(
+                f"{checkpoint} has hidden layers {kept}: resume it with --hidden {kept}, "
+                "or start afresh with --fresh"
+            )
     else:
         net = QNet.new(settings.hidden, settings.seed)
         state = State(net, Adam(net.params, settings.lr))
