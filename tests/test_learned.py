@@ -360,3 +360,17 @@ def test_train_help_explains_its_options() -> None:
     assert {"--hands", "--checkpoint", "--out", "--fresh", "--seed"} <= set(helps)
     assert [name for name, written in helps.items() if not written] == []
     assert "50000" in helps["--hands"]
+
+
+def test_train_mlp_without_numpy_says_what_to_install_in_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    monkeypatch.setitem(sys.modules, "numpy", None)  # as in a core install, without NumPy
+    monkeypatch.delitem(sys.modules, "paohuzi.tools.dmc", raising=False)
+    checkpoint = tmp_path / "ckpt.npz"
+    assert main(["train", "--net", "mlp", "--hands", "500", "--checkpoint", str(checkpoint)]) == 2
+    assert capsys.readouterr().err == (
+        "paohuzi train: error: --net mlp needs NumPy (numpy is not installed): "
+        "pip install 'paohuzi[train]'\n"
+    )
+    assert not checkpoint.exists()

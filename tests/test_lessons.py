@@ -191,7 +191,7 @@ def test_lesson_check_passes_the_shipped_lessons(capsys: pytest.CaptureFixture[s
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("{", "not JSON: Expecting property name enclosed in double quotes at line 1"),
+        ("{", "not JSON: Expecting property name enclosed in double quotes (line 1, column 2)"),
         ("[]", "a lesson must be a JSON object"),
         (None, "step 3: huxi is stated as 7 but the engine says 6"),
     ],
@@ -239,7 +239,7 @@ def test_lesson_check_and_learn_refuse_json_python_would_choke_on_in_one_line(
 def test_a_field_given_twice_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "twice.json"
     path.write_text('{"format": "paohuzi-lesson/1", "id": "a", "id": "b"}', encoding="utf-8")
-    with pytest.raises(LessonError, match="the field 'id' is given twice in one object"):
+    with pytest.raises(LessonError, match="not JSON: the name 'id' twice in one object"):
         load_lesson(path)
 
 

@@ -12,6 +12,7 @@ import gymnasium
 import numpy as np
 import pytest
 
+from paohuzi import native
 from paohuzi.bots import GreedyBot, RandomBot, play_hand
 from paohuzi.bots.loader import check_spec, load_bot
 from paohuzi.bots.protocol import observation_from_json, observation_json
@@ -24,7 +25,7 @@ from paohuzi.engine.rules import HUNAN, PRESETS
 from paohuzi.engine.scoring import largest_payment
 from paohuzi.env import ENV_IDS, PolicyBot, SelfPlayEnv, SingleSeatEnv, env, raw_env
 from paohuzi.env.encoding import CHOU_HU, HISTORY_WIDTH, action_mask, encode, encode_history
-from paohuzi.env.hand import state_planes
+from paohuzi.env.hand import full_state, state_planes
 from paohuzi.env.policy import first_legal
 from paohuzi.tools.ladder import bradley_terry, ladder
 from paohuzi.tools.tournament import tournament
@@ -270,6 +271,26 @@ def test_state_is_every_seats_view_and_the_wall() -> None:
     wall = aec.game.position().wall
     assert state[-2].sum() == len(wall) == aec.game.wall
     assert state[-1, wall[0]] == 1
+
+
+@pytest.mark.parametrize(
+    "core",
+    [
+        "python",
+        pytest.param(
+            "native",
+            marks=pytest.mark.skipif(native.evaluators is None, reason="no native core"),
+        ),
+    ],
+)
+def test_state_at_four_seats_encodes_the_seat_sitting_out_too(core: str) -> None:
+    game = Game(FOUR, dealer=0, seed=3, core=core)  # type: ignore[arg-type]
+    assert game.seating.playing == (0, 1, 3)  # seat 2, opposite the dealer, sits out (R12)
+    state = full_state(game)
+    assert state.shape == (state_planes(4), 20)
+    size = encode(observe(game, 0)).shape[0]
+    for seat in range(4):
+        assert (state[seat * size : (seat + 1) * size] == encode(observe(game, seat))).all()
 
 
 def test_self_play_pool_draws_opponents_and_takes_snapshots() -> None:

@@ -3,7 +3,10 @@
 ``Observation`` again, under the rule set its hand's ``start`` carried, and the built-in greedy
 bot chooses. A template for a bot whose policy reads observations or the encoded planes.
 
-    paohuzi tournament --bots "cmd:python examples/bots/greedy_bot.py",greedy,random
+    paohuzi tournament --bots "cmd:.venv/bin/python examples/bots/greedy_bot.py",greedy,random
+
+(the Python that has the package installed: ``.venv/bin/python`` after the README's install,
+or ``python`` with the venv activated).
 """
 
 import json

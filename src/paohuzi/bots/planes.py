@@ -251,8 +251,9 @@ def action_mask(obs: Observation) -> NDArray[np.int8]:
 def observation_arrays(game: Game, seat: int) -> dict[str, NDArray[Any]]:
     """``{"observation": encode(obs), "action_mask": action_mask(obs)}`` of ``seat``'s
     observation of ``game``: the environments' observation, computed inside the game's core
-    where it can."""
-    encoded = game.encoded(seat)
+    where it can (the core encodes the seats that play the hand; at four seats the one sitting
+    it out, R12, is encoded here, as the privileged ``state()`` asks for every seat)."""
+    encoded = game.encoded(seat) if seat in game.seating.playing else None
     if encoded is not None:
         mask = game.mask(seat)
         assert mask is not None  # a core that encodes makes the mask too

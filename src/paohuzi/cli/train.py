@@ -224,7 +224,12 @@ def run(args: argparse.Namespace) -> int:
         return _fail("--label-waits labels --net mlp --samples N's rollouts only")
     if args.net == "deep":
         return run_deep(args)
-    from paohuzi.tools.dmc import State, export, train  # NumPy: only to train
+    try:
+        from paohuzi.tools.dmc import State, export, train  # NumPy: only to train
+    except ModuleNotFoundError as missing:
+        return _fail(
+            f"--net mlp needs NumPy ({missing.name} is not installed): pip install 'paohuzi[train]'"
+        )
 
     d = Settings()
     for name in ("hands", "round_hands", "batch", "lr", "epsilon"):

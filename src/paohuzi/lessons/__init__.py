@@ -12,7 +12,6 @@ course); the engine never imports this package.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -417,37 +416,13 @@ def load_lesson(path: str | Path) -> Lesson:
 
 
 def _json(text: str) -> Any:
-    """The JSON value of a lesson file, strictly: a field given twice, NaN, nesting that
-    exhausts the stack and numbers of thousands of digits are refused in one line."""
+    """The JSON value of a lesson file, read by the records' strict reader
+    (:func:`paohuzi.engine.record.loads`): a field given twice, NaN, nesting that exhausts the
+    stack and numbers of thousands of digits are refused in one line."""
     try:
-        return json.loads(
-            text.removeprefix("\ufeff"), object_pairs_hook=_no_twice, parse_constant=_no_constant
-        )
-    except LessonError:
-        raise
-    except json.JSONDecodeError as error:
-        raise LessonError(f"not JSON: {error.msg} at line {error.lineno}") from None
-    except (RecursionError, ValueError):
-        pass  # too deep, or a number too long: the strict reader says which
-    try:
-        loads(text)
+        return loads(text)
     except ValueError as error:
         raise LessonError(f"not JSON: {error}") from None
-    raise LessonError("not JSON")
-
-
-def _no_twice(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """A JSON object, refusing a field given twice (JSON would keep the last silently)."""
-    data: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in data:
-            raise LessonError(f"the field {key!r} is given twice in one object")
-        data[key] = value
-    return data
-
-
-def _no_constant(name: str) -> Any:
-    raise LessonError(f"not JSON: {name} is not a JSON number")
 
 
 def shipped() -> list[Lesson]:
