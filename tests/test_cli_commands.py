@@ -3,6 +3,7 @@ files ``serve`` leaves behind. Run as separate processes, as a user runs them.""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -16,15 +17,18 @@ import pytest
 ROOT = Path(__file__).parent.parent
 
 
-def paohuzi(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+def paohuzi(
+    *args: str, cwd: Path | None = None, encoding: str = "utf-8"
+) -> subprocess.CompletedProcess[str]:
     # A wide terminal: argparse keeps each option's help on its own line.
-    env = dict(os.environ, COLUMNS="200")
+    env = dict(os.environ, COLUMNS="200", PYTHONIOENCODING=encoding)
     return subprocess.run(
         [sys.executable, "-m", "paohuzi", *args],
         cwd=cwd,
         env=env,
         capture_output=True,
         text=True,
+        encoding="utf-8",
         stdin=subprocess.DEVNULL,
         timeout=60,
     )
@@ -86,3 +90,27 @@ def test_version_says_whether_the_evaluator_runs_natively() -> None:
     assert done.returncode == 0
     assert done.stdout.startswith("paohuzi 0.1.0; evaluator: ")
     assert ("native core (Rust)" in done.stdout) == native.available
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["replay", str(ROOT / "tests/golden/ti-from-draw.phz.json"), "--json"],
+        ["analyze", "--hand", "d1 d1 d1 x5 x5 x5 x3 x3 x3 x8", "--table", "ti:x9 peng:d4 wei:d6"]
+        + ["--win", "x8", "--self-drawn", "--json"],
+    ],
+    ids=["replay", "analyze"],
+)
+def test_json_on_an_ascii_stdout_is_the_same_json(args: list[str]) -> None:
+    # 红胡 and 乌胡 are in these answers: an ASCII stdout raised UnicodeEncodeError
+    utf8 = paohuzi(*args)
+    ascii = paohuzi(*args, encoding="ascii")
+    assert utf8.returncode == ascii.returncode == 0 and ascii.stderr == ""
+    assert not utf8.stdout.isascii() and ascii.stdout.isascii()
+    assert json.loads(ascii.stdout) == json.loads(utf8.stdout)
+
+
+def test_text_on_an_ascii_stdout_is_escaped_not_a_traceback() -> None:
+    done = paohuzi("replay", str(ROOT / "tests/golden/bi.phz.json"), encoding="ascii")
+    assert done.returncode == 0 and done.stderr == ""
+    assert "\\u89c4\\u5219 hunan" in done.stdout  # 规则 hunan

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from paohuzi.bots import make_bot
-from paohuzi.cli import main
+from paohuzi.cli import main, runs
 from paohuzi.engine.observation import Observation
 from paohuzi.tools import distributed, tournament
 from tests.clock import wait_until
@@ -230,3 +230,118 @@ def test_a_run_of_a_billion_deals_makes_its_jobs_as_they_go(
         ["tournament", "--bots", "greedy,random,random", "--deals", "1", "--workers", "40"], capsys
     )
     assert data["deals"] == 1 and asked[-1] == 1  # one deal: played here, no pool of 40
+
+
+def test_pool_workers_leave_ctrl_c_to_their_parent() -> None:
+    handlers = distributed.run_jobs(signal.getsignal, [signal.SIGINT] * 2, workers=2)
+    assert list(handlers) == [signal.SIG_IGN] * 2
+
+
+@pytest.mark.skipif(
+    signal.getsignal(signal.SIGINT) == signal.SIG_IGN,
+    reason="SIGINT is ignored here (a background job): the run would inherit it",
+)
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["tournament", "--bots", "greedy,greedy,greedy", "--deals", "100000"],
+        ["simulate", "--loop", "python", "--games", "100000000"],
+    ],
+    ids=["tournament", "simulate"],
+)
+def test_ctrl_c_stops_a_run_on_workers_in_one_line(command: list[str], tmp_path: Path) -> None:
+    """A Ctrl-C reaches the terminal's whole process group, the pool's workers too: the run
+    stops (the parent's KeyboardInterrupt) without a worker's traceback."""
+    err = tmp_path / "err.txt"
+    with err.open("w") as stderr:
+        run = subprocess.Popen(
+            [sys.executable, "-m", "paohuzi", *command, "--workers", "2"],
+            stdout=subprocess.DEVNULL,
+            stderr=stderr,
+            env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+            start_new_session=True,  # its own process group, as a terminal's foreground job
+        )
+    try:
+        wait_until(lambda: "/" in err.read_text() or run.poll() is not None, "no progress line")
+        assert run.poll() is None
+        os.killpg(run.pid, signal.SIGINT)
+        run.wait(timeout=60)  # does not hang: a bound, not a speed
+    finally:
+        if run.poll() is None:
+            os.killpg(run.pid, signal.SIGKILL)
+            run.wait()
+    text = err.read_text()
+    assert run.returncode == 130
+    assert "Traceback" not in text and "SpawnPoolWorker" not in text
+
+
+def test_a_broken_bot_prints_ten_error_lines_then_one_saying_more_are_counted(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    data, err = _json(["tournament", "--bots", f"{FLAKY},greedy,random", "--deals", "3"], capsys)
+    (flaky,) = [b for b in data["bots"] if b["name"] == FLAKY]
+    assert flaky["errors"] > runs.ERROR_LINES + 1  # some were not printed
+    lines = [line for line in err.splitlines() if line.startswith("bot error: ")]
+    assert len(lines) == runs.ERROR_LINES + 1
+    assert all(" deal " in line for line in lines[:-1])
+    assert lines[-1] == f"bot error: {FLAKY}: more errors not shown (counted at the end)"
+    assert f"bot errors {flaky['errors']}" in err.splitlines()[-1]
+
+
+@pytest.mark.parametrize("command", ["tournament", "ladder"])
+def test_one_deal_has_no_confidence_interval(
+    command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bots = "greedy,random,random" if command == "tournament" else "greedy,random"
+    args = [command, "--bots", bots, "--deals", "1"]
+    if command == "ladder":
+        args += ["--out", str(tmp_path)]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    if command == "ladder":
+        out += (tmp_path / "ladder.md").read_text(encoding="utf-8")
+    assert "[+0.000, +0.000]" not in out  # was printed whatever the scores
+    # two bots and one pair; the ladder's in its text and in ladder.md
+    assert out.count("n/a") == (3 if command == "tournament" else 6)
+    keys = ("bots", "paired") if command == "tournament" else ("standings", "pairs")
+    one, _ = _json(args, capsys)
+    two, _ = _json([command, "--bots", bots, "--deals", "2"], capsys)
+    for key in keys:
+        assert [entry["ci95"] for entry in one[key]] == [None] * len(two[key])
+        assert all(len(entry["ci95"]) == 2 for entry in two[key])
+
+
+@pytest.mark.parametrize("command", ["tournament", "ladder"])
+@pytest.mark.parametrize(
+    ("options", "says"),
+    [
+        (["--out", ""], "--out is empty"),
+        (["--resume", ""], "--resume is empty"),
+        (["--out", "{tmp}/a.jsonl", "--resume", "{tmp}/b.jsonl"], "--resume continues the log"),
+    ],
+)
+def test_an_empty_out_or_out_beside_resume_is_refused_in_one_line(
+    command: str,
+    options: list[str],
+    says: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    bots = "greedy,random,random" if command == "tournament" else "greedy,random"
+    (tmp_path / "b.jsonl").write_text("")
+    options = [option.format(tmp=tmp_path) for option in options]
+    assert main([command, "--bots", bots, "--deals", "1", *options]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1
+    assert captured.err.startswith(f"paohuzi {command}: error: {says}")
+    assert not (tmp_path / "a.jsonl").exists()
+
+
+def test_out_and_resume_of_the_same_log_go_on_with_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = str(tmp_path / "run.jsonl")
+    base = ["tournament", "--bots", "greedy,random,random", "--seed", "2"]
+    _json([*base, "--deals", "1", "--out", log], capsys)
+    data, _ = _json([*base, "--deals", "2", "--out", log, "--resume", log], capsys)
+    assert data["deals"] == 2 and len(Path(log).read_text().splitlines()) == 3

@@ -10,8 +10,9 @@ import pytest
 
 from paohuzi import native
 from paohuzi.cli import main
+from paohuzi.cli import simulate as cli_simulate
 from paohuzi.engine.rules import HUNAN, LUZHOU
-from paohuzi.tools.simulation import simulate_hand
+from paohuzi.tools.simulation import simulate, simulate_hand
 
 needs_core = pytest.mark.skipif(native.evaluators is None, reason="the native core is not built")
 
@@ -83,3 +84,62 @@ def test_simulate_core_loop_refuses_what_needs_python(
     code = main(["simulate", "--games", "5", "--loop", "core", "--save", str(tmp_path)])
     assert code == 2
     assert "--loop core" in capsys.readouterr().err
+
+
+def test_simulate_prints_progress_lines_on_a_stderr_that_is_no_terminal(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # the first line comes at the first update, then one every PERIOD s, and one at the end
+    assert main(["simulate", "--games", "120", "--loop", "python"]) == 0
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0].startswith("hands 50/120, ") and lines[0].endswith(" s")
+    assert lines[-1].startswith("hands 120/120, ")
+
+
+def _interrupted(real: Any, after: int) -> Any:
+    """``real`` (a generator function) whose run is stopped by a Ctrl-C after ``after`` items."""
+
+    def stopped(*args: Any, **kwargs: Any) -> Any:
+        for n, item in enumerate(real(*args, **kwargs)):
+            if n == after:
+                raise KeyboardInterrupt
+            yield item
+
+    return stopped
+
+
+@pytest.mark.parametrize(
+    ("loop", "done"), [("python", 30), pytest.param("core", 500, marks=needs_core)]
+)
+def test_ctrl_c_gives_the_figures_of_the_hands_done(
+    loop: str, done: int, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    common = ["--seed", "3", "--loop", loop]
+    whole = figures([*common, "--games", str(done)], capsys)
+    if loop == "python":  # hands one by one; the core's in chunks of CHUNK
+        monkeypatch.setattr(cli_simulate, "simulate", _interrupted(simulate, done))
+    else:
+        monkeypatch.setattr(
+            cli_simulate, "play_in_core", _interrupted(cli_simulate.play_in_core, 1)
+        )
+    assert main(["simulate", *common, "--games", "2000", "--json"]) == 130
+    captured = capsys.readouterr()
+    found = json.loads(captured.out)
+    assert found.pop("interrupted") is True and found["hands"] == done
+    strip = {"seconds", "hands_per_second"}
+    assert {k: v for k, v in found.items() if k not in strip} == {
+        k: v for k, v in whole.items() if k not in strip
+    }
+    assert f"paohuzi simulate: interrupted after {done} hands" in captured.err
+    assert main(["simulate", *common, "--games", "2000"]) == 130
+    assert capsys.readouterr().out.startswith(f"{done} hands in ")
+
+
+def test_ctrl_c_before_a_hand_is_done_prints_json_without_figures(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(cli_simulate, "simulate", _interrupted(simulate, 0))
+    assert main(["simulate", "--games", "100", "--loop", "python", "--json"]) == 130
+    found = json.loads(capsys.readouterr().out)
+    assert found["hands"] == 0 and found["interrupted"] is True
+    assert found["win_rate"] is None and found["mean_score"] == [None] * HUNAN.players

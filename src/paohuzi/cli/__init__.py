@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import io
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
@@ -55,7 +56,21 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def escape_what_cannot_be_encoded() -> None:
+    """Print Chinese on a stdout or stderr that cannot encode it (``PYTHONIOENCODING=ascii``,
+    a C locale) as backslash escapes rather than fail: ``\\u80e1`` in JSON is the same
+    string, and elsewhere it is at least readable."""
+    for stream in (sys.stdout, sys.stderr):
+        encoding = getattr(stream, "encoding", None) or "ascii"
+        try:
+            "胡".encode(encoding)
+        except (UnicodeEncodeError, LookupError):
+            if isinstance(stream, io.TextIOWrapper):
+                stream.reconfigure(errors="backslashreplace")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    escape_what_cannot_be_encoded()
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:

@@ -17,7 +17,7 @@ from paohuzi.cli.runs import Reporter, add_run_arguments, open_log
 from paohuzi.cli.simulate import add_backend_arguments, add_players_argument, rules_of
 from paohuzi.engine.rules import PRESETS
 from paohuzi.tools.ladder import ladder
-from paohuzi.tools.tournament import HandOutcome
+from paohuzi.tools.tournament import HandOutcome, ci_text
 
 DEFAULT_BOTS = "random,greedy,expert@10"
 
@@ -126,15 +126,14 @@ def run(args: argparse.Namespace) -> int:
             s.name,
             f"{s.rating:.0f}",
             f"{s.mean:+.3f}",
-            f"[{s.ci95[0]:+.3f}, {s.ci95[1]:+.3f}]",
+            ci_text(s.ci95, result.deals),
             f"{s.deals_won:.1%}",
         )
     out.print(table)
     for a, b in combinations(result.bots, 2):
-        low, high = (result.pair_ci95 or {})[a, b]
+        ci = ci_text((result.pair_ci95 or {})[a, b], result.deals)
         out.print(
-            f"paired, {a} against {b} on the same deals: {result.pairs[a, b]:+.3f} a hand "
-            f"[{low:+.3f}, {high:+.3f}]"
+            f"paired, {a} against {b} on the same deals: {result.pairs[a, b]:+.3f} a hand {ci}"
         )
     for name, count in sorted((result.errors or {}).items()):
         out.print(f"{name}: {count} bot errors (greedy chose instead)")

@@ -17,6 +17,8 @@ from paohuzi.tools.tournament import HandOutcome
 
 PERIOD = 10.0
 """Seconds between progress lines when stderr is not a terminal."""
+ERROR_LINES = 10
+"""A bot's errors printed one a line; the rest are only counted (a broken bot made hundreds)."""
 
 
 def minutes(text: str) -> float:
@@ -47,7 +49,16 @@ def add_run_arguments(parser: argparse.ArgumentParser, out_help: str) -> None:
 
 
 def open_log(args: argparse.Namespace, out: str | None, header: dict[str, Any]) -> RunLog | None:
-    """The run's deal log (ValueError when it cannot be used)."""
+    """The run's deal log: ``--resume``'s, else ``out`` (new), else none (ValueError when it
+    cannot be used, or when ``--out`` or ``--resume`` is empty or they name two logs)."""
+    for option, value in (("--out", args.out), ("--resume", args.resume)):
+        if value == "":
+            raise ValueError(f"{option} is empty: name a file")
+    if args.resume and out is not None and Path(out).resolve() != Path(args.resume).resolve():
+        raise ValueError(
+            f"--resume continues the log it names ({args.resume}), not --out {out}: "
+            "give one of them"
+        )
     if args.resume:
         path, resume = Path(args.resume), True
     elif out:
@@ -68,6 +79,8 @@ class Reporter:
         self.total = total
         self.count = done
         self.errors = 0
+        self.shown: dict[str, int] = {}
+        """Errors seen per bot, of which the first :data:`ERROR_LINES` were printed."""
         self.start = time.monotonic()
         self.last: float | None = None
         self.bar = Progress(
@@ -94,12 +107,19 @@ class Reporter:
         for hand in hands:
             for error in hand.errors:
                 self.errors += 1
-                where = f"seat {error.seat}" if error.seat >= 0 else "end"
-                print(
-                    f"bot error: {error.bot} deal {error.deal} {where}: {error.error} "
-                    "(greedy chose instead)",
-                    file=sys.stderr,
-                )
+                shown = self.shown.get(error.bot, 0)
+                self.shown[error.bot] = shown + 1
+                if shown > ERROR_LINES:
+                    continue
+                if shown == ERROR_LINES:
+                    line = f"{error.bot}: more errors not shown (counted at the end)"
+                else:
+                    where = f"seat {error.seat}" if error.seat >= 0 else "end"
+                    line = (
+                        f"{error.bot} deal {error.deal} {where}: {error.error} "
+                        "(greedy chose instead)"
+                    )
+                print(f"bot error: {line}", file=sys.stderr)
         self.bar.advance(self.task)
         now = time.monotonic()
         if not self.console.is_terminal and (self.last is None or now - self.last >= PERIOD):

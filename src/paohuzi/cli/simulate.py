@@ -16,6 +16,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from paohuzi import native
 from paohuzi.cli.render import out_console
+from paohuzi.cli.runs import PERIOD
 from paohuzi.engine.rules import PRESETS, SEAT_COUNTS, RuleSet
 from paohuzi.native import core as native_core
 from paohuzi.tools.distributed import BACKENDS
@@ -108,6 +109,76 @@ def play_in_core(
         yield done + count, wins, paid
 
 
+class Tally:
+    """The hands done so far and their wins and payments per seat, replaced in one assignment
+    so that a Ctrl-C finds the figures of whole hands."""
+
+    def __init__(self, players: int) -> None:
+        self.figures: tuple[int, tuple[int, ...], tuple[int, ...]] = (
+            0,
+            (0,) * players,
+            (0,) * players,
+        )
+
+    def add(self, count: int, wins: Iterable[int], paid: Iterable[int]) -> None:
+        done, won, totals = self.figures
+        self.figures = (
+            done + count,
+            tuple(a + b for a, b in zip(won, wins, strict=True)),
+            tuple(a + b for a, b in zip(totals, paid, strict=True)),
+        )
+
+
+class Lines:
+    """Progress on stderr: rich's bar on a terminal, else a line every
+    :data:`~paohuzi.cli.runs.PERIOD` seconds and one at the end."""
+
+    def __init__(self, total: int) -> None:
+        self.console = Console(stderr=True)
+        self.total = total
+        self.done = 0
+        self.start = time.monotonic()
+        self.last: float | None = None
+        self.shown = 0
+        """The hands the last line gave."""
+        self.bar = Progress(
+            TextColumn("simulating"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[speed]}"),
+            TimeRemainingColumn(),
+            console=self.console,
+            disable=not self.console.is_terminal,
+        )
+        self.task = self.bar.add_task("hands", total=total, speed="")
+
+    def __enter__(self) -> Lines:
+        self.bar.__enter__()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.bar.__exit__(None, None, None)
+        if not self.console.is_terminal and self.last is not None and self.shown != self.done:
+            self._line()
+
+    def update(self, done: int) -> None:
+        self.done = done
+        rate = done / max(time.monotonic() - self.start, 1e-9)
+        self.bar.update(self.task, completed=done, speed=f"{rate:,.0f} hands/s")
+        now = time.monotonic()
+        if not self.console.is_terminal and (self.last is None or now - self.last >= PERIOD):
+            self._line()
+
+    def _line(self) -> None:
+        self.last = time.monotonic()
+        self.shown = self.done
+        print(
+            f"hands {self.done}/{self.total}, {self.last - self.start:.0f} s",
+            file=sys.stderr,
+            flush=True,
+        )
+
+
 def run(args: argparse.Namespace) -> int:
     if args.games < 1 or args.workers < 1:
         print("paohuzi simulate: error: --games and --workers must be at least 1", file=sys.stderr)
@@ -128,31 +199,17 @@ def run(args: argparse.Namespace) -> int:
         if loop is None and args.loop == "core":
             print(f"paohuzi simulate: error: --loop core: {why}", file=sys.stderr)
             return 2
-    wins = [0] * rules.players
-    totals = [0] * rules.players
-    console = Console(stderr=True)
-    progress = Progress(
-        TextColumn("simulating"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("{task.fields[speed]}"),
-        TimeRemainingColumn(),
-        console=console,
-        disable=not console.is_terminal,
-    )
+    tally = Tally(rules.players)
+    interrupted = False
     start = time.perf_counter()
     try:
-        with progress:
-            task = progress.add_task("hands", total=args.games, speed="")
+        with Lines(args.games) as lines:
             if loop is not None:
                 for done, chunk_wins, chunk_paid in play_in_core(
                     loop, args.games, args.seed, rules
                 ):
-                    for seat in range(rules.players):
-                        wins[seat] += chunk_wins[seat]
-                        totals[seat] += chunk_paid[seat]
-                    rate = done / (time.perf_counter() - start)
-                    progress.update(task, completed=done, speed=f"{rate:,.0f} hands/s")
+                    tally.add(done - tally.figures[0], chunk_wins, chunk_paid)
+                    lines.update(done)
             hands: Iterable[SimulatedHand] = ()
             if loop is None:
                 hands = simulate(
@@ -165,38 +222,48 @@ def run(args: argparse.Namespace) -> int:
                     address=args.address,
                 )
             for hand in hands:
-                if hand.winner is not None:
-                    wins[hand.winner] += 1
-                for seat, paid in enumerate(hand.payments):
-                    totals[seat] += paid
                 if save is not None:
                     path = save / f"hand-{hand.index:06d}.phz.json"
                     path.write_text(json.dumps(hand.record, ensure_ascii=False) + "\n")
+                one = [int(hand.winner == seat) for seat in range(rules.players)]
+                tally.add(1, one, hand.payments)
                 if hand.index % 50 == 49:
-                    rate = (hand.index + 1) / (time.perf_counter() - start)
-                    progress.update(task, completed=hand.index + 1, speed=f"{rate:,.0f} hands/s")
-            progress.update(task, completed=args.games)
+                    lines.update(hand.index + 1)
+            lines.update(tally.figures[0])
     except ValueError as error:
         print(f"paohuzi simulate: error: {error}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        interrupted = True
     elapsed = time.perf_counter() - start
-    won = sum(wins) / args.games
-    figures = {
-        "hands": args.games,
+    count, wins, totals = tally.figures
+    if interrupted:
+        print(
+            f"paohuzi simulate: interrupted after {count} hands (the figures are of those)",
+            file=sys.stderr,
+        )
+    won = sum(wins) / count if count else None
+    figures: dict[str, Any] = {
+        "hands": count,
         "seconds": round(elapsed, 3),
-        "hands_per_second": round(args.games / elapsed, 1),
-        "win_rate": round(won, 4),
-        "huangzhuang_rate": round(1 - won, 4),
-        "wins": wins,
-        "mean_score": [round(t / args.games, 4) for t in totals],
+        "hands_per_second": round(count / elapsed, 1),
+        "win_rate": None if won is None else round(won, 4),
+        "huangzhuang_rate": None if won is None else round(1 - won, 4),
+        "wins": list(wins),
+        "mean_score": [round(t / count, 4) if count else None for t in totals],
     }
+    status = 130 if interrupted else 0
+    if interrupted:
+        figures["interrupted"] = True
     if args.json:
         print(json.dumps(figures))
-        return 0
+        return status
+    if won is None:
+        return status
     out = out_console()
-    out.print(f"{args.games} hands in {elapsed:.1f} s: {figures['hands_per_second']:,} hands/s")
+    out.print(f"{count} hands in {elapsed:.1f} s: {figures['hands_per_second']:,} hands/s")
     out.print(f"win rate {won:.1%}, 荒庄 rate {1 - won:.1%}")
     for seat in range(rules.players):
-        mean = totals[seat] / args.games
+        mean = totals[seat] / count
         out.print(f"seat {seat}: {wins[seat]} wins, mean score {mean:+.3f}/hand")
-    return 0
+    return status

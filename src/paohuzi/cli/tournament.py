@@ -15,7 +15,14 @@ from paohuzi.cli.render import out_console
 from paohuzi.cli.runs import Reporter, add_run_arguments, open_log
 from paohuzi.cli.simulate import add_backend_arguments, add_players_argument, rules_of
 from paohuzi.engine.rules import PRESETS
-from paohuzi.tools.tournament import HandOutcome, paired, seatings, summarize
+from paohuzi.tools.tournament import (
+    HandOutcome,
+    ci_json,
+    ci_text,
+    paired,
+    seatings,
+    summarize,
+)
 from paohuzi.tools.tournament import run as run_deals
 
 
@@ -127,7 +134,7 @@ def run(args: argparse.Namespace) -> int:
                         {
                             "name": s.name,
                             "mean": round(s.mean, 4),
-                            "ci95": [round(s.ci95[0], 4), round(s.ci95[1], 4)],
+                            "ci95": ci_json(s.ci95, len(played)),
                             "win_rate": round(s.win_rate, 4),
                             "errors": s.errors,
                         }
@@ -138,7 +145,7 @@ def run(args: argparse.Namespace) -> int:
                             "bot": d.a,
                             "minus": d.b,
                             "mean": round(d.mean, 4),
-                            "ci95": [round(d.ci95[0], 4), round(d.ci95[1], 4)],
+                            "ci95": ci_json(d.ci95, d.deals),
                         }
                         for d in diffs
                     ],
@@ -155,14 +162,14 @@ def run(args: argparse.Namespace) -> int:
         table.add_row(
             s.name,
             f"{s.mean:+.3f}",
-            f"[{s.ci95[0]:+.3f}, {s.ci95[1]:+.3f}]",
+            ci_text(s.ci95, len(played)),
             f"{s.win_rate:.1%}",
             str(s.errors),
         )
     out.print(table)
     for d in diffs:
         out.print(
-            f"paired, {d.a} − {d.b} on the same deals: {d.mean:+.3f} a hand "
-            f"[{d.ci95[0]:+.3f}, {d.ci95[1]:+.3f}]"
+            f"paired, {d.a} − {d.b} on the same deals: {d.mean:+.3f} a hand",
+            ci_text(d.ci95, d.deals),
         )
     return 0

@@ -28,7 +28,7 @@ from itertools import combinations
 from typing import Any
 
 from paohuzi.engine.rules import HUNAN, RuleSet
-from paohuzi.tools.tournament import HandOutcome, mean_ci, run
+from paohuzi.tools.tournament import HandOutcome, ci_json, ci_text, mean_ci, run
 
 ANCHOR = 1000.0
 """The first bot's rating."""
@@ -77,7 +77,7 @@ class LadderResult:
                     "name": s.name,
                     "rating": round(s.rating, 1),
                     "points_per_hand": round(s.mean, 4),
-                    "ci95": [round(s.ci95[0], 4), round(s.ci95[1], 4)],
+                    "ci95": ci_json(s.ci95, self.deals),
                     "deals_won": round(s.deals_won, 4),
                 }
                 for i, s in enumerate(self.standings)
@@ -87,7 +87,7 @@ class LadderResult:
                     "bot": a,
                     "opponent": b,
                     "points_per_hand": round(v, 4),
-                    "ci95": [round(x, 4) for x in (self.pair_ci95 or {}).get((a, b), (v, v))],
+                    "ci95": ci_json((self.pair_ci95 or {}).get((a, b), (v, v)), self.deals),
                 }
                 for (a, b), v in sorted(self.pairs.items())
             ],
@@ -104,7 +104,7 @@ class LadderResult:
         for i, s in enumerate(self.standings):
             lines.append(
                 f"| {i + 1} | `{s.name}` | {s.rating:.0f} | {s.mean:+.3f} | "
-                f"[{s.ci95[0]:+.3f}, {s.ci95[1]:+.3f}] | {s.deals_won:.1%} |"
+                f"{ci_text(s.ci95, self.deals)} | {s.deals_won:.1%} |"
             )
         order = [s.name for s in self.standings]
         lines += ["", "Head to head (row's points per hand against the column):", ""]
@@ -116,8 +116,8 @@ class LadderResult:
         if self.pair_ci95:
             lines += ["", "Paired per-deal differences (95% CI):", ""]
             for a, b in combinations(self.bots, 2):
-                low, high = self.pair_ci95[a, b]
-                lines.append(f"* {a} − {b}: {self.pairs[a, b]:+.3f} [{low:+.3f}, {high:+.3f}]")
+                ci = ci_text(self.pair_ci95[a, b], self.deals)
+                lines.append(f"* {a} − {b}: {self.pairs[a, b]:+.3f} {ci}")
         if self.errors:
             lines += ["", "Bot errors (greedy chose instead): "]
             lines.append(", ".join(f"`{n}` {c}" for n, c in sorted(self.errors.items())))

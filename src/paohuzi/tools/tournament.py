@@ -93,6 +93,17 @@ def mean_ci(values: Sequence[float]) -> tuple[float, tuple[float, float]]:
     return mean, (mean - half, mean + half)
 
 
+def ci_text(ci: tuple[float, float], samples: int) -> str:
+    """A 95% CI as the tables print it, ``[-0.120, +0.340]``; ``n/a`` from fewer than two
+    samples, which have no spread to measure (:func:`mean_ci` gives the mean twice)."""
+    return f"[{ci[0]:+.3f}, {ci[1]:+.3f}]" if samples >= 2 else "n/a"
+
+
+def ci_json(ci: tuple[float, float], samples: int) -> list[float] | None:
+    """A 95% CI as JSON prints it: two numbers, or null from fewer than two samples."""
+    return [round(ci[0], 4), round(ci[1], 4)] if samples >= 2 else None
+
+
 def one_line(error: BaseException) -> str:
     text = str(error).strip().splitlines()
     return (f"{type(error).__name__}: {text[0]}" if text else type(error).__name__)[:300]

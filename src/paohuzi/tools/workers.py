@@ -14,6 +14,10 @@ closed its end of the tracker's pipe). Each worker therefore starts by :func:`di
 
 A worker that finds its parent gone exits at once with :data:`EXIT_ORPHANED`, without running
 pending work or cleanup: its results would have nobody to go to.
+
+A worker also ignores SIGINT: a Ctrl-C reaches every process of the terminal's foreground group,
+and the parent, which handles it, ends its pool; a worker stopped by it printed a traceback
+("Process SpawnPoolWorker-1: … KeyboardInterrupt") beside the parent's clean stop.
 """
 
 from __future__ import annotations
@@ -58,8 +62,10 @@ def die_with_parent(parent: int) -> None:
 
 
 def start_worker(parent: int, nice: int = 0) -> None:
-    """A pool's ``initializer``: :func:`die_with_parent`, then lower the scheduling priority by
-    ``nice``. Give it ``initargs=(os.getpid(), nice)`` from the process making the pool."""
+    """A pool's ``initializer``: :func:`die_with_parent`, ignore SIGINT (the parent's to
+    handle), then lower the scheduling priority by ``nice``. Give it
+    ``initargs=(os.getpid(), nice)`` from the process making the pool."""
     die_with_parent(parent)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     if nice:
         os.nice(nice)
