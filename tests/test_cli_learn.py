@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import stat
 import sys
 from importlib import resources
 from pathlib import Path
@@ -18,6 +20,7 @@ SRC = Path(__file__).parent.parent / "src"
 CLAIM = re.compile(r"choose 1-(\d+), h for a hint, q to quit: ")
 DISCARD = re.compile(r"card to discard \(x9, 九 or 9\), h for a hint, q to quit: ")
 GO_ON = "按回车继续，q 退出 / Enter to go on, q to quit: "
+GO_ON_EN = "Enter to go on, q to quit: "
 STEP = re.compile(r"step (\d+)/(\d+)")
 
 
@@ -206,3 +209,133 @@ def test_a_progress_file_that_is_not_one_is_set_aside_not_lost(
         path.unlink()
     path.write_text("", encoding="utf-8")  # empty: nothing learnt yet, nothing to keep
     assert Progress.load(path).kept and capsys.readouterr().err == ""
+
+
+def test_a_lesson_text_with_square_brackets_is_shown_as_written(tmp_path: Path) -> None:
+    data = lesson("01-cards.json")
+    data["title"] = {"zh": "牌 [/bold]", "en": "Cards [/bold] oops"}
+    data["steps"][0]["text"] = {"zh": "看 [/] 这里", "en": "see [/] here [link=x]y[/link]\\"}
+    path = tmp_path / "brackets.json"
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    child = spawn("--file", str(path), progress=tmp_path / "progress.json")
+    child.expect(GO_ON)
+    said = child.before
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert "牌 [/bold] / Cards [/bold] oops" in said
+    assert "看 [/] 这里" in said and "see [/] here [link=x]y[/link]\\" in said
+
+
+def test_a_fifo_or_a_link_to_one_as_progress_is_neither_read_nor_replaced(tmp_path: Path) -> None:
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    link = tmp_path / "link"
+    link.symlink_to(fifo)
+    for place in (fifo, link):
+        child = spawn("cards", "--lang", "en", progress=place)
+        child.expect(GO_ON_EN)
+        said = child.before
+        child.sendline("q")
+        child.expect(pexpect.EOF)
+        child.close()
+        said += child.before
+        assert child.exitstatus == 0
+        assert said.count(f"cannot keep progress in {place}: it is not a regular file") == 1
+        assert "progress is kept in" not in said
+    assert stat.S_ISFIFO(fifo.lstat().st_mode) and link.is_symlink()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fifo", "link"]
+
+
+@pytest.mark.parametrize("kind", ["fifo", "link to a fifo", "directory"])
+def test_progress_is_never_saved_over_what_is_not_a_regular_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], kind: str
+) -> None:
+    from paohuzi.cli.learn import Progress
+
+    path = tmp_path / "progress.json"
+    if kind == "directory":
+        path.mkdir()
+    else:
+        os.mkfifo(tmp_path / "fifo")
+        if kind == "fifo":
+            os.rename(tmp_path / "fifo", path)
+        else:
+            path.symlink_to(tmp_path / "fifo")
+    before = sorted(p.name for p in tmp_path.iterdir())
+    progress = Progress(path)  # as if the FIFO or directory came after the progress was read
+    progress.steps["cards"] = 1
+    progress.save()
+    progress.save()
+    assert not progress.kept
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+    assert stat.S_ISDIR(path.stat().st_mode) if kind == "directory" else path.is_fifo()
+    assert path.is_symlink() == (kind == "link to a fifo")
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(f"paohuzi learn: 进度不保存在 {path}")
+    assert f"cannot keep progress in {path}: it is " in err
+
+
+def test_a_progress_file_too_large_is_left_alone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from paohuzi.cli.learn import Progress
+
+    path = tmp_path / "progress.json"
+    kept = {"format": "paohuzi-progress/1", "lessons": {"cards": {"step": 2, "done": False}}}
+    text = json.dumps(kept) + " " * (2 << 20)  # progress, but 2 MB of it: not read
+    path.write_text(text, encoding="utf-8")
+    progress = Progress.load(path)
+    assert not progress.kept and not progress.steps
+    progress.save()
+    assert path.read_text(encoding="utf-8") == text
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["progress.json"]
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(f"paohuzi learn: 进度不保存在 {path}：文件超过 ")
+    assert f"cannot keep progress in {path}: it is larger than " in err
+
+
+def test_a_progress_file_behind_a_link_is_read_and_saved_through_it(tmp_path: Path) -> None:
+    from paohuzi.cli.learn import Progress
+
+    real = tmp_path / "real.json"
+    kept = {"format": "paohuzi-progress/1", "lessons": {"cards": {"step": 2, "done": False}}}
+    real.write_text(json.dumps(kept), encoding="utf-8")
+    link = tmp_path / "progress.json"
+    link.symlink_to(real)
+    progress = Progress.load(link)
+    assert progress.kept and progress.steps == {"cards": 2}
+    progress.steps["cards"] = 3
+    progress.save()
+    assert link.is_symlink() and Progress.load(real).steps == {"cards": 3}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["progress.json", "real.json"]
+
+
+@pytest.mark.parametrize("key", ["intr", "eof"])
+@pytest.mark.parametrize("at", ["course", "go on", "claim", "discard"])
+def test_leaving_at_a_prompt_ends_the_output_with_a_newline(
+    tmp_path: Path, at: str, key: str
+) -> None:
+    steps = lesson()["steps"]
+    child = spawn(
+        *(() if at == "course" else ("chi-bi",)), "--lang", "en", progress=tmp_path / "p.json"
+    )
+    if at == "course":
+        child.expect(r"q to quit: ")
+    else:
+        child.expect(CLAIM)
+        if at != "claim":
+            child.sendline(choice(child.before, steps[0]["move"]))
+            child.expect(GO_ON_EN)
+            if at == "discard":
+                child.sendline("")
+                child.expect(DISCARD)
+    if key == "intr":
+        child.sendintr()
+    else:
+        child.sendeof()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert child.before.endswith("\r\n") and "progress is kept in" in child.before

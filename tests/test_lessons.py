@@ -358,3 +358,35 @@ def test_a_lesson_with_any_field_changed_passes_or_fails_in_one_line(
         check_lesson(parse_lesson(lesson))
     except LessonError as error:
         assert "\n" not in str(error) and str(error)
+
+
+@pytest.mark.parametrize(
+    ("place", "value"),
+    [
+        ((0, "move"), "0 peng"),  # illegal
+        ((0, "move"), "1 pass"),  # not the learner's
+        ((2, "numbers", 1, "value"), 7),  # the engine says 6
+    ],
+)
+def test_learn_refuses_a_file_lesson_check_refuses_with_the_same_message(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    place: tuple[Any, ...],
+    value: Any,
+) -> None:
+    monkeypatch.setenv("PAOHUZI_PROGRESS", str(tmp_path / "progress.json"))
+    data = raw()
+    inner = data["steps"]
+    for key in place[:-1]:
+        inner = inner[key]
+    inner[place[-1]] = value
+    path = tmp_path / "lesson.json"
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    assert main(["lesson", "check", str(path)]) == 2
+    checked = capsys.readouterr().err
+    assert checked.startswith(f"paohuzi lesson check: {path}: step ")
+    assert main(["learn", "--file", str(path)]) == 2
+    message = checked.removeprefix("paohuzi lesson check: ")
+    assert capsys.readouterr() == ("", f"paohuzi learn: error: {message}")
+    assert not (tmp_path / "progress.json").exists()

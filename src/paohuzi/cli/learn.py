@@ -5,10 +5,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import stat
 import sys
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from rich.markup import escape
 
 from paohuzi.cli import prompt
 from paohuzi.cli.play import QUIT, Leave, TerminalTable, _card
@@ -16,12 +20,15 @@ from paohuzi.cli.prompt import Console
 from paohuzi.cli.render import Lang, words
 from paohuzi.engine.observation import observe
 from paohuzi.engine.record import loads
-from paohuzi.lessons import Lesson, LessonError, Text, Walk, load_lesson, shipped
+from paohuzi.lessons import Lesson, LessonError, Text, Walk, check_lesson, load_lesson, shipped
 
 PROGRESS_ENV = "PAOHUZI_PROGRESS"
 """An environment variable naming the progress file instead of the user's data directory."""
 
 PROGRESS_FORMAT = "paohuzi-progress/1"
+
+MAX_PROGRESS = 1 << 20
+"""Bytes at most in a progress file (a course's is well under 1 KB): a larger one is left alone."""
 
 # Every string the learner reads, Chinese first (docs/lessons.md).
 DONE = Text("本课完成！", "Lesson complete!")
@@ -83,19 +90,21 @@ class Progress:
     @classmethod
     def load(cls, path: Path) -> Progress:
         """The progress in ``path``: none for a missing file; a file that is not progress is
-        set aside as ``PATH.corrupt`` (never overwritten), one that cannot be read leaves
-        progress unsaved."""
+        set aside as ``PATH.corrupt`` (never overwritten); one that is not a regular file (a
+        directory, a FIFO, a device), is larger than :data:`MAX_PROGRESS` or cannot be read
+        leaves progress unsaved. A symbolic link is followed to the file it names."""
         progress = cls(path)
-        if path.is_dir():
-            progress.give_up("it is a directory")
-            return progress
         try:
-            text = path.read_text(encoding="utf-8")
+            raw = progress._read()
         except FileNotFoundError:
             return progress
         except OSError as error:
-            progress.give_up(error.strerror or str(error))
+            progress.give_up(Text("读不了", error.strerror or str(error)))
             return progress
+        if raw is None:
+            return progress
+        try:
+            text: str | None = raw.decode("utf-8")
         except UnicodeDecodeError:
             text = None
         if text is not None and not text.strip():
@@ -118,11 +127,35 @@ class Progress:
                 progress.done.add(str(key))
         return progress
 
-    def give_up(self, reason: str) -> None:
-        """Go on without saving progress, saying why."""
+    def _read(self) -> bytes | None:
+        """The bytes of the progress file, or None (said on stderr) when it is not a regular
+        file or is too large. Looked at before it is opened (a device is never opened), then
+        opened without blocking and looked at again: nothing waits on a FIFO put there
+        meanwhile."""
+        mode = self.path.stat().st_mode
+        if not stat.S_ISREG(mode):
+            self.give_up(_not_regular(mode))
+            return None
+        flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+        with open(os.open(self.path, flags), "rb") as file:
+            mode = os.fstat(file.fileno()).st_mode
+            if not stat.S_ISREG(mode):
+                self.give_up(_not_regular(mode))
+                return None
+            raw = file.read(MAX_PROGRESS + 1)
+        if len(raw) > MAX_PROGRESS:
+            self.give_up(
+                Text(f"文件超过 {MAX_PROGRESS} 字节", f"it is larger than {MAX_PROGRESS} bytes")
+            )
+            return None
+        return raw
+
+    def give_up(self, reason: Text) -> None:
+        """Go on without saving progress, saying why (once: nothing is saved after)."""
         self.kept = False
         print(
-            f"paohuzi learn: cannot keep progress in {self.path}: {reason}; going on without",
+            f"paohuzi learn: 进度不保存在 {self.path}：{reason.zh}；继续 / "
+            f"cannot keep progress in {self.path}: {reason.en}; going on without",
             file=sys.stderr,
         )
 
@@ -136,7 +169,12 @@ class Progress:
         try:
             self.path.rename(aside)
         except OSError as error:
-            self.give_up(f"it is not a progress file and cannot be moved ({error.strerror})")
+            self.give_up(
+                Text(
+                    f"不是进度文件，也挪不开：{error.strerror}",
+                    f"it is not a progress file and cannot be moved ({error.strerror})",
+                )
+            )
             return
         print(
             f"paohuzi learn: {self.path} is not a progress file: kept as {aside}, starting afresh",
@@ -144,6 +182,9 @@ class Progress:
         )
 
     def save(self) -> None:
+        """Write the progress to a temporary file beside the target, then rename it over the
+        target: only a regular file or none is replaced (a symbolic link is followed, so the
+        file it names is). Anything else there is left alone, said once, and nothing is kept."""
         if not self.kept:
             return
         lessons = {
@@ -151,13 +192,37 @@ class Progress:
             for key in sorted(set(self.steps) | self.done)
         }
         data = {"format": PROGRESS_FORMAT, "lessons": lessons}
+        target = Path(os.path.realpath(self.path))
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            temporary = self.path.with_suffix(".tmp")
-            temporary.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n")
-            temporary.replace(self.path)
+            mode = target.lstat().st_mode
+        except FileNotFoundError:
+            mode = None
         except OSError as error:
-            self.give_up(error.strerror or str(error))
+            self.give_up(Text("无法写入", error.strerror or str(error)))
+            return
+        if mode is not None and not stat.S_ISREG(mode):
+            self.give_up(_not_regular(mode))
+            return
+        temporary = None
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            handle, temporary = tempfile.mkstemp(
+                prefix=target.name + ".", suffix=".tmp", dir=target.parent
+            )
+            with open(handle, "w", encoding="utf-8") as file:
+                file.write(json.dumps(data, ensure_ascii=False, indent=1) + "\n")
+            os.replace(temporary, target)
+        except OSError as error:
+            if temporary is not None:
+                Path(temporary).unlink(missing_ok=True)
+            self.give_up(Text("无法写入", error.strerror or str(error)))
+
+
+def _not_regular(mode: int) -> Text:
+    """Why progress is not kept in a file of this mode (not a regular file)."""
+    if stat.S_ISDIR(mode):
+        return Text("这是一个目录", "it is a directory")
+    return Text("不是普通文件（FIFO、设备……）", "it is not a regular file (a FIFO, a device …)")
 
 
 class Learner:
@@ -171,7 +236,8 @@ class Learner:
     def say(self, text: Text, style: str = "") -> None:
         lines = [text.zh, text.en] if self.lang == "both" else [getattr(text, self.lang)]
         for line in lines:
-            self.console.print(f"[{style}]{line}[/{style}]" if style else line, markup=bool(style))
+            shown = f"[{style}]{escape(line)}[/{style}]" if style else line
+            self.console.print(shown, markup=bool(style))
 
     def words(self, text: Text) -> str:
         return words(self.lang, text.zh, text.en)
@@ -191,7 +257,7 @@ class Learner:
         )
         walk = Walk(lesson, start=min(start, len(lesson.steps) - 1))
         table = TerminalTable(self.console, lesson.seat, self.lang, relative=True)
-        self.console.rule(f"[bold]{self.words(lesson.title)}[/bold]")
+        self.console.rule(f"[bold]{escape(self.words(lesson.title))}[/bold]")
         while (step := walk.step) is not None:
             self.progress.steps[lesson.id] = walk.index
             self.progress.save()
@@ -256,7 +322,11 @@ def _find(lessons: list[Lesson], name: str) -> Lesson | None:
 def run(args: argparse.Namespace) -> int:
     console = Console(highlight=False)
     try:
+        # A teacher's file is checked as ``paohuzi lesson check`` checks it: a lesson the
+        # engine contradicts could leave the learner on a step that no answer passes.
         lessons = [load_lesson(args.file)] if args.file else shipped()
+        if args.file:
+            check_lesson(lessons[0])
     except LessonError as error:
         print(f"paohuzi learn: error: {args.file or 'the course'}: {error}", file=sys.stderr)
         return 2
