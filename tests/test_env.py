@@ -248,3 +248,33 @@ def test_a_step_after_the_hand_ended_needs_a_reset_in_either_mode() -> None:
             observation, _, done, _, _ = single.step(action)
         with pytest.raises(ResetNeeded, match=r"reset\(\)"):
             single.step(22)  # not a second penalty on a finished hand
+
+
+def test_a_given_dealer_that_sits_the_agent_out_is_refused_not_dealt_for_ever(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from paohuzi.env.hand import deal
+
+    deals = 0
+
+    def counted(*args: Any, **kwargs: Any) -> Game:
+        nonlocal deals
+        deals += 1
+        assert deals < 50, "the same dealer dealt again and again"
+        return deal(*args, **kwargs)
+
+    monkeypatch.setattr("paohuzi.env.single.deal", counted)  # the name single.py deals with
+    four = replace(HUNAN, players=4)
+    agent = SingleSeatEnv(seat=2, rules=four)
+    with pytest.raises(ValueError, match="with dealer 0 seat 2 sits the hand out"):
+        agent.reset(seed=0, options={"dealer": 0})  # dealer 0: seat 2 sits out (R12)
+    observation, _ = agent.reset(seed=0, options={"dealer": 1})  # seat 3 sits out
+    assert agent.game.dealer == 1 and observation["action_mask"].any()
+
+
+def test_a_preset_name_in_reset_is_taken_at_the_tables_seat_count() -> None:
+    aec = raw_env(rules=replace(HUNAN, players=4))
+    aec.reset(seed=1, options={"rules": "hunan"})
+    assert aec.game.rules == replace(HUNAN, players=4)
+    with pytest.raises(ValueError, match="this environment has 4 seats; the rules have 3"):
+        aec.reset(seed=1, options={"rules": HUNAN})  # a RuleSet is taken as it is

@@ -21,7 +21,13 @@ from paohuzi.engine.rules import HUNAN, RuleSet
 from paohuzi.env import raw_env
 from paohuzi.env import vector as vector_module
 from paohuzi.env.encoding import action_mask, encode, planes
-from paohuzi.env.vector import NativeCoreMissing, SelfPlayVectorEnv, VectorEnv, make
+from paohuzi.env.vector import (
+    NativeCoreMissing,
+    SelfPlayVectorEnv,
+    VectorEnv,
+    _PythonBatch,
+    make,
+)
 
 FOUR = replace(HUNAN, players=4)
 
@@ -317,3 +323,15 @@ def test_single_seat_with_greedy_opponents_matches_the_aec_env(rules: RuleSet, c
 def test_a_learning_seat_outside_the_table_is_refused_by_name(seat: int) -> None:
     with pytest.raises(ValueError, match=f"seat is one of 0…2, not {seat}$"):
         VectorEnv(2, seat=seat, core="python")
+
+
+@pytest.mark.parametrize("self_play", [False, True])
+def test_core_python_plays_on_the_python_engine_even_where_the_native_core_serves(
+    self_play: bool,
+) -> None:
+    env = make(num_envs=2, core="python", self_play=self_play)
+    env.reset(seed=0)
+    assert env.core == "python"
+    batch = env._batch
+    assert isinstance(batch, _PythonBatch)
+    assert {game.core for game in batch.games} == {"python"}

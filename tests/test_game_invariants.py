@@ -15,7 +15,7 @@ from paohuzi.engine.game import CoreName, EventType, Game
 from paohuzi.engine.observation import observe
 from paohuzi.engine.position import Discarding, SelfHu
 from paohuzi.engine.record import Record, record_of, replay
-from paohuzi.engine.rules import holding_limit
+from paohuzi.engine.rules import HUNAN, holding_limit
 from tests.scenario import (
     discarding,
     random_decisions,
@@ -222,3 +222,21 @@ def test_is_over_is_kept_through_every_move_stop_text_and_pickle(core: CoreName)
         while not copy.is_over:
             copy.apply(copy.legal_actions()[0])
         assert copy.result is not None
+
+
+@pytest.mark.parametrize("core", ["python", "auto"])
+@pytest.mark.parametrize("players", [3, 4])
+def test_a_seat_outside_the_table_observes_nothing(core: CoreName, players: int) -> None:
+    game = Game(replace(HUNAN, players=players), dealer=1, seed=1, core=core)
+    for seat in (-1, -players, players):
+        with pytest.raises(ValueError, match="seat must be"):
+            observe(game, seat)  # -1 read the last seat's hand, labelled seat -1
+
+
+@pytest.mark.parametrize("core", ["python", "auto"])
+@pytest.mark.parametrize("dealer", [-1, 3, 2**70, True])
+def test_a_dealer_outside_the_table_is_the_same_error_on_either_core(
+    core: CoreName, dealer: int
+) -> None:
+    with pytest.raises(ValueError, match="dealer must be 0, 1 or 2, not"):
+        Game(dealer=dealer, seed=1, core=core)

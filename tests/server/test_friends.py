@@ -171,8 +171,10 @@ def test_rules_come_as_a_preset_or_a_rule_set_object(tmp_path: Path) -> None:
             assert response.status_code == 400 and words in response.json()["detail"], response.text
 
 
-def finished_hand(client: Any) -> tuple[str, dict[str, Any]]:
-    data = new_room(client, ["greedy", "greedy", "greedy"])
+def finished_hand(
+    client: Any, bots: tuple[str, ...] = ("greedy",) * 3, **room: Any
+) -> tuple[str, dict[str, Any]]:
+    data = new_room(client, list(bots), **room)
     held = client.app.state.rooms.rooms[data["room"]]
     clock.wait_until(  # a stall is no move for the patience, not a slow hand
         lambda: client.get(f"/api/rooms/{data['room']}/hands").json(),
@@ -230,6 +232,19 @@ def test_a_review_in_the_background_finds_what_paohuzi_review_prints(
     ]
     for key in ("mistakes", "mistake_z", "mistake_samples"):
         assert found[key] == printed[key]
+
+
+def test_a_review_of_the_seat_that_sat_the_hand_out_is_refused(tmp_path: Path) -> None:
+    with app_client(tmp_path / "db", **FAST) as client:
+        room, record = finished_hand(
+            client, ("greedy",) * 4, rules={"preset": "hunan", "players": 4}
+        )
+        url = f"/api/rooms/{room}/hands/0/review"
+        dealer = record["dealer"]
+        out = (dealer + 2) % 4  # R12: the seat opposite the dealer sits the hand out
+        refused = client.post(url, json={"seat": out, "samples": 2})
+        assert refused.status_code == 422 and "sat the hand out" in refused.json()["detail"]
+        assert client.post(url, json={"seat": dealer, "samples": 2}).status_code in (200, 202)
 
 
 def test_the_analysis_board_answers_what_paohuzi_analyze_does(

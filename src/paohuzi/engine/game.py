@@ -154,6 +154,8 @@ class Game:
         pause_at_offers: bool = False,
     ) -> None:
         """``pause_at_offers``: stop at each card put on offer (:attr:`paused`, D101)."""
+        if isinstance(dealer, bool) or dealer not in range(rules.players):
+            Seating(rules.players, dealer)  # raises the ValueError naming the seats (either core)
         # Either core checks the deck. _pick's choice, first without its calls (a game is made
         # per hand, D93); _pick words a bad name and a native core that does not serve.
         if core == "auto" or core == "native":

@@ -124,7 +124,10 @@ def seen_event(event: Event, seat: int | None) -> Event:
 
 def observe(game: Game, seat: int | None, *, events: bool = True) -> Observation:
     """What ``seat`` may know of ``game``; ``seat`` None: what a spectator may know.
-    ``events`` False leaves the log out (it is the costly part)."""
+    ``events`` False leaves the log out (it is the costly part). ValueError for a seat that
+    is not at the table (a negative one would read another seat's hand from the end)."""
+    if seat is not None and not 0 <= seat < game.rules.players:
+        raise ValueError(f"seat must be 0–{game.rules.players - 1} or None, not {seat!r}")
     public = public_observation(game, events=events and seat is None)
     return public if seat is None else seat_observation(public, game, seat, events=events)
 

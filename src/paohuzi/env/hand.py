@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -83,15 +84,15 @@ def deal(
     core: CoreName = "auto",
 ) -> Game:
     """A new hand: ``options`` may give ``deck`` (80 kinds, or F1 text), ``dealer`` and
-    ``rules`` (a RuleSet or a preset name, with the table's seat count); the rest comes from
-    ``rng``; other keys are ignored (as PettingZoo's api_test expects). Raises ValueError for
-    a bad value."""
+    ``rules`` (a RuleSet with the table's seat count, or a preset name, taken at the table's
+    seat count); the rest comes from ``rng``; other keys are ignored (as PettingZoo's api_test
+    expects). Raises ValueError for a bad value."""
     options = dict(options or {})
     given = options.get("rules", rules)
     if isinstance(given, str):
         if given not in PRESETS:
             raise ValueError(f"unknown rules {given!r} ({', '.join(sorted(PRESETS))})")
-        given = PRESETS[given]
+        given = replace(PRESETS[given], players=rules.players)  # a name, at this table
     if not isinstance(given, RuleSet):
         raise ValueError("the rules option takes a RuleSet or a preset name")
     if given.players != rules.players:

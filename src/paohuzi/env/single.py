@@ -126,7 +126,8 @@ class SingleSeatEnv(gym.Env[dict[str, Any], int]):
     ) -> tuple[dict[str, Any], dict[str, Any]]:
         """A new hand; ``options`` may give its ``deck``, ``dealer`` and ``rules``
         (docs/env.md). A hand that sits the agent out, or ends before its first decision, is
-        dealt again — with a given deck, that is an error."""
+        dealt again — with a given deck, that is an error, and so is a given dealer whose
+        hand sits the agent out (R12: every deal with that dealer would)."""
         super().reset(seed=seed)
         self._in_play = False
         if seed is not None:
@@ -138,6 +139,10 @@ class SingleSeatEnv(gym.Env[dict[str, Any], int]):
                 None if s == self.seat else self._bot(next(chosen))
                 for s in range(self.rules.players)
             ]
+            if options and "dealer" in options and self.seat == self.game.seating.sitting_out:
+                raise ValueError(
+                    f"with dealer {self.game.dealer} seat {self.seat} sits the hand out (R12)"
+                )
             if self.seat != self.game.seating.sitting_out:
                 self._play_others()
                 if not self.game.is_over:

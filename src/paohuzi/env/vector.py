@@ -235,7 +235,7 @@ class _PythonBatch(_Arrays):
         self.rules = rules
         self.learner = learner
         self.greedy = GreedyBot() if opponents == "greedy" else None
-        self.games = [Game(rules, seed=0) for _ in range(num_envs)]
+        self.games = [Game(rules, seed=0, core="python") for _ in range(num_envs)]
         self.rngs = [random.Random(i) for i in range(num_envs)]
         self.pending = [False] * num_envs
         self.last_seat = [0] * num_envs
@@ -247,7 +247,7 @@ class _PythonBatch(_Arrays):
             dealer = rng.randrange(self.rules.players)
             deck = full_deck()
             rng.shuffle(deck)
-            game = self.games[i] = Game(self.rules, dealer=dealer, deck=deck)
+            game = self.games[i] = Game(self.rules, dealer=dealer, deck=deck, core="python")
             if self.learner is None:
                 if not game.is_over:
                     return

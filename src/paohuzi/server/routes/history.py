@@ -138,8 +138,11 @@ async def start_review(request: Request, room_id: str, n: HandNo, body: NewRevie
     found = reviews.get(key)
     if found is None:
         data = await finished(request, room_id, n)
-        if body.seat >= Record.from_json(data).rule_set.players:
+        record = Record.from_json(data)
+        if body.seat >= record.rule_set.players:
             raise HTTPException(422, "seat: no such seat at this table")
+        if body.seat not in record.rule_set.seating(record.dealer).playing:
+            raise HTTPException(422, "seat: this seat sat the hand out (R12)")
         if not server.review_starts.allow(address_of(request)):
             raise HTTPException(429, TOO_MANY_REVIEWS)
         try:
