@@ -2,20 +2,31 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
+import random
 import re
 import signal
 import subprocess
 import sys
 import termios
+import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import pexpect
 import pytest
 
+from paohuzi.cli.play import TerminalTable, _save
+from paohuzi.cli.prompt import Console
+from paohuzi.cli.render import Lang, group_text
+from paohuzi.engine.cards import KIND_NAMES
 from paohuzi.engine.match import Match
+from paohuzi.engine.observation import observe
+from paohuzi.engine.position import Over
+from paohuzi.engine.record import record_of
 from paohuzi.engine.rules import PRESETS
 
 SRC = Path(__file__).parent.parent / "src"
@@ -122,7 +133,7 @@ def test_a_whole_hand_to_the_settlement_from_typed_keys(tmp_path: Path) -> None:
             hinted = True
         answer(child, found, shown)
     assert found == len(PROMPTS), child.before
-    child.expect("current hu-xi of the others")
+    child.expect("current hu-xi of (the seats that did not win|every seat)")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0 and asked > 3
@@ -154,7 +165,7 @@ def test_a_whole_hand_in_chinese_to_the_settlement(tmp_path: Path) -> None:
             refused = True
         child.sendline("1" if found == 0 else LISTED_ZH.findall(shown)[-1])
     assert found == 2, child.before
-    child.expect("其他人现在的胡息")
+    child.expect("各家现在的胡息")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
@@ -325,3 +336,158 @@ def test_a_bot_program_that_cannot_start_is_one_line(program: str, tmp_path: Pat
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.count("\n") == 1 and done.stderr.startswith("paohuzi play: error: ")
     assert (program or "cmd:") in done.stderr  # names what could not start
+
+
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def _table_tokens(text: str) -> tuple[Counter[str], Counter[str]]:
+    """The discarded cards and the groups a printed table shows (between its title and the
+    hand), each whole word that is one."""
+    lines = ANSI.sub("", text).splitlines()
+    end = next(i for i, line in enumerate(lines) if re.search(r"your hand:|你的手牌:", line))
+    words = " ".join(lines[1:end]).split()
+    return (
+        Counter(w for w in words if re.fullmatch(r"[xd]\d+", w)),
+        Counter(w for w in words if re.fullmatch(r"\S+:[xd0-9?]+", w)),
+    )
+
+
+@pytest.mark.parametrize("width", [40, 80, 100, 120])
+@pytest.mark.parametrize("lang", ["both", "zh", "en"])
+def test_the_table_shows_every_discard_and_group_in_full_at_any_width(
+    width: int, lang: Lang
+) -> None:
+    """Cells wrap between cards, never cut one (a tester saw ``x10 x4 x1…`` for Left's
+    discards x10 x4 x10 d2 x10 at 100 columns): every position of a random hand."""
+    game = Match(PRESETS["hunan"], seed=0, dealer=0).new_game()
+    rng = random.Random(0)
+    longest = 0
+    while not isinstance(phase := game.phase, Over):
+        obs = observe(game, phase.to_act)
+        out = io.StringIO()
+        console = Console(file=out, width=width, highlight=False, color_system="standard")
+        TerminalTable(console, phase.to_act, lang, relative=True).show(obs, [0, 0, 0])
+        discards, groups = _table_tokens(out.getvalue())
+        assert discards == Counter(KIND_NAMES[k] for row in obs.rows for k in row)
+        assert groups == Counter(group_text(g, lang) for t in obs.tables for g in t)
+        assert "…" not in out.getvalue()
+        longest = max(longest, max(len(row) for row in obs.rows))
+        game.apply(rng.choice(sorted(obs.legal, key=str)))
+    assert longest >= 5  # long rows were shown
+
+
+@pytest.mark.parametrize("lang, label", [("en", "kan: "), ("zh", "坎: "), ("both", "坎 / kan: ")])
+def test_the_kan_of_the_hand_is_labelled_in_the_tables_language(lang: Lang, label: str) -> None:
+    game = Match(PRESETS["hunan"], seed=SEED, dealer=0).new_game()
+    out = io.StringIO()
+    console = Console(file=out, width=200, highlight=False, color_system=None)
+    TerminalTable(console, 0, lang).show(observe(game, 0), None)
+    (hand,) = [line for line in out.getvalue().splitlines() if "hand:" in line or "手牌:" in line]
+    assert label in hand and hand.count("坎") == label.count("坎")
+
+
+def test_saved_records_of_the_same_second_keep_both(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two saves in one second: the second takes -2, the first stays as it was."""
+    monkeypatch.setattr(time, "strftime", lambda _: "20260101-120000")
+    first = Match(PRESETS["hunan"], seed=1, dealer=0).new_game()
+    second = Match(PRESETS["hunan"], seed=2, dealer=0).new_game()
+    out = io.StringIO()
+    console = Console(file=out, width=200, highlight=False, color_system=None)
+    _save(console, first, str(tmp_path))
+    _save(console, second, str(tmp_path))
+    _save(console, second, str(tmp_path))
+    names = ["paohuzi-20260101-120000", "paohuzi-20260101-120000-2", "paohuzi-20260101-120000-3"]
+    assert out.getvalue().splitlines() == [f"saved {tmp_path / n}.phz.json" for n in names]
+    assert {p.name for p in tmp_path.iterdir()} == {f"{n}.phz.json" for n in names}
+    saved = json.loads((tmp_path / f"{names[0]}.phz.json").read_text(encoding="utf-8"))
+    assert saved == json.loads(json.dumps(record_of(first).to_json()))
+
+
+@pytest.mark.parametrize("directory", ["games[old]", "q[/x]", "[bold]"])
+def test_a_save_dir_is_printed_as_it_is_not_as_markup(directory: str, tmp_path: Path) -> None:
+    target = tmp_path / directory
+    target.mkdir(parents=True)
+    out = io.StringIO()
+    console = Console(file=out, width=500, highlight=False, color_system=None)
+    game = Match(PRESETS["hunan"], seed=1, dealer=0).new_game()
+    _save(console, game, str(target))
+    (saved,) = target.glob("paohuzi-*.phz.json")
+    assert out.getvalue() == f"saved {saved}\n"
+    _save(console, game, str(tmp_path / directory / "missing"))  # could not save: named too
+    assert f"could not save {tmp_path / directory / 'missing'}/paohuzi-" in out.getvalue()
+
+
+def _play(*args: str, stdin: str = "", cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "paohuzi", "play", "--lang", "en", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        input=stdin,
+        timeout=120,
+        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(SRC)},
+    )
+
+
+@pytest.mark.parametrize("answer", ["", "zz", "h"])
+def test_answers_from_a_pipe_that_never_choose_end_the_match(answer: str, tmp_path: Path) -> None:
+    """``yes "" | paohuzi play`` asked for ever; now 100 answers that choose nothing leave as
+    q does, offering to save (the next line, an answer too, says no)."""
+    done = _play("--seed", "1", stdin=f"{answer}\n" * 1000, cwd=tmp_path)
+    assert done.returncode == 0 and done.stderr == ""
+    assert "100 answers in a row chose nothing: leaving" in done.stdout
+    assert done.stdout.count("h for a hint, q to quit: ") == 100
+    assert "Save the record of this hand? [y/N]" in done.stdout
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_end_of_input_at_the_save_question_ends_the_line(tmp_path: Path) -> None:
+    done = _play("--seed", "1", stdin="q\n", cwd=tmp_path)
+    assert done.returncode == 0 and done.stderr == ""
+    assert done.stdout.endswith("Save the record of this hand? [y/N] \n")
+
+
+@pytest.mark.parametrize("hands", ["-1", "-5", "x"])
+def test_hands_below_zero_is_a_usage_error(hands: str, tmp_path: Path) -> None:
+    done = _play("--hands", hands, cwd=tmp_path)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and "--hands" in done.stderr
+
+
+def test_a_closed_standard_output_is_a_one_line_error(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "paohuzi", "play", "--seed", "1"],
+        cwd=tmp_path,
+        capture_output=False,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+        text=True,
+        timeout=60,
+        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(SRC)},
+        preexec_fn=lambda: os.close(1),
+    )
+    assert done.returncode == 2
+    assert done.stderr == "paohuzi play: error: standard output is closed\n"
+
+
+def test_a_broken_pipe_on_standard_output_ends_quietly(tmp_path: Path) -> None:
+    """``paohuzi play | head -1``: the reader is gone; exit 0 without a word (rich exited 1)."""
+    reader, writer = os.pipe()
+    os.close(reader)  # the reader is gone before the first line
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "paohuzi", "play", "--seed", "1"],
+            cwd=tmp_path,
+            stdout=writer,
+            stderr=subprocess.PIPE,
+            stdin=subprocess.DEVNULL,
+            text=True,
+            timeout=60,
+            env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(SRC)},
+        )
+    finally:
+        os.close(writer)
+    assert (done.returncode, done.stderr) == (0, "")

@@ -110,6 +110,9 @@ def test_a_group_reads_with_its_type_in_chinese_and_its_cards_in_f2() -> None:
     assert group_text(G("run:d2d7d10"), "zh") == "一句话:d2d7d10"
     assert group_text(G("chouwei:x5x5x5"), "zh") == "臭偎:x5x5x5"
     assert group_text(SeenGroup(GroupType.WEI, None), "zh") == "偎:?"  # face down to others
+    # both: the Chinese name, then F2's English, one word (a line never breaks inside it)
+    assert group_text(G("peng:d9d9d9"), "both") == "碰peng:d9d9d9"
+    assert group_text(SeenGroup(GroupType.WEI, None), "both") == "偎wei:?"
 
 
 def test_seats_named_from_the_player_as_the_web_table_names_them() -> None:
@@ -177,3 +180,29 @@ def test_the_settlement_names_the_seats_from_the_player(players: int, dealer: in
         assert not re.search(r"\d号位|[Ss]eat \d", text)
     numbered = _settlement(result, "en", None)
     assert numbered.startswith(f"Seat {winner} wins") and f"seat {other}: " in numbered
+
+
+@pytest.mark.parametrize("lang", ["en", "zh", "both"])
+def test_the_hu_xi_line_lists_every_seat_but_the_winner_the_player_too(lang: Lang) -> None:
+    """The settlement's last hu-xi line (R10.6) is of the seats that did not win: when another
+    seat wins, the player is among them, named 你/you, and the label does not say "the others"
+    (which reads as the player's opponents)."""
+    result = _won(3, 0)
+    winner = result.winner
+    assert winner is not None
+    you = (winner + 1) % 3
+    zh, en = relative_names(you, 3)
+    lines = _settlement(result, lang, you).splitlines()
+    line = lines[next(i for i, li in enumerate(lines) if li.startswith(("payments", "输赢"))) + 1]
+    label = {
+        "en": "current hu-xi of the seats that did not win",
+        "zh": "没胡的各家现在的胡息",
+        "both": "没胡的各家现在的胡息 / current hu-xi of the seats that did not win",
+    }[lang]
+    assert line.startswith(label + "   ")
+    for seat in range(3):
+        name = {"en": en[seat], "zh": zh[seat], "both": f"{zh[seat]} / {en[seat]}"}[lang]
+        if seat == winner:
+            assert f"{name}: " not in line
+        else:
+            assert f"{name}: {result.other_huxi[seat]}" in line

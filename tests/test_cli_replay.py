@@ -422,7 +422,7 @@ def test_replay_text_mode_reads_in_chinese_and_in_both(
     lines = out.splitlines()
     assert lines[0] == "规则 hunan，0号位坐庄"
     assert "  0号位打出一x1" in lines and "> 1号位: hu" in lines  # the action stays in F3
-    assert "1号位胡拾d10" in out and "输赢" in out and "其他人现在的胡息" in out
+    assert "1号位胡拾d10" in out and "输赢" in out and "没胡的各家现在的胡息" in out
     english = ("seat", "dealt", "discards", "wins", "payments", "current", "record")
     assert not [w for w in english if w in out]
     code, both, _ = run(["replay", path], capsys)  # the default: Chinese, then English

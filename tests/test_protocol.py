@@ -7,10 +7,10 @@ import sys
 from pathlib import Path
 
 from paohuzi.bots import GreedyBot, RandomBot, play_hand
-from paohuzi.bots.protocol import SubprocessBot
+from paohuzi.bots.protocol import UNASKED, SubprocessBot
 from paohuzi.engine.actions import PASS, Action
 from paohuzi.engine.game import Game
-from paohuzi.engine.observation import Observation
+from paohuzi.engine.observation import Observation, observe
 from paohuzi.engine.record import Record, record_of, replay
 
 EXAMPLE = Path(__file__).parent.parent / "examples" / "bots" / "random_bot.py"
@@ -163,3 +163,37 @@ def test_a_bot_that_exits_plays_the_default_and_is_started_again_next_hand() -> 
     finally:
         bot.close()
     assert bot._process.returncode == 0  # the program did exit (after its one line)
+
+
+def test_a_bot_that_floods_its_output_is_stopped_with_its_lines_bounded() -> None:
+    """``cmd:yes`` grew the memory without end: lines that answer nothing wait in a queue that
+    holds at most UNASKED of them; the program is stopped, the seat plays the default."""
+    flood = f"import sys\nfor _ in range({3 * UNASKED}): print('y')\nsys.stdout.flush()\n"
+    bot = _broken(flood)
+    try:
+        bot._reader.join()  # at the program's end, or once it stopped the program
+        assert bot._lines.qsize() <= UNASKED + 1  # not its 30,000 lines
+        game = Game(seed=1)
+        play_hand(game, [bot, RandomBot(1), RandomBot(2)])
+        assert game.is_over
+        assert f"the bot sent {UNASKED} lines that answer nothing" in bot.errors
+        assert not bot.alive
+    finally:
+        bot.close()
+
+
+def test_a_bot_that_prints_for_ever_is_given_up_on_each_hand() -> None:
+    """The tester's ``cmd:yes``: the program never stops printing."""
+    bot = _broken("while True: print('y')")
+    try:
+        for i in range(2):
+            game = Game(seed=i)
+            bot._sync(observe(game, 0))  # the hand's start, the program started again if gone
+            bot._reader.join()  # it stops reading (and stops the program) at UNASKED lines
+            assert bot._lines.qsize() <= UNASKED + 1
+            play_hand(game, [bot, RandomBot(1), RandomBot(2)])
+            assert game.is_over
+        assert bot.errors.count(f"the bot sent {UNASKED} lines that answer nothing") == 2
+        assert bot.starts == 2
+    finally:
+        bot.close()

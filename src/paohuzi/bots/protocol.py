@@ -43,6 +43,9 @@ DEFAULT_TIMEOUT = 10.0
 UNREAD = 10_000
 """Messages a program may leave unread before it is stopped as not reading its input (a hand
 sends a few hundred)."""
+UNASKED = 10_000
+"""Lines a program may send that answer nothing (since its last legal answer) before it is stopped
+as flooding its output: unread, they would fill the memory (a hand asks a few dozen questions)."""
 log = logging.getLogger("paohuzi.protocol")
 
 JSON = dict[str, Any]
@@ -173,10 +176,12 @@ class SubprocessBot:
             bufsize=1,
         )
         self.starts += 1
-        self._lines: queue.Queue[str | None] = queue.Queue()
+        # Room for the end of output after UNASKED lines: the reader never waits to put.
+        self._lines: queue.Queue[str | None] = queue.Queue(UNASKED + 1)
+        self._unasked = 0
         assert self._process.stdout is not None and self._process.stdin is not None
         self._reader = threading.Thread(
-            target=self._read, args=(self._process.stdout,), daemon=True
+            target=self._read, args=(self._process, self._lines), daemon=True
         )
         self._reader.start()
         # Messages are written by a thread of their own: a program that does not read its
@@ -191,10 +196,17 @@ class SubprocessBot:
         self._dead = False
         self._fresh = True
 
-    def _read(self, stream: IO[str]) -> None:
-        for line in stream:
-            self._lines.put(line)
-        self._lines.put(None)
+    @staticmethod
+    def _read(process: subprocess.Popen[str], lines: queue.Queue[str | None]) -> None:
+        """Queue the program's lines; stop it once UNASKED lines wait unread (:meth:`_stale`
+        then finds them and gives up on it)."""
+        assert process.stdout is not None
+        for line in process.stdout:
+            if lines.qsize() >= UNASKED:
+                process.kill()
+                return
+            lines.put(line)
+        lines.put(None)
 
     def _write(self, stream: IO[str]) -> None:
         while (text := self._outbox.get()) is not None:
@@ -259,6 +271,14 @@ class SubprocessBot:
             if line is None:
                 self._fail("the bot exited", gone=True)
                 return
+            self._answered_nothing()
+
+    def _answered_nothing(self) -> None:
+        """Count a line that was no legal answer; stop a program that sends too many."""
+        self._unasked += 1
+        if self._unasked >= UNASKED:
+            self._fail(f"the bot sent {UNASKED} lines that answer nothing", gone=True)
+            self._process.kill()
 
     def act(self, observation: Observation) -> Action:
         self._sync(observation)
@@ -281,10 +301,13 @@ class SubprocessBot:
             answer = line.strip()
             quoted = repr(answer[:80]) + ("…" if len(answer) > 80 else "")
             self._fail(f"unreadable answer {quoted}: {error}")
+            self._answered_nothing()
             return self._refuse(legal, str(error))
         if action not in legal:
             self._fail(f"illegal answer {line.strip()!r}")
+            self._answered_nothing()
             return self._refuse(legal, f"{action} is not legal now")
+        self._unasked = 0
         return action
 
     def _refuse(self, legal: Sequence[Action], message: str) -> Action:

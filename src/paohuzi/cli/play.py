@@ -3,17 +3,23 @@
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
+from rich.markup import escape
+from rich.measure import Measurement
+from rich.padding import Padding
 from rich.table import Table
+from rich.text import Text
 
 from paohuzi.bots import Bot
 from paohuzi.bots.loader import close_bot, describe_specs, load_bot
-from paohuzi.cli.prompt import Console, ask
+from paohuzi.cli.prompt import Console, ask, interactive
+from paohuzi.cli.puzzles import _at_least
 from paohuzi.cli.render import (
     Lang,
     describe,
@@ -57,7 +63,9 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--seed", type=int, help="seed of the deals (default: random)")
     parser.add_argument("--dealer", type=int, help="first dealer (default: random)")
     parser.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
-    parser.add_argument("--hands", type=int, default=0, help="stop after this many hands (0: ask)")
+    parser.add_argument(
+        "--hands", type=_at_least(0), default=0, help="stop after this many hands (0: ask)"
+    )
     parser.add_argument("--rules", choices=sorted(PRESETS), default="hunan")
     add_players_argument(parser)
     parser.add_argument("--save-dir", default=".", help="where a saved record goes (default .)")
@@ -104,6 +112,10 @@ class Leave(Exception):
 
 
 QUIT = frozenset({"q", "quit"})
+
+INVALID = 100
+"""Answers in a row that choose nothing (invalid ones, hints) after which a player who is not at
+a terminal (a script, a pipe) leaves as on q: input that loops would never choose."""
 
 
 def named_discard(answer: str, legal: list[Kind], hand: tuple[int, ...], lang: Lang = "en") -> Kind:
@@ -208,19 +220,25 @@ class TerminalTable:
             dealer = w(f"庄家：{dealer_zh}", f"dealer: {dealer_en}")
         else:
             dealer = w(f"庄家 {obs.dealer}号位", f"dealer seat {obs.dealer}")
-        console.rule(f"{w('墩', 'wall')} {obs.wall} · {dealer} · 亮张 {_card(obs.liang)}")
+        title = f"{w('墩', 'wall')} {obs.wall} · {dealer} · 亮张 {_card(obs.liang)}"
+        if Text.from_markup(title).cell_len + 4 <= console.width:
+            console.rule(title)
+        else:  # a rule would cut its title, and the 亮张 with it
+            console.print(title)
+        rows = [self._seat_cells(obs, s, totals, lit) for s in obs.seating.playing]
         view = Table(box=None, padding=(0, 1), show_header=False)
-        for s in obs.seating.playing:
-            who = w(*self.who(s, obs))
-            tables = " ".join(_group(g, lit, self.lang) for g in obs.tables[s]) or "—"
-            rows = " ".join(_card(k, lit) if k in lit else KIND_NAMES[k] for k in obs.rows[s])
-            view.add_row(
-                f"[bold]{who}[/bold]" + ("" if totals is None else f" ({totals[s]:+d})"),
-                w(f"手里{obs.hand_sizes[s]}张", f"{obs.hand_sizes[s]} in hand"),
-                f"{w('桌上', 'table')}: {tables}",
-                f"{w('牌前', 'discards')}: {rows or '—'}",
-            )
-        console.print(view)
+        for cells in rows:
+            view.add_row(*cells)
+        wide = console.options.update_width(sys.maxsize)
+        if Measurement.get(console, wide, view).maximum <= console.width:
+            console.print(view)
+        else:
+            # Too narrow for a seat a line: a table would fold or cut the cards of a cell,
+            # so each seat takes its lines, wrapped between cards.
+            for who, held, tables, discards in rows:
+                console.print(f"{who}  {held}")
+                console.print(Padding(tables, (0, 0, 0, 3), expand=False))
+                console.print(Padding(discards, (0, 0, 0, 3), expand=False))
         out = obs.seating.sitting_out
         if self.relative and out is not None:
             zh, en = self.who(out, obs)
@@ -230,7 +248,7 @@ class TerminalTable:
         loose = [k for k in range(len(hand)) for _ in range(hand[k]) if hand[k] != 3]
         text = " ".join(_card(k, lit) for k in loose)
         if kans:
-            text += "   坎: " + "  ".join(
+            text += f"   {w('坎', 'kan')}: " + "  ".join(
                 " ".join(_card(k, lit) for _ in range(SET_SIZE)) for k in kans
             )
         console.print(f"{w('你的手牌', 'your hand')}: {text}")
@@ -240,6 +258,21 @@ class TerminalTable:
             source_zh = _SOURCES_ZH[obs.offer_source] if obs.offer_source else ""
             offer = f"{w('亮出的牌', 'on offer')}: {_card(obs.offer, lit)}"
             console.print(f"{offer} ({w(whose_zh + source_zh, f'{source} {whose}')})")
+
+    def _seat_cells(
+        self, obs: Observation, s: int, totals: list[int] | None, lit: frozenset[Kind]
+    ) -> tuple[str, str, str, str]:
+        """Seat ``s`` on the table: its name (and total), cards in hand, groups, discards."""
+        w = self.w
+        who = f"[bold]{w(*self.who(s, obs))}[/bold]"
+        tables = " ".join(_group(g, lit, self.lang) for g in obs.tables[s]) or "—"
+        rows = " ".join(_card(k, lit) if k in lit else KIND_NAMES[k] for k in obs.rows[s])
+        return (
+            who + ("" if totals is None else f" ({totals[s]:+d})"),
+            w(f"手里{obs.hand_sizes[s]}张", f"{obs.hand_sizes[s]} in hand"),
+            f"{w('桌上', 'table')}: {tables}",
+            f"{w('牌前', 'discards')}: {rows or '—'}",
+        )
 
     def hint(self, obs: Observation) -> None:
         huxi, waits = obs.hint()
@@ -270,7 +303,17 @@ class TerminalTable:
             n = len(options)
             prompt = self.w(f"选 1-{n}，h 提示，q 退出", f"choose 1-{n}, h for a hint, q to quit")
         prompt += ": "
+        unchosen = 0
         while True:
+            if unchosen == INVALID and not interactive():
+                self.console.print(
+                    self.w(
+                        f"连续 {INVALID} 个回答都没有选择，离开",
+                        f"{INVALID} answers in a row chose nothing: leaving",
+                    )
+                )
+                raise Leave
+            unchosen += 1
             answer = ask(self.console, prompt).strip().lower()
             if answer == "h":
                 self.hint(obs)
@@ -347,17 +390,29 @@ def _label(action: Action, lang: Lang = "en") -> str:
 
 
 def _save(console: Console, game: Game, directory: str, lang: Lang = "en") -> None:
-    path = Path(directory) / f"paohuzi-{time.strftime('%Y%m%d-%H%M%S')}.phz.json"
-    try:
-        path.write_text(json.dumps(record_of(game).to_json(), ensure_ascii=False) + "\n")
-    except OSError as error:
-        failed = words(lang, "没能保存", "could not save")
-        console.print(f"[red]{failed} {path}: {error.strerror}[/red]")
+    """Save the record in ``directory`` under a name no other file has (``-2``, ``-3`` … after
+    the time when a record of the same second is there)."""
+    stem = f"paohuzi-{time.strftime('%Y%m%d-%H%M%S')}"
+    text = json.dumps(record_of(game).to_json(), ensure_ascii=False) + "\n"
+    for n in itertools.count(1):
+        path = Path(directory) / f"{stem}{'' if n == 1 else f'-{n}'}.phz.json"
+        try:
+            with path.open("x", encoding="utf-8") as file:
+                file.write(text)
+        except FileExistsError:
+            continue
+        except OSError as error:
+            failed = words(lang, "没能保存", "could not save")
+            console.print(f"[red]{failed} {escape(str(path))}: {escape(str(error.strerror))}[/red]")
+            return
+        console.print(f"{words(lang, '已保存', 'saved')} {escape(str(path))}")
         return
-    console.print(f"{words(lang, '已保存', 'saved')} {path}")
 
 
 def run(args: argparse.Namespace) -> int:
+    if sys.stdout is None:  # started with standard output closed (>&-)
+        print("paohuzi play: error: standard output is closed", file=sys.stderr)
+        return 2
     console = Console(highlight=False)
     rules = rules_of(args)
     try:
@@ -433,6 +488,7 @@ def run(args: argparse.Namespace) -> int:
                     markup=False,
                 )
             except (KeyboardInterrupt, EOFError):
+                console.print()  # the answer's line, which the key did not end
                 answer = ""
             if answer.strip().lower().startswith("y"):
                 _save(console, game, args.save_dir, lang)

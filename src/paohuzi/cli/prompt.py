@@ -21,6 +21,7 @@ print is done; :func:`ctrl_c_between_prints` installs the handler that does so.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import select
 import signal
@@ -77,6 +78,18 @@ class Console(rich.console.Console):
     :func:`ctrl_c_between_prints`, the ``KeyboardInterrupt`` comes when the print is done.
     Only the main thread's prints hold it: the signal is raised in no other thread."""
 
+    def on_broken_pipe(self) -> None:
+        """Standard output's reader has gone (``| head``): quiet from here on, and
+        ``BrokenPipeError`` for the command to end as on any broken pipe (rich exits 1)."""
+        self.quiet = True
+        # What is still buffered for standard output goes nowhere, not into a second error
+        # when Python flushes it on the way out.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        with contextlib.suppress(AttributeError, OSError, ValueError):
+            os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+        raise BrokenPipeError
+
     def print(self, *objects: Any, **options: Any) -> None:
         if threading.current_thread() is not threading.main_thread():
             super().print(*objects, **options)
@@ -89,6 +102,15 @@ class Console(rich.console.Console):
             if not _Held.prints and _Held.ctrl_c:
                 _Held.ctrl_c = False
                 raise KeyboardInterrupt
+
+
+def interactive(stream: TextIO | None = None) -> bool:
+    """Whether ``stream`` (standard input by default) is a terminal a person types on."""
+    stream = sys.stdin if stream is None else stream
+    try:
+        return stream is not None and stream.isatty()
+    except (AttributeError, OSError, ValueError):
+        return False
 
 
 def wait_for_line(stream: TextIO | None = None) -> None:

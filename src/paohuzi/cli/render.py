@@ -220,11 +220,12 @@ GROUP_ZH = {
 
 def group_text(group: Group | SeenGroup, lang: Lang = "en") -> str:
     """A group as F2 writes it (``chi:x1x2x3``), in Chinese the type's Chinese name
-    (``吃:x1x2x3``): the card notation stays."""
+    (``吃:x1x2x3``), in both the Chinese name before the English (``吃chi:x1x2x3``, one word so
+    that a line never breaks inside a group): the card notation stays."""
     text = str(group)
-    if lang != "zh":
+    if lang == "en":
         return text
-    return GROUP_ZH[group.type] + text[len(group.type.value) :]
+    return GROUP_ZH[group.type] + (text if lang == "both" else text[len(group.type.value) :])
 
 
 MINGTANG_EN = {
@@ -308,8 +309,14 @@ def print_settlement(
         console.print(w(f"底数 {score.points}", f"points {score.points}"))
     paid = "   ".join(f"{seat(s)}: {p:+d}" for s, p in enumerate(result.payments))
     console.print(f"{w('输赢', 'payments')}   {paid}")
+    # Every seat but the winner's, the player's own among them: "the others" would read as
+    # the player's opponents.
     others = "   ".join(f"{seat(s)}: {h}" for s, h in sorted(result.other_huxi.items()))
-    console.print(f"{w('其他人现在的胡息', 'current hu-xi of the others')}   {others}")
+    if result.winner is None:
+        label = w("各家现在的胡息", "current hu-xi of every seat")
+    else:
+        label = w("没胡的各家现在的胡息", "current hu-xi of the seats that did not win")
+    console.print(f"{label}   {others}")
     if totals is not None:
         console.print(
             f"{w('总分', 'match total')}   "
