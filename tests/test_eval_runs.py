@@ -16,6 +16,7 @@ from paohuzi.bots import make_bot
 from paohuzi.cli import main, runs
 from paohuzi.engine.observation import Observation
 from paohuzi.tools import distributed, tournament
+from paohuzi.tools.workers import leave
 from tests.clock import wait_until
 
 
@@ -234,7 +235,7 @@ def test_a_run_of_a_billion_deals_makes_its_jobs_as_they_go(
 
 def test_pool_workers_leave_ctrl_c_to_their_parent() -> None:
     handlers = distributed.run_jobs(signal.getsignal, [signal.SIGINT] * 2, workers=2)
-    assert list(handlers) == [signal.SIG_IGN] * 2
+    assert list(handlers) == [leave] * 2
 
 
 @pytest.mark.skipif(

@@ -3,15 +3,25 @@ game."""
 
 from __future__ import annotations
 
+import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from paohuzi.bots import GreedyBot, RandomBot, play_hand
-from paohuzi.bots.protocol import UNASKED, SubprocessBot
+from paohuzi.bots.base import Bot, bot_choice
+from paohuzi.bots.protocol import (
+    PROTOCOL,
+    UNASKED,
+    SubprocessBot,
+    event_json,
+    observation_json,
+)
 from paohuzi.engine.actions import PASS, Action
 from paohuzi.engine.game import Game
 from paohuzi.engine.observation import Observation, observe
 from paohuzi.engine.record import Record, record_of, replay
+from paohuzi.engine.rules import HUNAN
 
 EXAMPLE = Path(__file__).parent.parent / "examples" / "bots" / "random_bot.py"
 
@@ -188,12 +198,65 @@ def test_a_bot_that_prints_for_ever_is_given_up_on_each_hand() -> None:
     try:
         for i in range(2):
             game = Game(seed=i)
-            bot._sync(observe(game, 0))  # the hand's start, the program started again if gone
+            bot.begin(observe(game, 0))  # the hand's start, the program started again if gone
             bot._reader.join()  # it stops reading (and stops the program) at UNASKED lines
             assert bot._lines.qsize() <= UNASKED + 1
-            play_hand(game, [bot, RandomBot(1), RandomBot(2)])
+            bots: list[Bot] = [bot, RandomBot(1), RandomBot(2)]
+            while (seat := game.to_act) is not None:  # play_hand, but begun already
+                game.apply(bot_choice(bots[seat], game, seat))
+            bot.end(observe(game, 0))
             assert game.is_over
         assert bot.errors.count(f"the bot sent {UNASKED} lines that answer nothing") == 2
         assert bot.starts == 2
     finally:
         bot.close()
+
+
+LOGGER = """
+import json, sys
+log = open(sys.argv[1], "a", encoding="utf-8")
+for line in sys.stdin:
+    log.write(line)
+    log.flush()
+    message = json.loads(line)
+    if message["type"] == "ask":
+        print(message["legal"][0], flush=True)
+"""
+
+
+def test_start_is_the_deals_state_and_only_the_events_after_it_follow(tmp_path: Path) -> None:
+    """A program that adds the events to ``start``'s state must get the hand's state, every
+    event once: ``start`` came at a seat's first question (at the end for the seat sitting
+    out, R12) and was followed by every event of the hand, the ones already in it too."""
+    four = replace(HUNAN, players=4)
+    script = tmp_path / "logger.py"
+    script.write_text(LOGGER, encoding="utf-8")
+    for dealer in (0, 1):
+        game = Game(four, dealer=dealer, seed=dealer + 5)
+        dealt = game.clone()
+        out = game.seating.sitting_out
+        assert out is not None
+        seats = (out, game.seating.playing[-1])  # the seat sitting out, and the last to play
+        logs = {seat: tmp_path / f"seat{seat}-{dealer}.jsonl" for seat in seats}
+        programs = {
+            seat: SubprocessBot([sys.executable, str(script), str(logs[seat])]) for seat in seats
+        }
+        try:
+            play_hand(game, [programs.get(s) or GreedyBot() for s in range(4)])
+        finally:
+            for program in programs.values():
+                program.close()
+        for seat in seats:
+            messages = [json.loads(line) for line in logs[seat].read_text().splitlines()]
+            start = observe(dealt, seat)
+            assert messages[0] == {
+                "type": "start",
+                "protocol": PROTOCOL,
+                "seed": None,
+                "rules": four.to_json(),
+                **observation_json(start),
+            }
+            events = [m for m in messages if m["type"] == "event"]
+            after = observe(game, seat).events[len(start.events) :]
+            assert events == [event_json(e) for e in after]
+            assert messages[-1]["type"] == "end"

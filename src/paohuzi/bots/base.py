@@ -37,16 +37,23 @@ def bot_choice(bot: Bot, game: Game, seat: int) -> Action:
     return bot.act(observe(game, seat))
 
 
+def tell(bots: Sequence[Bot | None], game: Game, hook: str) -> None:
+    """Show each bot that has a ``hook`` method (``begin``: the hand is dealt; ``end``: it is
+    over) its seat's observation of ``game``."""
+    for seat, bot in enumerate(bots):
+        call = getattr(bot, hook, None)
+        if call is not None:
+            call(observe(game, seat))
+
+
 def play_hand(game: Game, bots: Sequence[Bot]) -> GameResult:
     """Play ``game`` to its end, seat ``s`` choosing with ``bots[s]``, and return how it
-    ended (each choice by :func:`bot_choice`). A bot with an ``end`` method is shown its final
-    observation."""
+    ended (each choice by :func:`bot_choice`). A bot with a ``begin`` method is shown its
+    observation of the deal first, one with an ``end`` method its final observation."""
+    tell(bots, game, "begin")
     while (seat := game.to_act) is not None:
         game.apply(bot_choice(bots[seat], game, seat))
-    for seat, bot in enumerate(bots):
-        end = getattr(bot, "end", None)
-        if end is not None:
-            end(observe(game, seat))
+    tell(bots, game, "end")
     result = game.result
     assert result is not None  # played to the end
     return result

@@ -250,16 +250,25 @@ class SubprocessBot:
         log.warning("bot %s: started again for a new hand", self.name)
 
     def _sync(self, obs: Observation) -> None:
-        """Send the start of a new hand, then every event not sent yet."""
+        """Send the start of a new hand, then every event not sent yet. ``start`` is the
+        seat's state when it is sent; only the events after it follow (those before are in
+        that state already: a program adding them to it would count them twice)."""
         if len(obs.events) < self._sent_events or self._sent_events == 0:
             self._restart()
-            self._sent_events = 0
             start = {"type": "start", "protocol": PROTOCOL, "seed": self.seed}
             self._send({**start, "rules": obs.rules.to_json(), **observation_json(obs)})
             self._fresh = False
+            self._sent_events = max(1, len(obs.events))  # a hand's log opens with its deal
         for event in obs.events[self._sent_events :]:
             self._send(event_json(event))
         self._sent_events = len(obs.events)
+
+    def begin(self, observation: Observation) -> None:
+        """A hand is dealt: send its ``start`` now, for the seat's observation of the deal
+        (without this, ``start`` waits for the seat's first question, or the hand's end for a
+        seat that is never asked)."""
+        self._sent_events = 0
+        self._sync(observation)
 
     def _stale(self) -> None:
         """Drop answers that came too late for their question (they would answer the next)."""

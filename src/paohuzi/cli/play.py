@@ -17,6 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 from paohuzi.bots import Bot
+from paohuzi.bots.base import tell
 from paohuzi.bots.loader import close_bot, describe_specs, load_bot
 from paohuzi.cli.prompt import Console, ask, interactive
 from paohuzi.cli.puzzles import _at_least
@@ -446,6 +447,7 @@ def run(args: argparse.Namespace) -> int:
                         "you sit this hand out (R12): the others play it",
                     )
                 )
+            tell(bots, game, "begin")
             while not isinstance(phase := game.phase, Over):
                 seat = phase.to_act
                 bot = bots[seat]
@@ -459,10 +461,7 @@ def run(args: argparse.Namespace) -> int:
             view.news(observe(game, args.seat))
             match.finish(game)
             print_settlement(console, phase.result, match.totals, lang, you=args.seat)
-            for s, bot in enumerate(bots):
-                end = getattr(bot, "end", None)
-                if end is not None:
-                    end(observe(game, s))
+            tell(bots, game, "end")
             if args.hands and match.hands >= args.hands:
                 return 0
             answer = ask(

@@ -17,7 +17,7 @@ from gymnasium.error import ResetNeeded
 from numpy.typing import NDArray
 
 from paohuzi.bots import Bot
-from paohuzi.bots.base import bot_choice
+from paohuzi.bots.base import bot_choice, tell
 from paohuzi.bots.loader import close_bot, load_bot, spec_kind
 from paohuzi.engine.action_ids import NUM_ACTIONS, id_to_action
 from paohuzi.engine.cards import NUM_KINDS
@@ -139,6 +139,7 @@ class SingleSeatEnv(gym.Env[dict[str, Any], int]):
                 None if s == self.seat else self._bot(next(chosen))
                 for s in range(self.rules.players)
             ]
+            tell(self._bots, self.game, "begin")  # a program's start, for this deal
             if options and "dealer" in options and self.seat == self.game.seating.sitting_out:
                 raise ValueError(
                     f"with dealer {self.game.dealer} seat {self.seat} sits the hand out (R12)"
@@ -191,6 +192,7 @@ class SingleSeatEnv(gym.Env[dict[str, Any], int]):
         result = self.game.result
         if result is not None:
             self._in_play = False
+            tell(self._bots, self.game, "end")
             return self._observation(), float(result.payments[self.seat]), True, False, {}
         return self._observation(), 0.0, False, False, {}
 

@@ -144,14 +144,22 @@ class Guarded:
     def act(self, observation: Observation) -> Any:  # pragma: no cover - game_act is used
         return self._bot.act(observation)
 
+    def begin(self, observation: Observation) -> None:
+        self._tell("begin", observation)
+
     def end(self, observation: Observation) -> None:
-        end = getattr(self._bot, "end", None)
-        if end is None:
+        self._tell("end", observation)
+
+    def _tell(self, hook: str, observation: Observation) -> None:
+        """Call the bot's ``begin`` or ``end`` if it has one, its failures recorded (the seat
+        -1: no decision)."""
+        call = getattr(self._bot, hook, None)
+        if call is None:
             return
         failures = getattr(self._bot, "errors", None)
         known = len(failures) if isinstance(failures, list) else 0
         try:
-            end(observation)
+            call(observation)
         except Exception as error:
             self._errors.append(BotError(self.name, self._deal, -1, one_line(error)))
         if isinstance(failures, list):
