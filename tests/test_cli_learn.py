@@ -172,17 +172,24 @@ def test_every_lesson_can_be_walked_in_the_terminal(tmp_path: Path, name: str) -
     assert "你 / you" in "".join(read)
 
 
-def test_progress_that_cannot_be_kept_is_said_once_and_the_lesson_goes_on(tmp_path: Path) -> None:
-    place = tmp_path / "a-directory"
-    place.mkdir()
-    child = spawn("cards", "--lang", "en", progress=place)
-    child.expect("Enter to go on, q to quit: ")
-    said = child.before
+def _quit_at_once(progress: Path) -> str:
+    """What lesson "cards" says with ``progress`` as its progress file, quit at the first
+    question (and that it exits 0)."""
+    child = spawn("cards", "--lang", "en", progress=progress)
+    child.expect(GO_ON_EN)
+    said: str = child.before
     child.sendline("q")
     child.expect(pexpect.EOF)
     child.close()
-    said += child.before
     assert child.exitstatus == 0
+    rest: str = child.before
+    return said + rest
+
+
+def test_progress_that_cannot_be_kept_is_said_once_and_the_lesson_goes_on(tmp_path: Path) -> None:
+    place = tmp_path / "a-directory"
+    place.mkdir()
+    said = _quit_at_once(place)
     assert said.count(f"cannot keep progress in {place}: it is a directory") == 1
     assert "progress is kept in" not in said
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a-directory"]
@@ -234,14 +241,7 @@ def test_a_fifo_or_a_link_to_one_as_progress_is_neither_read_nor_replaced(tmp_pa
     link = tmp_path / "link"
     link.symlink_to(fifo)
     for place in (fifo, link):
-        child = spawn("cards", "--lang", "en", progress=place)
-        child.expect(GO_ON_EN)
-        said = child.before
-        child.sendline("q")
-        child.expect(pexpect.EOF)
-        child.close()
-        said += child.before
-        assert child.exitstatus == 0
+        said = _quit_at_once(place)
         assert said.count(f"cannot keep progress in {place}: it is not a regular file") == 1
         assert "progress is kept in" not in said
     assert stat.S_ISFIFO(fifo.lstat().st_mode) and link.is_symlink()

@@ -457,18 +457,22 @@ def test_hands_below_zero_is_a_usage_error(hands: str, tmp_path: Path) -> None:
     assert done.stderr.count("\n") == 1 and "--hands" in done.stderr
 
 
-def test_a_closed_standard_output_is_a_one_line_error(tmp_path: Path) -> None:
-    done = subprocess.run(
+def _play_on(tmp_path: Path, **stdout: Any) -> subprocess.CompletedProcess[str]:
+    """``paohuzi play --seed 1`` with no input, its standard output as ``stdout`` says."""
+    return subprocess.run(
         [sys.executable, "-m", "paohuzi", "play", "--seed", "1"],
         cwd=tmp_path,
-        capture_output=False,
         stderr=subprocess.PIPE,
         stdin=subprocess.DEVNULL,
         text=True,
         timeout=60,
         env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(SRC)},
-        preexec_fn=lambda: os.close(1),
+        **stdout,
     )
+
+
+def test_a_closed_standard_output_is_a_one_line_error(tmp_path: Path) -> None:
+    done = _play_on(tmp_path, preexec_fn=lambda: os.close(1))
     assert done.returncode == 2
     assert done.stderr == "paohuzi play: error: standard output is closed\n"
 
@@ -478,16 +482,7 @@ def test_a_broken_pipe_on_standard_output_ends_quietly(tmp_path: Path) -> None:
     reader, writer = os.pipe()
     os.close(reader)  # the reader is gone before the first line
     try:
-        done = subprocess.run(
-            [sys.executable, "-m", "paohuzi", "play", "--seed", "1"],
-            cwd=tmp_path,
-            stdout=writer,
-            stderr=subprocess.PIPE,
-            stdin=subprocess.DEVNULL,
-            text=True,
-            timeout=60,
-            env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(SRC)},
-        )
+        done = _play_on(tmp_path, stdout=writer)
     finally:
         os.close(writer)
     assert (done.returncode, done.stderr) == (0, "")
