@@ -6,6 +6,7 @@ import json
 import os
 import re
 import stat
+import subprocess
 import sys
 from importlib import resources
 from pathlib import Path
@@ -339,3 +340,20 @@ def test_leaving_at_a_prompt_ends_the_output_with_a_newline(
     child.close()
     assert child.exitstatus == 0
     assert child.before.endswith("\r\n") and "progress is kept in" in child.before
+
+
+@pytest.mark.parametrize("closed", [0, 1], ids=["stdin", "stdout"])
+def test_a_closed_standard_stream_is_the_end_of_input_not_a_traceback(
+    tmp_path: Path, closed: int
+) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "paohuzi", "learn", "1"],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PAOHUZI_PROGRESS": str(tmp_path / "progress.json")},
+        preexec_fn=lambda: os.close(closed),
+    )
+    assert "Traceback" not in done.stderr and done.returncode == 0, done.stderr

@@ -139,8 +139,15 @@ def wait_for_line(stream: TextIO | None = None) -> None:
 
 def ask(console: rich.console.Console, prompt: str, *, markup: bool = True) -> str:
     """:meth:`rich.console.Console.input`, but a Ctrl-C typed at any moment, even before the
-    read began, ends the wait with ``KeyboardInterrupt`` (see the module docstring)."""
+    read began, ends the wait with ``KeyboardInterrupt`` (see the module docstring), and a
+    standard input or output that is closed is the end of input (``EOFError``), as for
+    ``input()`` at the end of a file, not its ``RuntimeError``."""
     if prompt:
         console.print(prompt, markup=markup, end="")
     wait_for_line()
-    return console.input()
+    try:
+        return console.input()
+    except RuntimeError as error:
+        if "lost sys.std" not in str(error):
+            raise
+        raise EOFError(str(error)) from None
