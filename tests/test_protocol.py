@@ -70,7 +70,7 @@ def test_answers_no_json_reader_agrees_on_fall_back_and_are_logged() -> None:
     program = """
 import itertools, sys
 answers = itertools.cycle([
-    '{"action": ' + "[" * 100000,
+    '{"action": ' + "[" * 10000,
     '{"action": "pass", "n": 1' + "0" * 5000 + "}",
     '{"action": NaN}',
 ])
@@ -260,3 +260,19 @@ def test_start_is_the_deals_state_and_only_the_events_after_it_follow(tmp_path: 
             after = observe(game, seat).events[len(start.events) :]
             assert events == [event_json(e) for e in after]
             assert messages[-1]["type"] == "end"
+
+
+def test_one_endless_line_ends_the_programs_output_with_memory_bounded() -> None:
+    """A program printing one line that never ends: the reader takes at most LONGEST
+    characters of it, then stops the program; the seat plays the default."""
+    bot = _broken("import sys\nwhile True: sys.stdout.write('y' * 4096)")
+    try:
+        game = Game(seed=1)
+        play_hand(game, [bot, RandomBot(1), RandomBot(2)])
+        assert game.is_over
+        bot._reader.join()
+        assert bot._lines.qsize() <= 1
+        assert bot._process.wait(timeout=30) < 0  # stopped by a signal (a bound, not a speed)
+        assert any(e in _GONE for e in bot.errors)
+    finally:
+        bot.close()

@@ -43,9 +43,13 @@ DEFAULT_TIMEOUT = 10.0
 UNREAD = 10_000
 """Messages a program may leave unread before it is stopped as not reading its input (a hand
 sends a few hundred)."""
-UNASKED = 10_000
+UNASKED = 1_000
 """Lines a program may send that answer nothing (since its last legal answer) before it is stopped
-as flooding its output: unread, they would fill the memory (a hand asks a few dozen questions)."""
+as flooding its output: unread, they would fill the memory (a hand asks a few dozen questions;
+with :data:`LONGEST`, at most 16 MB wait)."""
+LONGEST = 16_384
+"""Characters at most in a line from a program (an answer is a few dozen): a longer one ends
+its output, as if it had exited."""
 log = logging.getLogger("paohuzi.protocol")
 
 JSON = dict[str, Any]
@@ -199,12 +203,16 @@ class SubprocessBot:
     @staticmethod
     def _read(process: subprocess.Popen[str], lines: queue.Queue[str | None]) -> None:
         """Queue the program's lines; stop it once UNASKED lines wait unread (:meth:`_stale`
-        then finds them and gives up on it)."""
+        then finds them and gives up on it), or at a line longer than :data:`LONGEST` (read a
+        piece at a time: one endless line would fill the memory), which ends its output."""
         assert process.stdout is not None
-        for line in process.stdout:
+        while line := process.stdout.readline(LONGEST + 1):
             if lines.qsize() >= UNASKED:
                 process.kill()
                 return
+            if len(line) > LONGEST:
+                process.kill()
+                break
             lines.put(line)
         lines.put(None)
 
