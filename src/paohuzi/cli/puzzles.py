@@ -40,18 +40,16 @@ def add_parser(commands: Any) -> None:
     )
     harvest.add_argument("out", type=Path, help="the JSON-lines file to append to")
     harvest.add_argument("--seed", type=int, default=1)
-    harvest.add_argument(
-        "--hands", type=_at_least(0), default=100, help="hands 0 … N-1 of the seed"
-    )
-    harvest.add_argument("--first", type=_at_least(0), default=0, help="the first hand")
-    harvest.add_argument("--limit", type=_at_least(0), help="stop once OUT holds this many puzzles")
-    harvest.add_argument("--theme-limit", type=_at_least(0), help="puzzles a theme takes at most")
+    harvest.add_argument("--hands", type=at_least(0), default=100, help="hands 0 … N-1 of the seed")
+    harvest.add_argument("--first", type=at_least(0), default=0, help="the first hand")
+    harvest.add_argument("--limit", type=at_least(0), help="stop once OUT holds this many puzzles")
+    harvest.add_argument("--theme-limit", type=at_least(0), help="puzzles a theme takes at most")
     # a standard error needs two samples at least
     harvest.add_argument(
-        "--screen", type=_at_least(2), default=300, help="samples of the screen (2 or more)"
+        "--screen", type=at_least(2), default=300, help="samples of the screen (2 or more)"
     )
     harvest.add_argument(
-        "--check", type=_at_least(2), default=2000, help="samples of the re-check (2 or more)"
+        "--check", type=at_least(2), default=2000, help="samples of the re-check (2 or more)"
     )
     harvest.set_defaults(run=run_harvest)
     check = actions.add_parser(
@@ -81,7 +79,7 @@ def add_parser(commands: Any) -> None:
     listing.set_defaults(run=run_themes)
 
 
-def _at_least(low: int) -> Callable[[str], int]:
+def at_least(low: int) -> Callable[[str], int]:
     """An argument type: a whole number no less than ``low``."""
 
     def number(text: str) -> int:
