@@ -19,8 +19,8 @@ from rich.text import Text
 from paohuzi.bots import Bot
 from paohuzi.bots.base import tell
 from paohuzi.bots.loader import close_bot, describe_specs, load_bot
+from paohuzi.cli.argtypes import whole
 from paohuzi.cli.prompt import Console, ask, interactive
-from paohuzi.cli.puzzles import at_least
 from paohuzi.cli.render import (
     Lang,
     describe,
@@ -65,7 +65,7 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--dealer", type=int, help="first dealer (default: random)")
     parser.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     parser.add_argument(
-        "--hands", type=at_least(0), default=0, help="stop after this many hands (0: ask)"
+        "--hands", type=whole(0), default=0, help="stop after this many hands (0: ask)"
     )
     parser.add_argument("--rules", choices=sorted(PRESETS), default="hunan")
     add_players_argument(parser)

@@ -7,11 +7,11 @@ import datetime
 import json
 import sys
 import time
-from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from paohuzi.cli.argtypes import whole
 from paohuzi.puzzles import (
     PuzzleError,
     check_puzzle,
@@ -40,16 +40,16 @@ def add_parser(commands: Any) -> None:
     )
     harvest.add_argument("out", type=Path, help="the JSON-lines file to append to")
     harvest.add_argument("--seed", type=int, default=1)
-    harvest.add_argument("--hands", type=at_least(0), default=100, help="hands 0 … N-1 of the seed")
-    harvest.add_argument("--first", type=at_least(0), default=0, help="the first hand")
-    harvest.add_argument("--limit", type=at_least(0), help="stop once OUT holds this many puzzles")
-    harvest.add_argument("--theme-limit", type=at_least(0), help="puzzles a theme takes at most")
+    harvest.add_argument("--hands", type=whole(0), default=100, help="hands 0 … N-1 of the seed")
+    harvest.add_argument("--first", type=whole(0), default=0, help="the first hand")
+    harvest.add_argument("--limit", type=whole(0), help="stop once OUT holds this many puzzles")
+    harvest.add_argument("--theme-limit", type=whole(0), help="puzzles a theme takes at most")
     # a standard error needs two samples at least
     harvest.add_argument(
-        "--screen", type=at_least(2), default=300, help="samples of the screen (2 or more)"
+        "--screen", type=whole(2), default=300, help="samples of the screen (2 or more)"
     )
     harvest.add_argument(
-        "--check", type=at_least(2), default=2000, help="samples of the re-check (2 or more)"
+        "--check", type=whole(2), default=2000, help="samples of the re-check (2 or more)"
     )
     harvest.set_defaults(run=run_harvest)
     check = actions.add_parser(
@@ -77,21 +77,6 @@ def add_parser(commands: Any) -> None:
     words.set_defaults(run=run_explain)
     listing = actions.add_parser("themes", help="the themes and their counts, as JSON")
     listing.set_defaults(run=run_themes)
-
-
-def at_least(low: int) -> Callable[[str], int]:
-    """An argument type: a whole number no less than ``low``."""
-
-    def number(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-        if value < low:
-            raise argparse.ArgumentTypeError(f"must be {low} or more, not {value}")
-        return value
-
-    return number
 
 
 def _reason(error: OSError) -> str:

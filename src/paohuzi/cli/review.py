@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
-from collections.abc import Callable
 from typing import Any
 
 from rich.console import Console
@@ -14,6 +12,7 @@ from rich.progress import Progress
 from rich.table import Table
 
 from paohuzi.bots.expert import DEFAULT_BUDGET, ExpertBot
+from paohuzi.cli.argtypes import finite, whole
 from paohuzi.cli.render import out_console
 from paohuzi.cli.replay import read_record
 from paohuzi.engine.record import RecordError
@@ -40,10 +39,10 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--budget", type=seconds, default=DEFAULT_BUDGET, help="seconds a decision")
     parser.add_argument(
         "--samples",
-        type=bounded(1, MAX_SAMPLES),
+        type=whole(1, MAX_SAMPLES),
         help=f"samples a decision instead of a time budget (1–{MAX_SAMPLES})",
     )
-    parser.add_argument("--top", type=bounded(0, 1000), default=5, help="how many mistakes to list")
+    parser.add_argument("--top", type=whole(0, 1000), default=5, help="how many mistakes to list")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", action="store_true")
     parser.set_defaults(run=run)
@@ -53,30 +52,8 @@ MAX_SAMPLES = 100_000
 """The most samples a decision ``--samples`` may ask for."""
 
 
-def seconds(text: str) -> float:
-    """``--budget``: a finite number of seconds above 0."""
-    try:
-        found = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-    if not (math.isfinite(found) and found > 0):
-        raise argparse.ArgumentTypeError(f"seconds are a finite number above 0, not {text}")
-    return found
-
-
-def bounded(low: int, high: int) -> Callable[[str], int]:
-    """An argparse type: an integer from ``low`` to ``high``."""
-
-    def number(text: str) -> int:
-        try:
-            found = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-        if not low <= found <= high:
-            raise argparse.ArgumentTypeError(f"{found} is not from {low} to {high}")
-        return found
-
-    return number
+seconds = finite("seconds", zero=False)
+"""``--budget``: a finite number of seconds above 0."""
 
 
 def review(

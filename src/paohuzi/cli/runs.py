@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 import time
 from pathlib import Path
@@ -12,6 +11,7 @@ from typing import Any
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+from paohuzi.cli.argtypes import finite
 from paohuzi.tools.runlog import RunLog
 from paohuzi.tools.tournament import HandOutcome
 
@@ -21,15 +21,8 @@ ERROR_LINES = 10
 """A bot's errors printed one a line; the rest are only counted (a broken bot made hundreds)."""
 
 
-def minutes(text: str) -> float:
-    """``--minutes``: a finite number, 0 or more (0: one deal)."""
-    try:
-        found = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of minutes: {text!r}") from None
-    if not math.isfinite(found) or found < 0:
-        raise argparse.ArgumentTypeError(f"minutes are a finite number, 0 or more, not {text}")
-    return found
+minutes = finite("minutes", zero=True)
+"""``--minutes``: a finite number, 0 or more (0: one deal)."""
 
 
 def add_run_arguments(parser: argparse.ArgumentParser, out_help: str) -> None:
