@@ -21,6 +21,7 @@ from paohuzi.bots.learned import (
     LearnedBot,
     QNet,
     action_features,
+    product,
     settle,
 )
 from paohuzi.cli import main
@@ -43,6 +44,21 @@ from tests.test_game_invariants import hidden_reshuffle
 from tests.test_game_win import DEALER, SEAT2, WAITING, pass_until
 
 SHIPPED = Path(__file__).parent.parent / "src" / "paohuzi" / "bots" / CHECKPOINT
+
+
+def test_the_networks_product_leaves_the_invalid_flag_to_the_values() -> None:
+    # The suite turns warnings into errors; OpenBLAS sometimes flags finite products as
+    # invalid (numpy#13173, #24067), which failed a CI run. The product ignores the flag,
+    # and whatever is not a number still comes out as such.
+    a = np.array([[np.inf, 1.0]], dtype=np.float32)
+    b = np.array([[0.0], [2.0]], dtype=np.float32)
+    with pytest.raises(RuntimeWarning, match="invalid value"):
+        a @ b  # inf * 0: NumPy warns, the suite's filter makes it an error
+    assert np.isnan(product(a, b)).all()
+    x = np.array([[1.0, 2.0]], dtype=np.float32)
+    assert product(x, b).tolist() == [[4.0]]
+    with pytest.raises(RuntimeWarning, match="overflow"):
+        product(np.array([[3e38, 3e38]], dtype=np.float32), np.ones((2, 1), np.float32))
 
 
 def test_learned_acts_legally_and_the_same_when_hidden_cards_are_reshuffled() -> None:

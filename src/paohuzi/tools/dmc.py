@@ -37,7 +37,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from paohuzi.bots.greedy import GreedyBot
-from paohuzi.bots.learned import NUM_FEATURES, SCALE, Array, QNet, action_features
+from paohuzi.bots.learned import NUM_FEATURES, SCALE, Array, QNet, action_features, product
 from paohuzi.bots.rollout import sampled_payments
 from paohuzi.engine.actions import HU
 from paohuzi.engine.game import Game
@@ -82,10 +82,10 @@ def backward(net: QNet, inputs: list[Array], delta: Array) -> dict[str, Array]:
     backpropagation through the layers' ``inputs``."""
     grads: dict[str, Array] = {}
     for i in reversed(range(net.layers)):
-        grads[f"w{i}"] = inputs[i].T @ delta
+        grads[f"w{i}"] = product(inputs[i].T, delta)
         grads[f"b{i}"] = delta.sum(axis=0)
         if i:
-            delta = (delta @ net.params[f"w{i}"].T) * (inputs[i] > 0)
+            delta = product(delta, net.params[f"w{i}"].T) * (inputs[i] > 0)
     return grads
 
 
