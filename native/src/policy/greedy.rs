@@ -45,14 +45,18 @@ struct Known {
 // Every group's code and one fit in nine bits (0 is no group), a kind's count in three.
 const _: () = assert!(GTYPES.len() * SHAPES < 511 && KEYED_GROUPS * 9 <= 64 && NUM_KINDS * 3 <= 64);
 
-fn key_of(hand: &Counts, table: &[GroupCode]) -> Option<HandKey> {
-    debug_assert!(hand.iter().all(|&n| n <= 4));
+/// The table's part of a hand's key ([`HandKey`]), None for a table too long to remember.
+fn table_key(table: &[GroupCode]) -> Option<u64> {
     if table.len() > KEYED_GROUPS {
         return None;
     }
-    let cards = hand.iter().rev().fold(0u64, |key, &n| key << 3 | u64::from(n));
-    let groups = table.iter().fold(0u64, |key, g| key << 9 | u64::from(g.code() + 1));
-    Some((cards, groups))
+    Some(table.iter().fold(0u64, |key, g| key << 9 | u64::from(g.code() + 1)))
+}
+
+/// The hand's part of its key: its counts, three bits a kind.
+fn cards_key(hand: &Counts) -> u64 {
+    debug_assert!(hand.iter().all(|&n| n <= 4));
+    hand.iter().rev().fold(0u64, |key, &n| key << 3 | u64::from(n))
 }
 
 /// Of the kinds in the mask `kinds`, those the hand wins on, through the thread's
@@ -74,9 +78,12 @@ fn winning_kinds(ev: &Arc<Evaluator>, hand: &Counts, table: &[GroupCode], kinds:
 /// Not inlined: the waits are asked for a few hands in ten, and [`hand_value`]'s other path
 /// stays short.
 #[inline(never)]
-fn live_waits(ev: &Arc<Evaluator>, hand: &Counts, table: &[GroupCode], unseen: &[i64; NUM_KINDS]) -> i64 {
-    let wanted = (0..NUM_KINDS).filter(|&k| unseen[k] != 0).fold(0u32, |mask, k| mask | 1 << k);
-    let key = key_of(hand, table);
+fn live_waits(at: &Valuing<'_>, hand: &Counts) -> i64 {
+    let (ev, table, wanted) = (at.ev, at.table, at.wanted);
+    if wanted == 0 {
+        return 0; // nothing left to win on
+    }
+    let key = at.table_key.map(|groups| (cards_key(hand), groups));
     let wins = KNOWN.with_borrow_mut(|known| {
         if !known.ev.as_ref().is_some_and(|e| Arc::ptr_eq(e, ev)) {
             known.hands.clear();
@@ -96,7 +103,7 @@ fn live_waits(ev: &Arc<Evaluator>, hand: &Counts, table: &[GroupCode], unseen: &
         }
         wins & wanted
     });
-    (0..NUM_KINDS).filter(|&k| wins & (1 << k) != 0).map(|k| unseen[k]).sum()
+    (0..NUM_KINDS).filter(|&k| wins & (1 << k) != 0).map(|k| at.unseen[k]).sum()
 }
 
 /// A 吃 or 碰 must beat passing by this much (`CLAIM_MARGIN`).
@@ -126,24 +133,70 @@ fn holding_limit(fours: i32) -> i32 {
     HAND_SIZE as i32 + (fours - 1).max(0)
 }
 
-/// How good a hand and table are (`hand_value`).
-pub fn hand_value(
-    ev: &Arc<Evaluator>,
-    hand: &Counts,
-    table: &[GroupCode],
-    unseen: &[i64; NUM_KINDS],
+/// What [`hand_value`] reads besides the hand, worked out once for the hands it is asked
+/// about on one table (each discard of a decision): the table's hu-xi and cards, how many
+/// cards a full hand holds beside it, the kinds still unseen and the table's part of the
+/// hands' keys.
+struct Valuing<'a> {
+    ev: &'a Arc<Evaluator>,
+    table: &'a [GroupCode],
+    unseen: &'a [i64; NUM_KINDS],
     waits: bool,
-) -> f64 {
-    let mut value = 1.2 * ev.current_huxi(hand, table) as f64;
-    let mut isolated = 0;
+    table_huxi: i32,
+    /// The cards in hand that make the holding full (`holding_limit` less the table's).
+    full: i32,
+    /// The kinds with an unseen copy, as a bit mask.
+    wanted: u32,
+    table_key: Option<u64>,
+}
+
+impl<'a> Valuing<'a> {
+    fn new(
+        ev: &'a Arc<Evaluator>,
+        table: &'a [GroupCode],
+        unseen: &'a [i64; NUM_KINDS],
+        waits: bool,
+    ) -> Self {
+        let fours = table.iter().filter(|g| g.gtype.is_four()).count() as i32;
+        Valuing {
+            ev,
+            table,
+            unseen,
+            waits,
+            table_huxi: table.iter().map(|&g| ev.rules.huxi.code(g)).sum(),
+            full: holding_limit(fours) - table.iter().map(|&g| group_len(g)).sum::<i32>(),
+            wanted: (0..NUM_KINDS).filter(|&k| unseen[k] != 0).fold(0u32, |mask, k| mask | 1 << k),
+            table_key: table_key(table),
+        }
+    }
+}
+
+/// How good a hand and table are (`hand_value`): the same floating-point operations in the
+/// same order as the Python bot's.
+fn hand_value(at: &Valuing<'_>, hand: &Counts) -> f64 {
+    // `Evaluator::current_huxi`, the table's part taken from `at`.
+    let mut huxi = at.table_huxi;
+    let mut free = *hand;
+    for (k, n) in free.iter_mut().enumerate() {
+        match *n {
+            4 => huxi += at.ev.same_kind(GType::Ti, k as Kind),
+            3 => huxi += at.ev.same_kind(GType::Kan, k as Kind),
+            _ => continue,
+        }
+        *n = 0;
+    }
+    huxi += at.ev.best_partial_value(&free);
     let present = hand.iter().enumerate().filter(|(_, &n)| n > 0).fold(0u32, |m, (k, _)| m | 1 << k);
+    let held: i32 = hand.iter().map(|&n| i32::from(n)).sum();
+    let mut value = 1.2 * f64::from(huxi);
+    let mut isolated = 0;
     for k in 0..NUM_KINDS {
         let n = hand[k];
         if n == 0 || n == 3 {
             continue;
         }
         if n == 2 {
-            value += 1.5 + 0.3 * unseen[k] as f64;
+            value += 1.5 + 0.3 * at.unseen[k] as f64;
         } else if present & NEIGHBOURS[k] & !(1 << k) != 0 {
             value += 0.8;
         } else {
@@ -151,11 +204,8 @@ pub fn hand_value(
             value -= 1.2;
         }
     }
-    let holding: i32 =
-        hand.iter().map(|&n| i32::from(n)).sum::<i32>() + table.iter().map(|&g| group_len(g)).sum::<i32>();
-    let fours = table.iter().filter(|g| g.gtype.is_four()).count() as i32;
-    if waits && isolated <= 2 && holding == holding_limit(fours) {
-        let live = live_waits(ev, hand, table, unseen);
+    if at.waits && isolated <= 2 && held == at.full {
+        let live = live_waits(at, hand);
         if live != 0 {
             value += 6.0 + 2.5 * live as f64;
         }
@@ -163,18 +213,12 @@ pub fn hand_value(
     value
 }
 
-fn best_discard_value(
-    ev: &Arc<Evaluator>,
-    hand: &mut Counts,
-    table: &[GroupCode],
-    unseen: &[i64; NUM_KINDS],
-    waits: bool,
-) -> f64 {
+fn best_discard_value(at: &Valuing<'_>, hand: &mut Counts) -> f64 {
     let mut best: Option<f64> = None;
     for k in 0..NUM_KINDS {
         if hand[k] > 0 && hand[k] < 3 {
             hand[k] -= 1;
-            let value = hand_value(ev, hand, table, unseen, waits);
+            let value = hand_value(at, hand);
             hand[k] += 1;
             best = Some(match best {
                 None => value,
@@ -188,7 +232,7 @@ fn best_discard_value(
             });
         }
     }
-    best.unwrap_or_else(|| hand_value(ev, hand, table, unseen, waits))
+    best.unwrap_or_else(|| hand_value(at, hand))
 }
 
 /// The greedy bot's choice (`GreedyBot.act`): 胡 when it can, else the best-scoring choice,
@@ -213,6 +257,7 @@ pub fn choose(ev: &Arc<Evaluator>, view: &View<'_>, waits: bool) -> Act {
 pub fn scores(ev: &Arc<Evaluator>, view: &View<'_>, waits: bool) -> Vec<f64> {
     let legal = view.legal;
     let unseen = &view.unseen;
+    let at = Valuing::new(ev, &view.table, unseen, waits);
     if let Some(Act::Discard(_)) = legal.first() {
         let mut hand = view.hand;
         return legal
@@ -221,7 +266,7 @@ pub fn scores(ev: &Arc<Evaluator>, view: &View<'_>, waits: bool) -> Vec<f64> {
                 let Act::Discard(card) = a else { unreachable!("all discards") };
                 let c = usize::from(card);
                 hand[c] -= 1;
-                let mut value = hand_value(ev, &hand, &view.table, unseen, waits);
+                let mut value = hand_value(&at, &hand);
                 hand[c] += 1;
                 if view.next_discarded & (1 << card) == 0 {
                     value -= 0.6; // the next player may 吃 it (R4.2, R7.1)
@@ -231,7 +276,7 @@ pub fn scores(ev: &Arc<Evaluator>, view: &View<'_>, waits: bool) -> Vec<f64> {
             .collect();
     }
     let hand = view.hand;
-    let keep = hand_value(ev, &hand, &view.table, unseen, waits);
+    let keep = hand_value(&at, &hand);
     legal
         .iter()
         .map(|&a| match a {
@@ -255,13 +300,12 @@ pub fn scores(ev: &Arc<Evaluator>, view: &View<'_>, waits: bool) -> Vec<f64> {
                         table.push(GroupCode::new(GType::Chi, shape));
                     }
                 }
-                let holding: i32 = after.iter().map(|&n| i32::from(n)).sum::<i32>()
-                    + table.iter().map(|&g| group_len(g)).sum::<i32>();
-                let fours = table.iter().filter(|g| g.gtype.is_four()).count() as i32;
-                let mut value = if holding > holding_limit(fours) {
-                    best_discard_value(ev, &mut after, &table, unseen, waits)
+                let claimed = Valuing::new(ev, &table, unseen, waits);
+                let held: i32 = after.iter().map(|&n| i32::from(n)).sum();
+                let mut value = if held > claimed.full {
+                    best_discard_value(&claimed, &mut after)
                 } else {
-                    hand_value(ev, &after, &table, unseen, waits)
+                    hand_value(&claimed, &after)
                 };
                 if hand[c] == 2 {
                     value += 0.5; // passing would make a kind it holds a pair of 臭 (R7.1)
@@ -391,7 +435,7 @@ mod tests {
                     for weights in [&some, &every, &some, &every] {
                         let expected: i64 = waits.iter().map(|(k, _)| weights[usize::from(*k)]).sum();
                         assert_eq!(
-                            live_waits(&ev, &counts, &table, weights),
+                            live_waits(&Valuing::new(&ev, &table, weights, true), &counts),
                             expected,
                             "{a} {b} on the table: {on_table}"
                         );
