@@ -209,7 +209,8 @@ def test_a_progress_file_that_is_not_one_is_set_aside_not_lost(
         aside = tmp_path / ("progress.json.corrupt" + (f".{number}" if number else ""))
         assert aside.read_text(encoding="utf-8") == text
         assert capsys.readouterr().err == (
-            f"paohuzi learn: {path} is not a progress file: kept as {aside}, starting afresh\n"
+            f"paohuzi learn: {path} 不是进度文件：留作 {aside}，从头学起 / "
+            f"{path} is not a progress file: kept as {aside}, starting afresh\n"
         )
         progress.steps["cards"] = 2
         progress.save()

@@ -338,6 +338,25 @@ def test_a_bot_program_that_cannot_start_is_one_line(program: str, tmp_path: Pat
     assert (program or "cmd:") in done.stderr  # names what could not start
 
 
+@pytest.mark.parametrize(
+    ("args", "zh", "en"),
+    [
+        (["--seat", "3"], "--seat 要 0–2 号座位，不是 3", "--seat must be a seat 0–2, not 3"),
+        (["--dealer", "4", "--players", "4"], "--dealer 要 0–3 号座位，不是 4", "0–3, not 4"),
+        (["--bots", "greedy"], "--bots 要 2 个对手，不是 1 个", "--bots takes 2 opponents, not 1"),
+    ],
+)
+def test_a_seat_off_the_table_or_a_wrong_number_of_bots_is_one_line_in_both_languages(
+    args: list[str], zh: str, en: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from paohuzi.cli import main
+
+    assert main(["play", *args]) == 2
+    said = capsys.readouterr()
+    assert said.out == "" and said.err.count("\n") == 1
+    assert said.err.startswith(f"paohuzi play: error: {zh}") and en in said.err
+
+
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
@@ -474,7 +493,7 @@ def _play_on(tmp_path: Path, **stdout: Any) -> subprocess.CompletedProcess[str]:
 def test_a_closed_standard_output_is_a_one_line_error(tmp_path: Path) -> None:
     done = _play_on(tmp_path, preexec_fn=lambda: os.close(1))
     assert done.returncode == 2
-    assert done.stderr == "paohuzi play: error: standard output is closed\n"
+    assert done.stderr == "paohuzi play: error: 标准输出已关闭 / standard output is closed\n"
 
 
 def test_a_broken_pipe_on_standard_output_ends_quietly(tmp_path: Path) -> None:

@@ -177,7 +177,8 @@ class Progress:
             )
             return
         print(
-            f"paohuzi learn: {self.path} is not a progress file: kept as {aside}, starting afresh",
+            f"paohuzi learn: {self.path} 不是进度文件：留作 {aside}，从头学起 / "
+            f"{self.path} is not a progress file: kept as {aside}, starting afresh",
             file=sys.stderr,
         )
 
@@ -334,7 +335,12 @@ def run(args: argparse.Namespace) -> int:
     if args.lesson is not None:
         chosen = _find(lessons, args.lesson)
         if chosen is None:
-            print(f"paohuzi learn: error: no lesson {args.lesson!r}", file=sys.stderr)
+            known = ", ".join(lesson.id for lesson in lessons)
+            print(
+                f"paohuzi learn: error: 没有这一课 {args.lesson!r}（有 {known}）/ "
+                f"no lesson {args.lesson!r} (there are {known})",
+                file=sys.stderr,
+            )
             return 2
     learner = Learner(console, args.lang, Progress.load(progress_path()))
     try:

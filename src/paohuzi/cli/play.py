@@ -91,7 +91,10 @@ def _card(kind: Kind, lit: frozenset[Kind] = frozenset()) -> str:
 def _opponents(spec: str, seed: int | None, rules: RuleSet) -> list[Bot]:
     names = [n.strip() for n in spec.split(",")]
     if len(names) != rules.players - 1:
-        raise ValueError(f"--bots takes {rules.players - 1} opponents, not {len(names)}")
+        raise ValueError(
+            f"--bots 要 {rules.players - 1} 个对手，不是 {len(names)} 个 / "
+            f"--bots takes {rules.players - 1} opponents, not {len(names)}"
+        )
     bots: list[Bot] = []
     try:
         for i, name in enumerate(names):
@@ -412,14 +415,17 @@ def _save(console: Console, game: Game, directory: str, lang: Lang = "en") -> No
 
 def run(args: argparse.Namespace) -> int:
     if sys.stdout is None:  # started with standard output closed (>&-)
-        print("paohuzi play: error: standard output is closed", file=sys.stderr)
+        print("paohuzi play: error: 标准输出已关闭 / standard output is closed", file=sys.stderr)
         return 2
     console = Console(highlight=False)
     rules = rules_of(args)
     try:
         for name, seat in (("--seat", args.seat), ("--dealer", args.dealer)):
             if seat is not None and seat not in range(rules.players):
-                raise ValueError(f"{name} must be a seat 0–{rules.players - 1}, not {seat}")
+                raise ValueError(
+                    f"{name} 要 0–{rules.players - 1} 号座位，不是 {seat} / "
+                    f"{name} must be a seat 0–{rules.players - 1}, not {seat}"
+                )
         opponents = _opponents(args.bots, args.seed, rules)
     except ValueError as error:
         print(f"paohuzi play: error: {error}", file=sys.stderr)
