@@ -238,6 +238,12 @@ def test_pool_workers_leave_ctrl_c_to_their_parent() -> None:
     assert list(handlers) == [leave] * 2
 
 
+def _children(pid: int) -> list[int]:
+    """The processes ``pid`` started (Linux's /proc)."""
+    return [int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+
+
+@pytest.mark.parametrize("when", ["running", "starting"])
 @pytest.mark.parametrize(
     "command",
     [
@@ -246,9 +252,12 @@ def test_pool_workers_leave_ctrl_c_to_their_parent() -> None:
     ],
     ids=["tournament", "simulate"],
 )
-def test_ctrl_c_stops_a_run_on_workers_in_one_line(command: list[str], tmp_path: Path) -> None:
+def test_ctrl_c_stops_a_run_on_workers_in_one_line(
+    command: list[str], when: str, tmp_path: Path
+) -> None:
     """A Ctrl-C reaches the terminal's whole process group, the pool's workers too: the run
-    stops (the parent's KeyboardInterrupt) without a worker's traceback."""
+    stops (the parent's KeyboardInterrupt) without a worker's traceback, whether the workers
+    are playing (after a progress line) or still starting (importing, as soon as they exist)."""
     err = tmp_path / "err.txt"
     with err.open("w") as stderr:
         run = subprocess.Popen(
@@ -262,7 +271,10 @@ def test_ctrl_c_stops_a_run_on_workers_in_one_line(command: list[str], tmp_path:
             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
         )
     try:
-        wait_until(lambda: "/" in err.read_text() or run.poll() is not None, "no progress line")
+        if when == "running":
+            wait_until(lambda: "/" in err.read_text() or run.poll() is not None, "no progress line")
+        else:  # the pool's two workers (and multiprocessing's resource tracker) just started
+            wait_until(lambda: len(_children(run.pid)) >= 3 or run.poll() is not None, "no pool")
         assert run.poll() is None
         os.killpg(run.pid, signal.SIGINT)
         run.wait(timeout=60)  # does not hang: a bound, not a speed
@@ -271,8 +283,8 @@ def test_ctrl_c_stops_a_run_on_workers_in_one_line(command: list[str], tmp_path:
             os.killpg(run.pid, signal.SIGKILL)
             run.wait()
     text = err.read_text()
-    assert run.returncode == 130
-    assert "Traceback" not in text and "SpawnPoolWorker" not in text
+    assert run.returncode == 130, text
+    assert "Traceback" not in text and "SpawnPoolWorker" not in text, text
 
 
 def test_a_broken_bot_prints_ten_error_lines_then_one_saying_more_are_counted(

@@ -484,10 +484,11 @@ def train(
     processes play each round's hands (the main one fits)."""
     if workers == 1:
         return _train(settings, checkpoint, resume, minutes, stop_after, None, 1, on_round)
-    import multiprocessing
+    from paohuzi.tools.workers import worker_pool
 
-    # spawn: JAX's threads do not survive a fork
-    with multiprocessing.get_context("spawn").Pool(workers) as pool:
+    # spawned (JAX's threads do not survive a fork), ending with this process and quietly on
+    # a Ctrl-C
+    with worker_pool(workers) as pool:
         return _train(settings, checkpoint, resume, minutes, stop_after, pool, workers, on_round)
 
 

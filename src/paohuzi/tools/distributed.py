@@ -9,13 +9,11 @@ told to stop (``stop``) hands out no more and finishes only the few under way (i
 
 from __future__ import annotations
 
-import multiprocessing
-import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
-from paohuzi.tools.workers import start_worker
+from paohuzi.tools.workers import worker_pool
 
 J = TypeVar("J")
 R = TypeVar("R")
@@ -49,9 +47,8 @@ def run_jobs(
                     return
                 yield fn(job)
             return
-        context = multiprocessing.get_context("spawn")
         # Workers end with this process, even killed (paohuzi.tools.workers).
-        with context.Pool(workers, start_worker, (os.getpid(),)) as pool:
+        with worker_pool(workers) as pool:
             yield from _ahead(lambda job: pool.apply_async(fn, (job,)).get, jobs, workers, stop)
         return
     if backend != "ray":

@@ -20,7 +20,6 @@ processes (``workers``) and give the same rows, in the same order, as in one (D1
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import random
 import re
@@ -47,7 +46,7 @@ from paohuzi.engine.rules import HUNAN, RuleSet
 from paohuzi.tools.distributed import batches
 from paohuzi.tools.dmc_settings import Settings
 from paohuzi.tools.tournament import deal_deck
-from paohuzi.tools.workers import start_worker
+from paohuzi.tools.workers import worker_pool
 
 
 class Adam:
@@ -266,8 +265,7 @@ def players(workers: int) -> Iterator[Pool | None]:
     if workers <= 1:
         yield None
         return
-    context = multiprocessing.get_context("spawn")
-    with context.Pool(workers, start_worker, (os.getpid(),)) as pool:
+    with worker_pool(workers) as pool:
         yield pool
 
 

@@ -21,17 +21,26 @@ handler a worker printed a traceback ("Process SpawnPoolWorker-1: … KeyboardIn
 the parent's clean stop; ignoring SIGINT instead (tried) sometimes left the stopped run waiting
 on its workers (a Ctrl-C'd ``simulate --workers 2`` ran on past 60 s in 2 of 4 runs of a loaded
 test suite). ``SystemExit`` ends the worker as the default handler did, without a word.
+A worker still starting (Python importing what unpickling the job needs, about a second) had
+no such handler yet and printed a ``KeyboardInterrupt`` traceback: :func:`worker_pool` makes
+its workers with SIGINT blocked (a blocked signal stays blocked through fork and exec), and
+:func:`start_worker` unblocks it once :func:`leave` handles it; a Ctrl-C that came meanwhile
+is then taken, by both.
 """
 
 from __future__ import annotations
 
 import contextlib
 import ctypes
+import multiprocessing
 import os
 import signal
 import sys
 import threading
 import time
+from collections.abc import Iterator
+from multiprocessing import resource_tracker
+from multiprocessing.pool import Pool
 
 PR_SET_PDEATHSIG = 1
 """``prctl`` option: the signal the kernel sends a process when its parent ends (linux/prctl.h)."""
@@ -80,5 +89,32 @@ def start_worker(parent: int, nice: int = 0) -> None:
     ``initargs=(os.getpid(), nice)`` from the process making the pool."""
     die_with_parent(parent)
     signal.signal(signal.SIGINT, leave)
+    if hasattr(signal, "pthread_sigmask"):  # blocked by worker_pool while the worker started
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     if nice:
         os.nice(nice)
+
+
+@contextlib.contextmanager
+def worker_pool(workers: int) -> Iterator[Pool]:
+    """A pool of ``workers`` spawned processes that run :func:`start_worker` (they end with
+    this process, and quietly on a Ctrl-C), terminated on leaving. SIGINT is blocked in this
+    thread while the pool makes them, so they start with it blocked until they handle it; a
+    Ctrl-C meanwhile is raised here once the pool is made (and then terminates it)."""
+    context = multiprocessing.get_context("spawn")
+    if not hasattr(signal, "pthread_sigmask"):
+        with context.Pool(workers, start_worker, (os.getpid(),)) as pool:
+            yield pool
+        return
+    # multiprocessing's resource tracker, started by the pool's first lock, unblocks SIGINT
+    # in this thread once it is spawned: start it before.
+    resource_tracker.ensure_running()
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        made = context.Pool(workers, start_worker, (os.getpid(),))
+    except BaseException:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        raise
+    with made:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        yield made
