@@ -357,6 +357,39 @@ def test_a_seat_off_the_table_or_a_wrong_number_of_bots_is_one_line_in_both_lang
     assert said.err.startswith(f"paohuzi play: error: {zh}") and en in said.err
 
 
+STARTS = """
+import json, sys
+log = open(sys.argv[1], "a", encoding="utf-8")
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["type"] == "start":
+        log.write(json.dumps(message["seed"]) + "\\n")
+        log.flush()
+    elif message["type"] == "ask":
+        print(message["legal"][0], flush=True)
+"""
+
+
+def test_a_protocol_opponent_is_told_a_seed_of_its_own_each_hand(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """docs/protocol.md: ``seed`` is the seat's for the hand, so a program that seeds itself
+    from each ``start`` does not replay the same choices hand after hand (it was ``--seed``
+    plus the seat's place, every hand)."""
+    from paohuzi.cli import main
+
+    script, log = tmp_path / "starts.py", tmp_path / "seeds.txt"
+    script.write_text(STARTS, encoding="utf-8")
+    monkeypatch.setattr(TerminalTable, "choose", lambda self, obs: obs.legal[0])
+    monkeypatch.setattr("paohuzi.cli.play.ask", lambda *_, **__: "n")  # no record saved
+    bots = f"cmd:{sys.executable} {script} {log},greedy"
+    assert main(["play", "--bots", bots, "--seed", "7", "--hands", "3"]) == 0
+    capsys.readouterr()
+    seeds = [json.loads(line) for line in log.read_text().splitlines()]
+    assert len(seeds) == 3 and len(set(seeds)) == 3
+    assert all(isinstance(seed, int) for seed in seeds)
+
+
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 

@@ -56,6 +56,26 @@ def test_a_raising_bot_is_recorded_and_replaced(capsys: pytest.CaptureFixture[st
     assert data["hands"] == 12
     assert f"bot error: {FLAKY} deal 0 seat" in err
     assert "RuntimeError: no deal of the unseen cards (greedy" in err
+    assert all(
+        line.endswith("(greedy chose instead)")
+        for line in err.splitlines()
+        if line.startswith(f"bot error: {FLAKY} deal ")
+    )
+
+
+def test_a_protocol_programs_errors_say_the_protocols_default_was_played(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # docs/protocol.md: a refused answer is replaced by pass or the first legal action.
+    script = tmp_path / "nonsense.py"
+    script.write_text("import sys\nfor line in sys.stdin: print('bye', flush=True)\n")
+    spec = f"cmd:{sys.executable} {script}"
+    data, err = _json(["tournament", "--bots", f"{spec},greedy,greedy", "--deals", "1"], capsys)
+    assert {b["name"]: b["errors"] for b in data["bots"]}[spec] > 0
+    lines = [line for line in err.splitlines() if line.startswith(f"bot error: {spec} deal ")]
+    assert lines and all(
+        line.endswith("(pass or the first legal action played instead)") for line in lines
+    )
 
 
 def test_ladder_counts_errors(capsys: pytest.CaptureFixture[str]) -> None:

@@ -17,7 +17,7 @@ from paohuzi.bots.protocol import (
     event_json,
     observation_json,
 )
-from paohuzi.engine.actions import PASS, Action
+from paohuzi.engine.actions import PASS, Action, parse_action
 from paohuzi.engine.game import Game
 from paohuzi.engine.observation import Observation, observe
 from paohuzi.engine.record import Record, record_of, replay
@@ -236,7 +236,8 @@ def test_start_is_the_deals_state_and_only_the_events_after_it_follow(tmp_path: 
         dealt = game.clone()
         out = game.seating.sitting_out
         assert out is not None
-        seats = (out, game.seating.playing[-1])  # the seat sitting out, and the last to play
+        # The seat sitting out, the last to play, and the dealer (asked to discard at once).
+        seats = (out, game.seating.playing[-1], dealer)
         logs = {seat: tmp_path / f"seat{seat}-{dealer}.jsonl" for seat in seats}
         programs = {
             seat: SubprocessBot([sys.executable, str(script), str(logs[seat])]) for seat in seats
@@ -255,11 +256,58 @@ def test_start_is_the_deals_state_and_only_the_events_after_it_follow(tmp_path: 
                 "seed": None,
                 "rules": four.to_json(),
                 **observation_json(start),
+                "legal": [],  # the dealer's first question comes as an ``ask``
             }
             events = [m for m in messages if m["type"] == "event"]
             after = observe(game, seat).events[len(start.events) :]
             assert events == [event_json(e) for e in after]
             assert messages[-1]["type"] == "end"
+
+
+LATE = """
+import json, sys, time
+asked = 0
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["type"] == "ask":
+        asked += 1
+        if asked == 1:
+            time.sleep(float(sys.argv[1]))  # the first question answered after its time limit
+        print(json.dumps({"action": message["legal"][-1], "ask": asked}), flush=True)
+"""
+
+
+def test_an_answer_after_the_time_limit_is_dropped_not_taken_for_the_next_question() -> None:
+    """Answers are taken in order, one a question: a late one answered the next question,
+    and every answer after it the question after its own, legal ones played silently."""
+    timeout = 2.0
+    bot = SubprocessBot([sys.executable, "-c", LATE, str(1.5 * timeout)], timeout=timeout)
+    played: list[tuple[Action, Action, bool]] = []  # as played, as answered, timed out
+
+    class Seat:
+        name = "late"
+
+        def act(self, observation: Observation) -> Action:
+            known = len(bot.errors)
+            action = bot.act(observation)
+            answer = parse_action(observation_json(observation)["legal"][-1])
+            late = any("no answer" in e for e in bot.errors[known:])
+            played.append((action, answer, late))
+            return action
+
+    try:
+        for i in range(2):
+            play_hand(Game(seed=40 + i, dealer=0), [Seat(), GreedyBot(), GreedyBot()])
+    finally:
+        bot.close()
+    assert played[0][2], "the first question timed out"
+    assert bot.errors[0] == f"no answer within {timeout:g} s"
+    # Every question answered in time (under load another may time out) was played as
+    # answered, and no answer was refused.
+    in_time = [(action, answer) for action, answer, late in played[1:] if not late]
+    assert len(in_time) > 10
+    assert all(action == answer for action, answer in in_time)
+    assert not [e for e in bot.errors if not e.startswith("no answer")]
 
 
 def test_one_endless_line_ends_the_programs_output_with_memory_bounded() -> None:

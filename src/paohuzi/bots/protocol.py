@@ -18,6 +18,7 @@ import logging
 import queue
 import subprocess
 import threading
+import time
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import IO, Any
@@ -199,6 +200,9 @@ class SubprocessBot:
         self._sent_events = 0
         self._dead = False
         self._fresh = True
+        self._late = 0
+        """Questions that timed out, their answers not read yet: answers are taken in order,
+        one a question, so each such answer is dropped when it comes."""
 
     @staticmethod
     def _read(process: subprocess.Popen[str], lines: queue.Queue[str | None]) -> None:
@@ -264,7 +268,8 @@ class SubprocessBot:
         if len(obs.events) < self._sent_events or self._sent_events == 0:
             self._restart()
             start = {"type": "start", "protocol": PROTOCOL, "seed": self.seed}
-            self._send({**start, "rules": obs.rules.to_json(), **observation_json(obs)})
+            state = {**observation_json(obs), "legal": []}  # the question comes as an ``ask``
+            self._send({**start, "rules": obs.rules.to_json(), **state})
             self._fresh = False
             self._sent_events = max(1, len(obs.events))  # a hand's log opens with its deal
         for event in obs.events[self._sent_events :]:
@@ -279,7 +284,8 @@ class SubprocessBot:
         self._sync(observation)
 
     def _stale(self) -> None:
-        """Drop answers that came too late for their question (they would answer the next)."""
+        """Drop the lines waiting before a question: answers that came too late for theirs
+        (they would answer this one), then lines that answer nothing."""
         while not self._dead:
             try:
                 line = self._lines.get_nowait()
@@ -288,7 +294,10 @@ class SubprocessBot:
             if line is None:
                 self._fail("the bot exited", gone=True)
                 return
-            self._answered_nothing()
+            if self._late:
+                self._late -= 1
+            else:
+                self._answered_nothing()
 
     def _answered_nothing(self) -> None:
         """Count a line that was no legal answer; stop a program that sends too many."""
@@ -304,14 +313,20 @@ class SubprocessBot:
         legal = observation.legal
         if self._dead:
             return safe_default(legal)
-        try:
-            line = self._lines.get(timeout=self.timeout)
-        except queue.Empty:
-            self._fail(f"no answer within {self.timeout:g} s")
-            return self._refuse(legal, "timeout")
-        if line is None:
-            self._fail("the bot exited", gone=True)
-            return safe_default(legal)
+        deadline = time.monotonic() + self.timeout
+        while True:
+            try:
+                line = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                self._fail(f"no answer within {self.timeout:g} s")
+                self._late += 1
+                return self._refuse(legal, "timeout")
+            if line is None:
+                self._fail("the bot exited", gone=True)
+                return safe_default(legal)
+            if not self._late:
+                break
+            self._late -= 1  # the answer to a question that timed out: not this one's
         try:
             action = _parse_answer(line)
         except ValueError as error:

@@ -17,7 +17,7 @@ from paohuzi.cli.runs import Reporter, add_run_arguments, open_log
 from paohuzi.cli.simulate import add_backend_arguments, add_players_argument, rules_of
 from paohuzi.engine.rules import PRESETS
 from paohuzi.tools.ladder import ladder
-from paohuzi.tools.tournament import HandOutcome, ci_text
+from paohuzi.tools.tournament import HandOutcome, ci_text, instead
 
 DEFAULT_BOTS = "random,greedy,expert@10"
 
@@ -136,5 +136,5 @@ def run(args: argparse.Namespace) -> int:
             f"paired, {a} against {b} on the same deals: {result.pairs[a, b]:+.3f} a hand {ci}"
         )
     for name, count in sorted((result.errors or {}).items()):
-        out.print(f"{name}: {count} bot errors (greedy chose instead)")
+        out.print(f"{name}: {count} bot errors ({instead(name)} instead)")
     return 0

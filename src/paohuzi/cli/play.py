@@ -19,6 +19,7 @@ from rich.text import Text
 from paohuzi.bots import Bot
 from paohuzi.bots.base import tell
 from paohuzi.bots.loader import close_bot, describe_specs, load_bot
+from paohuzi.bots.protocol import SubprocessBot
 from paohuzi.cli.argtypes import whole
 from paohuzi.cli.prompt import Console, ask, interactive
 from paohuzi.cli.render import (
@@ -453,6 +454,11 @@ def run(args: argparse.Namespace) -> int:
                         "you sit this hand out (R12): the others play it",
                     )
                 )
+            for i, opponent in enumerate(opponents):
+                if isinstance(opponent, SubprocessBot) and args.seed is not None:
+                    # A seed for this hand (docs/protocol.md): a program seeding itself from
+                    # each ``start`` must not replay the same choices hand after hand.
+                    opponent.seed = (args.seed + i) * 1_000_003 + match.hands
             tell(bots, game, "begin")
             while not isinstance(phase := game.phase, Over):
                 seat = phase.to_act

@@ -13,7 +13,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from paohuzi.cli.argtypes import finite
 from paohuzi.tools.runlog import RunLog
-from paohuzi.tools.tournament import HandOutcome
+from paohuzi.tools.tournament import HandOutcome, instead
 
 PERIOD = 10.0
 """Seconds between progress lines when stderr is not a terminal."""
@@ -110,7 +110,7 @@ class Reporter:
                     where = f"seat {error.seat}" if error.seat >= 0 else "end"
                     line = (
                         f"{error.bot} deal {error.deal} {where}: {error.error} "
-                        "(greedy chose instead)"
+                        f"({instead(error.bot)} instead)"
                     )
                 print(f"bot error: {line}", file=sys.stderr)
         self.bar.advance(self.task)

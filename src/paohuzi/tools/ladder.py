@@ -119,7 +119,8 @@ class LadderResult:
                 ci = ci_text(self.pair_ci95[a, b], self.deals)
                 lines.append(f"* {a} − {b}: {self.pairs[a, b]:+.3f} {ci}")
         if self.errors:
-            lines += ["", "Bot errors (greedy chose instead): "]
+            covered = "greedy chose instead, or for a `cmd:` program the protocol's default"
+            lines += ["", f"Bot errors ({covered}): "]
             lines.append(", ".join(f"`{n}` {c}" for n, c in sorted(self.errors.items())))
         return "\n".join(lines) + "\n"
 

@@ -25,7 +25,7 @@ from typing import Any
 
 from paohuzi.bots import make_bot, play_hand
 from paohuzi.bots.base import Bot, bot_choice
-from paohuzi.bots.loader import Programs
+from paohuzi.bots.loader import CMD, Programs
 from paohuzi.engine.cards import full_deck
 from paohuzi.engine.game import CoreName, Game
 from paohuzi.engine.observation import Observation
@@ -40,13 +40,20 @@ atexit.register(PROGRAMS.close)
 
 @dataclass(frozen=True)
 class BotError:
-    """A bot raised (or answered an illegal action) at one decision; greedy chose instead."""
+    """A bot raised (or answered an illegal action) at one decision; greedy chose instead
+    (:func:`instead`: a protocol program's failures are covered by the protocol's default)."""
 
     bot: str
     deal: int
     seat: int
     error: str
     """The error's type and first line."""
+
+
+def instead(bot: str) -> str:
+    """What was played for a decision that ``bot`` failed: greedy's choice (D124), or for a
+    protocol program the protocol's default (docs/protocol.md)."""
+    return "pass or the first legal action played" if bot.startswith(CMD) else "greedy chose"
 
 
 @dataclass(frozen=True)
