@@ -165,8 +165,13 @@ impl<'a> Valuing<'a> {
             waits,
             table_huxi: table.iter().map(|&g| ev.rules.huxi.code(g)).sum(),
             full: holding_limit(fours) - table.iter().map(|&g| group_len(g)).sum::<i32>(),
-            wanted: (0..NUM_KINDS).filter(|&k| unseen[k] != 0).fold(0u32, |mask, k| mask | 1 << k),
-            table_key: table_key(table),
+            // Read by `live_waits` only, when the waits are counted.
+            wanted: if waits {
+                (0..NUM_KINDS).filter(|&k| unseen[k] != 0).fold(0u32, |mask, k| mask | 1 << k)
+            } else {
+                0
+            },
+            table_key: if waits { table_key(table) } else { None },
         }
     }
 }
