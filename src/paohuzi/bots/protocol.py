@@ -184,9 +184,11 @@ class SubprocessBot:
         # Room for the end of output after UNASKED lines: the reader never waits to put.
         self._lines: queue.Queue[str | None] = queue.Queue(UNASKED + 1)
         self._unasked = 0
+        self._stopped_for: list[str] = []
+        """Why the reader stopped the program, if it did."""
         assert self._process.stdout is not None and self._process.stdin is not None
         self._reader = threading.Thread(
-            target=self._read, args=(self._process, self._lines), daemon=True
+            target=self._read, args=(self._process, self._lines, self._stopped_for), daemon=True
         )
         self._reader.start()
         # Messages are written by a thread of their own: a program that does not read its
@@ -205,7 +207,9 @@ class SubprocessBot:
         one a question, so each such answer is dropped when it comes."""
 
     @staticmethod
-    def _read(process: subprocess.Popen[str], lines: queue.Queue[str | None]) -> None:
+    def _read(
+        process: subprocess.Popen[str], lines: queue.Queue[str | None], stopped_for: list[str]
+    ) -> None:
         """Queue the program's lines; stop it once UNASKED lines wait unread (:meth:`_stale`
         then finds them and gives up on it), or at a line longer than :data:`LONGEST` (read a
         piece at a time: one endless line would fill the memory), which ends its output."""
@@ -215,6 +219,7 @@ class SubprocessBot:
                 process.kill()
                 return
             if len(line) > LONGEST:
+                stopped_for.append(f"a line of more than {LONGEST:,} characters")
                 process.kill()
                 break
             lines.put(line)
@@ -246,13 +251,19 @@ class SubprocessBot:
         if gone:
             self._dead = True
 
+    def _ended(self) -> str:
+        """How the program's end is reported: why the reader stopped it, if it did."""
+        if self._stopped_for:
+            return f"the bot was stopped: {self._stopped_for[0]}"
+        return "the bot exited"
+
     def _restart(self) -> None:
         """Start the program again for a new hand, if it is gone (and neither closed nor
         started for this very hand)."""
         if self._closed or self._fresh or (not self._dead and self._process.poll() is None):
             return
         if not self._dead:
-            self._fail("the bot exited", gone=True)
+            self._fail(self._ended(), gone=True)
         self._stop()
         try:
             self._start()
@@ -292,7 +303,7 @@ class SubprocessBot:
             except queue.Empty:
                 return
             if line is None:
-                self._fail("the bot exited", gone=True)
+                self._fail(self._ended(), gone=True)
                 return
             if self._late:
                 self._late -= 1
@@ -322,7 +333,7 @@ class SubprocessBot:
                 self._late += 1
                 return self._refuse(legal, "timeout")
             if line is None:
-                self._fail("the bot exited", gone=True)
+                self._fail(self._ended(), gone=True)
                 return safe_default(legal)
             if not self._late:
                 break
