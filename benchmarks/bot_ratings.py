@@ -35,6 +35,8 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--length", type=int, default=8, help="hands in the reference match")
     args = parser.parse_args()
+    if args.length < 1 or args.deals < args.length:
+        parser.error(f"--deals ({args.deals}) must hold at least one match of --length hands")
     from paohuzi.server.ratings import BETA, BOT_SIGMA
 
     names = args.bots.split(",")

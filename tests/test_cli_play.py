@@ -390,6 +390,20 @@ def test_a_protocol_opponent_is_told_a_seed_of_its_own_each_hand(
     assert all(isinstance(seed, int) for seed in seeds)
 
 
+@pytest.mark.parametrize("players", [3, 4])
+def test_the_default_opponents_fill_every_other_seat(
+    players: int, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # README: `paohuzi play --seed 6 --players 4` (the default was two greedy bots: refused).
+    from paohuzi.cli import main
+
+    monkeypatch.setattr(TerminalTable, "choose", lambda self, obs: obs.legal[0])
+    monkeypatch.setattr("paohuzi.cli.play.ask", lambda *_, **__: "n")
+    args = ["play", "--seed", "6", "--players", str(players), "--hands", "2"]
+    assert main(args) == 0
+    assert capsys.readouterr().err == ""
+
+
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 

@@ -59,8 +59,7 @@ def add_parser(commands: Any) -> None:
     )
     parser.add_argument(
         "--bots",
-        default="greedy,greedy",
-        help=f"the opponents, one a seat: {describe_specs()}",
+        help=f"the opponents, one a seat: {describe_specs()} (default: greedy at each)",
     )
     parser.add_argument("--seed", type=int, help="seed of the deals (default: random)")
     parser.add_argument("--dealer", type=int, help="first dealer (default: random)")
@@ -427,7 +426,8 @@ def run(args: argparse.Namespace) -> int:
                     f"{name} 要 0–{rules.players - 1} 号座位，不是 {seat} / "
                     f"{name} must be a seat 0–{rules.players - 1}, not {seat}"
                 )
-        opponents = _opponents(args.bots, args.seed, rules)
+        spec = ",".join(["greedy"] * (rules.players - 1)) if args.bots is None else args.bots
+        opponents = _opponents(spec, args.seed, rules)
     except ValueError as error:
         print(f"paohuzi play: error: {error}", file=sys.stderr)
         return 2
