@@ -8,6 +8,8 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
+
 from paohuzi.bots import GreedyBot, RandomBot, play_hand
 from paohuzi.bots.base import Bot, bot_choice
 from paohuzi.bots.protocol import (
@@ -266,22 +268,33 @@ def test_start_is_the_deals_state_and_only_the_events_after_it_follow(tmp_path: 
 
 LATE = """
 import json, sys, time
-asked = 0
+never, asked = sys.argv[2] == "never", 0
 for line in sys.stdin:
     message = json.loads(line)
     if message["type"] == "ask":
         asked += 1
-        if asked == 1:
+        answer = {"action": message["legal"][-1]}
+        if never:  # says which question it answers, and never answers the first
+            if asked == 1:
+                continue
+            answer["id"] = message["id"]
+        elif asked == 1:
             time.sleep(float(sys.argv[1]))  # the first question answered after its time limit
-        print(json.dumps({"action": message["legal"][-1], "ask": asked}), flush=True)
+        print(json.dumps(answer), flush=True)
 """
 
 
-def test_an_answer_after_the_time_limit_is_dropped_not_taken_for_the_next_question() -> None:
-    """Answers are taken in order, one a question: a late one answered the next question,
-    and every answer after it the question after its own, legal ones played silently."""
+@pytest.mark.parametrize("how", ["late", "never"])
+def test_an_answer_after_the_time_limit_is_dropped_not_taken_for_the_next_question(
+    how: str,
+) -> None:
+    """Answers without an ``id`` are taken in order, one a question: a late one answered the
+    next question, and every answer after it the question after its own, legal ones played
+    silently. An answer with the ``id`` of its ``ask`` answers that question only: a program
+    that never answers a question that timed out loses nothing after it."""
     timeout = 2.0
-    bot = SubprocessBot([sys.executable, "-c", LATE, str(1.5 * timeout)], timeout=timeout)
+    command = [sys.executable, "-c", LATE, str(1.5 * timeout), how]
+    bot = SubprocessBot(command, timeout=timeout)
     played: list[tuple[Action, Action, bool]] = []  # as played, as answered, timed out
 
     class Seat:

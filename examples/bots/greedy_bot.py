@@ -24,4 +24,4 @@ for line in sys.stdin:
         rules = RuleSet.from_json(message["rules"])
     elif message["type"] == "ask":
         action = bot.act(observation_from_json(message, rules))
-        print(json.dumps({"action": str(action)}), flush=True)
+        print(json.dumps({"action": str(action), "id": message["id"]}), flush=True)

@@ -18,4 +18,5 @@ for line in sys.stdin:
     if message["type"] == "start" and base is not None:
         rng = random.Random(f"{base}:{message.get('seed')}")
     elif message["type"] == "ask":
-        print(json.dumps({"action": rng.choice(message["legal"])}), flush=True)
+        answer = {"action": rng.choice(message["legal"]), "id": message["id"]}
+        print(json.dumps(answer), flush=True)

@@ -202,9 +202,11 @@ class SubprocessBot:
         self._sent_events = 0
         self._dead = False
         self._fresh = True
+        self._asked = 0
+        """The questions sent to this program: the next ``ask``'s ``id`` is one more."""
         self._late = 0
-        """Questions that timed out, their answers not read yet: answers are taken in order,
-        one a question, so each such answer is dropped when it comes."""
+        """Questions that timed out, their answers not read yet: answers without an ``id``
+        are taken in order, one a question, so each such answer is dropped when it comes."""
 
     @staticmethod
     def _read(
@@ -320,7 +322,9 @@ class SubprocessBot:
     def act(self, observation: Observation) -> Action:
         self._sync(observation)
         self._stale()
-        self._send({"type": "ask", **observation_json(observation)})
+        self._asked += 1
+        asked = self._asked
+        self._send({"type": "ask", "id": asked, **observation_json(observation)})
         legal = observation.legal
         if self._dead:
             return safe_default(legal)
@@ -335,9 +339,13 @@ class SubprocessBot:
             if line is None:
                 self._fail(self._ended(), gone=True)
                 return safe_default(legal)
-            if not self._late:
+            said = _answer_id(line)
+            if said == asked or (said is None and not self._late):
                 break
-            self._late -= 1  # the answer to a question that timed out: not this one's
+            if said is None or (said < asked and self._late):
+                self._late -= 1  # the answer to a question that timed out: not this one's
+            else:
+                self._answered_nothing()  # an answer to no question asked
         try:
             action = _parse_answer(line)
         except ValueError as error:
@@ -395,6 +403,20 @@ class SubprocessBot:
         self._reader.join(timeout=2)
         if self._process.stdout is not None:
             self._process.stdout.close()
+
+
+def _answer_id(line: str) -> int | None:
+    """The ``id`` of the question an answer says it answers (``{"action": …, "id": N}``);
+    None for an answer without one (answers are then matched to questions in order)."""
+    text = line.strip()
+    if not text.startswith("{"):
+        return None
+    try:
+        data = loads(text)
+    except ValueError:
+        return None  # unreadable: refused as the answer it is taken for
+    found = data.get("id") if isinstance(data, dict) else None
+    return found if isinstance(found, int) and not isinstance(found, bool) else None
 
 
 def _parse_answer(line: str) -> Action:
