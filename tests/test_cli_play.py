@@ -388,6 +388,8 @@ def test_a_protocol_opponent_is_told_a_seed_of_its_own_each_hand(
     seeds = [json.loads(line) for line in log.read_text().splitlines()]
     assert len(seeds) == 3 and len(set(seeds)) == 3
     assert all(isinstance(seed, int) for seed in seeds)
+    # Not the seed of the hand's shuffle (Match: seed * 1_000_003 + hand).
+    assert not set(seeds) & {7 * 1_000_003 + hand for hand in range(3)}
 
 
 @pytest.mark.parametrize("players", [3, 4])

@@ -51,6 +51,10 @@ with :data:`LONGEST`, at most 16 MB wait)."""
 LONGEST = 16_384
 """Characters at most in a line from a program (an answer is a few dozen): a longer one ends
 its output, as if it had exited."""
+BEHIND = 2
+"""Questions in a row that time out after a late answer was dropped in their wait before the
+program is stopped (D172): a program that answers without ``id``s and gave up on a question
+that timed out is then one answer behind, and would lose every question after."""
 log = logging.getLogger("paohuzi.protocol")
 
 JSON = dict[str, Any]
@@ -207,19 +211,22 @@ class SubprocessBot:
         self._late = 0
         """Questions that timed out, their answers not read yet: answers without an ``id``
         are taken in order, one a question, so each such answer is dropped when it comes."""
+        self._behind = 0
+        """Questions in a row that timed out after a late answer was dropped in their wait."""
 
     @staticmethod
     def _read(
         process: subprocess.Popen[str], lines: queue.Queue[str | None], stopped_for: list[str]
     ) -> None:
-        """Queue the program's lines; stop it once UNASKED lines wait unread (:meth:`_stale`
-        then finds them and gives up on it), or at a line longer than :data:`LONGEST` (read a
-        piece at a time: one endless line would fill the memory), which ends its output."""
+        """Queue the program's lines, then None at their end; stop the program once UNASKED
+        lines wait unread, or at a line longer than :data:`LONGEST` (read a piece at a time:
+        one endless line would fill the memory), saying why in ``stopped_for``."""
         assert process.stdout is not None
         while line := process.stdout.readline(LONGEST + 1):
             if lines.qsize() >= UNASKED:
+                stopped_for.append(f"{UNASKED:,} lines waiting unread")
                 process.kill()
-                return
+                break
             if len(line) > LONGEST:
                 stopped_for.append(f"a line of more than {LONGEST:,} characters")
                 process.kill()
@@ -298,7 +305,7 @@ class SubprocessBot:
 
     def _stale(self) -> None:
         """Drop the lines waiting before a question: answers that came too late for theirs
-        (they would answer this one), then lines that answer nothing."""
+        (they would answer this one), and lines that answer nothing."""
         while not self._dead:
             try:
                 line = self._lines.get_nowait()
@@ -307,10 +314,24 @@ class SubprocessBot:
             if line is None:
                 self._fail(self._ended(), gone=True)
                 return
-            if self._late:
-                self._late -= 1
-            else:
+            if not self._drop_late(line, _answer_id(line), self._asked + 1):
                 self._answered_nothing()
+
+    def _drop_late(self, line: str, said: int | None, asked: int) -> bool:
+        """Whether ``line``, read while question ``asked`` is (or is about to be) asked, is
+        the late answer of one that timed out: an answer without an ``id`` while one is owed
+        (not any line: a word of the program's own would otherwise let the late answer that
+        follows it through), or one with an earlier ``id``. Such a line is dropped and the
+        count of answers owed paid down."""
+        if not self._late or (said is not None and said >= asked):
+            return False
+        if said is None:
+            try:
+                _parse_answer(line)
+            except ValueError:
+                return False
+        self._late -= 1
+        return True
 
     def _answered_nothing(self) -> None:
         """Count a line that was no legal answer; stop a program that sends too many."""
@@ -329,23 +350,25 @@ class SubprocessBot:
         if self._dead:
             return safe_default(legal)
         deadline = time.monotonic() + self.timeout
+        dropped = False
         while True:
             try:
                 line = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
             except queue.Empty:
-                self._fail(f"no answer within {self.timeout:g} s")
-                self._late += 1
-                return self._refuse(legal, "timeout")
+                return self._timed_out(legal, dropped)
             if line is None:
                 self._fail(self._ended(), gone=True)
                 return safe_default(legal)
             said = _answer_id(line)
             if said == asked or (said is None and not self._late):
-                break
-            if said is None or (said < asked and self._late):
-                self._late -= 1  # the answer to a question that timed out: not this one's
-            else:
-                self._answered_nothing()  # an answer to no question asked
+                break  # this question's answer (read below)
+            if self._drop_late(line, said, asked):
+                dropped = True
+                continue
+            self._answered_nothing()  # a line that answers no question asked
+            if self._dead:
+                return safe_default(legal)
+        self._behind = 0  # this question is answered
         try:
             action = _parse_answer(line)
         except ValueError as error:
@@ -360,6 +383,25 @@ class SubprocessBot:
             return self._refuse(legal, f"{action} is not legal now")
         self._unasked = 0
         return action
+
+    def _timed_out(self, legal: Sequence[Action], dropped: bool) -> Action:
+        """No answer in time: its answer is owed (dropped when it comes). A question that
+        timed out after a late answer was dropped in its wait may have lost its own answer
+        (taken for the late one of a program that gave up on its question): after
+        :data:`BEHIND` such in a row the program is stopped, and started again at the next
+        hand with nothing owed, rather than losing every question after."""
+        self._fail(f"no answer within {self.timeout:g} s")
+        self._late += 1
+        self._behind = self._behind + 1 if dropped else 0
+        if self._behind >= BEHIND:
+            self._fail(
+                f"the bot was stopped: {BEHIND} questions in a row lost to late answers "
+                "(an answer that says its ask's id is never taken for another)",
+                gone=True,
+            )
+            self._process.kill()
+            return safe_default(legal)
+        return self._refuse(legal, "timeout")
 
     def _refuse(self, legal: Sequence[Action], message: str) -> Action:
         default = safe_default(legal)

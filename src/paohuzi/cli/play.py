@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import random
 import sys
 import time
 from pathlib import Path
@@ -457,8 +458,10 @@ def run(args: argparse.Namespace) -> int:
             for i, opponent in enumerate(opponents):
                 if isinstance(opponent, SubprocessBot) and args.seed is not None:
                     # A seed for this hand (docs/protocol.md): a program seeding itself from
-                    # each ``start`` must not replay the same choices hand after hand.
-                    opponent.seed = (args.seed + i) * 1_000_003 + match.hands
+                    # each ``start`` must not replay the same choices hand after hand, nor
+                    # draw the deck's own shuffle (Match's seed * 1_000_003 + hand).
+                    mixed = random.Random(f"play {args.seed} {i} {match.hands}")
+                    opponent.seed = mixed.getrandbits(32)
             tell(bots, game, "begin")
             while not isinstance(phase := game.phase, Over):
                 seat = phase.to_act
