@@ -4,6 +4,7 @@ game."""
 from __future__ import annotations
 
 import json
+import os
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -25,6 +26,7 @@ from paohuzi.engine.game import Game
 from paohuzi.engine.observation import Observation, observe
 from paohuzi.engine.record import Record, record_of, replay
 from paohuzi.engine.rules import HUNAN
+from tests.clock import wait_until
 
 EXAMPLE = Path(__file__).parent.parent / "examples" / "bots" / "random_bot.py"
 
@@ -269,63 +271,67 @@ def test_start_is_the_deals_state_and_only_the_events_after_it_follow(tmp_path: 
 
 LATE = """
 import json, sys, time
-how, asked = sys.argv[2], 0
+how, late, asked = sys.argv[2], float(sys.argv[1]), 0
 for line in sys.stdin:
     message = json.loads(line)
-    if message["type"] == "ask":
-        asked += 1
-        answer = {"action": message["legal"][-1]}
-        if how == "late" and asked == 1:
-            time.sleep(float(sys.argv[1]))  # the first question answered after its time limit
-            print("thinking took too long", flush=True)  # and a word of its own before it
-        if how != "late" and asked == 1:
-            continue  # gives up on the first question, never answering it
-        if how == "never, saying the id":
-            answer["id"] = message["id"]
-        print(json.dumps(answer), flush=True)
+    if message["type"] != "ask":
+        continue
+    asked += 1
+    answer = {"action": message["legal"][-1]}
+    if how.startswith("never") and asked == 1:
+        continue  # gives up on the first question, never answering it
+    if how == "late" and asked == 1:
+        time.sleep(late)  # the first question answered after its time limit
+        print("thinking took too long", flush=True)  # and words of its own before it
+        print(json.dumps({"action": "pass", "id": 0}), flush=True)
+    if how == "always late, saying the id":
+        time.sleep(late)
+    if "saying the id" in how:
+        answer["id"] = float(message["id"]) if "float" in how else message["id"]
+    print(json.dumps(answer), flush=True)
 """
 
 
-@pytest.mark.parametrize("how", ["late", "never, saying the id", "never"])
+@pytest.mark.parametrize(
+    "how",
+    ["late", "never, saying the id", "never, saying the id as a float", "never"],
+)
 def test_an_answer_after_the_time_limit_is_dropped_not_taken_for_the_next_question(
     how: str,
 ) -> None:
     """Answers without an ``id`` are taken in order, one a question: a late one answered the
     next question, and every answer after it the question after its own, legal ones played
-    silently. An answer with the ``id`` of its ``ask`` answers that question only: a program
-    that never answers a question that timed out loses nothing after it. One that says no
-    ``id`` and never answers it is stopped after BEHIND more questions lost (it would lose
-    every one after) and started again at the next hand."""
+    silently. An answer with the ``id`` of its ``ask`` answers that question only (7.0 is 7):
+    a program that never answers a question that timed out loses nothing after it. One that
+    says no ``id`` and never answers it is stopped after BEHIND more questions lost (it would
+    lose every one after) and started again at the next hand."""
     timeout = 2.0
     bot = SubprocessBot([sys.executable, "-c", LATE, str(1.5 * timeout), how], timeout=timeout)
-    played: list[tuple[int, Action, Action, bool]] = []  # hand, played, answered, timed out
+    played: list[tuple[Action, Action, bool]] = []  # played, answered, timed out
 
     class Seat:
         name = "late"
-        hand = 0
 
         def act(self, observation: Observation) -> Action:
             known = len(bot.errors)
             action = bot.act(observation)
             answer = parse_action(observation_json(observation)["legal"][-1])
             late = any("no answer" in e for e in bot.errors[known:])
-            played.append((self.hand, action, answer, late))
+            played.append((action, answer, late))
             return action
 
-    seat = Seat()
     try:
         for i in range(1 if how == "never" else 2):
-            seat.hand = i
-            play_hand(Game(seed=40 + i, dealer=0), [seat, GreedyBot(), GreedyBot()])
+            play_hand(Game(seed=40 + i, dealer=0), [Seat(), GreedyBot(), GreedyBot()])
     finally:
         bot.close()
-    assert played[0][3], "the first question timed out"
+    assert played[0][2], "the first question timed out"
     assert bot.errors[0] == f"no answer within {timeout:g} s"
     stopped = [e for e in bot.errors if e.startswith("the bot was stopped")]
     if how == "never":  # it would skip the first question of the next hand too: one hand
         assert stopped == [
-            f"the bot was stopped: {BEHIND} questions in a row lost to late answers "
-            "(an answer that says its ask's id is never taken for another)"
+            f"the bot was stopped: {BEHIND} questions in a row lost to late answers without "
+            "an id (an answer that says its ask's id is never taken for another)"
         ]
         assert sum("no answer" in e for e in bot.errors) == 1 + BEHIND  # not every question
         assert len(played) > 1 + BEHIND  # the rest of the hand played by default
@@ -333,10 +339,67 @@ def test_an_answer_after_the_time_limit_is_dropped_not_taken_for_the_next_questi
     assert not stopped
     # Every question answered in time (under load another may time out) was played as
     # answered, and no answer was refused.
-    in_time = [(action, answer) for _, action, answer, late in played[1:] if not late]
-    assert len(in_time) > 5
+    in_time = [(action, answer) for action, answer, late in played[1:] if not late]
+    assert len(in_time) > 10
     assert all(action == answer for action, answer in in_time)
     assert not [e for e in bot.errors if e.startswith(("illegal", "unreadable"))]
+
+
+def test_a_program_always_late_but_saying_the_id_is_never_stopped_nor_misread() -> None:
+    """Every answer after its time limit: each question played by default, each late answer
+    dropped, the program kept (a first version stopped it after BEHIND questions, as if it
+    answered without ids and had given up on one)."""
+    timeout = 0.5
+    how = "always late, saying the id"
+    bot = SubprocessBot([sys.executable, "-c", LATE, str(1.5 * timeout), how], timeout=timeout)
+    try:
+        game = Game(seed=40, dealer=0)
+        play_hand(game, [bot, GreedyBot(), GreedyBot()])
+    finally:
+        bot.close()
+    assert bot.starts == 1 and bot.errors
+    assert all(e == f"no answer within {timeout:g} s" for e in bot.errors)
+    own = [action for seat, action in game.history if seat == 0]
+    assert len(own) >= len(bot.errors) > BEHIND  # asked again and again, never stopped
+
+
+GRANDCHILD = """
+import json, subprocess, sys
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["type"] == "ask":
+        print(json.dumps({"action": message["legal"][0], "id": message["id"]}), flush=True)
+        child = subprocess.Popen(["sleep", "300"])  # holds this program's output open
+        open(sys.argv[1], "w").write(str(child.pid))
+        sys.exit()
+"""
+
+
+def test_a_program_that_ends_leaving_a_process_holding_its_output_is_seen_to_end(
+    tmp_path: Path,
+) -> None:
+    """The end of the program's output never came while a process it started held it open:
+    every question waited out its time limit, and closing the bot waited on that process."""
+    pid_file = tmp_path / "child.pid"
+    bot = SubprocessBot([sys.executable, "-c", GRANDCHILD, str(pid_file)], timeout=30.0)
+    try:
+        game = Game(seed=40, dealer=0)
+        play_hand(game, [bot, GreedyBot(), GreedyBot()])
+        assert game.is_over
+        assert "the bot exited" in bot.errors
+        assert not [e for e in bot.errors if e.startswith("no answer")]
+    finally:
+        bot.close()
+    child = int(pid_file.read_text())
+
+    def gone() -> bool:
+        try:
+            os.kill(child, 0)
+        except ProcessLookupError:
+            return True
+        return Path(f"/proc/{child}/stat").read_text().split()[2] == "Z"  # dead, unreaped
+
+    wait_until(gone, "the program's own process still runs")
 
 
 def test_one_endless_line_ends_the_programs_output_with_memory_bounded() -> None:

@@ -12,10 +12,13 @@ corrupts a game.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import json
 import logging
+import os
 import queue
+import signal
 import subprocess
 import threading
 import time
@@ -51,6 +54,8 @@ with :data:`LONGEST`, at most 16 MB wait)."""
 LONGEST = 16_384
 """Characters at most in a line from a program (an answer is a few dozen): a longer one ends
 its output, as if it had exited."""
+LOOK_EVERY = 0.25
+"""Seconds between two looks, while an answer is awaited, at whether the program has ended."""
 BEHIND = 2
 """Questions in a row that time out after a late answer was dropped in their wait before the
 program is stopped (D172): a program that answers without ``id``s and gave up on a question
@@ -183,6 +188,9 @@ class SubprocessBot:
             encoding="utf-8",
             errors="replace",  # bytes that are not UTF-8 make an unreadable answer
             bufsize=1,
+            # A group of its own: what it starts is stopped with it (a process it leaves
+            # running would hold its output open, and the end of its output never come).
+            start_new_session=os.name == "posix",
         )
         self.starts += 1
         # Room for the end of output after UNASKED lines: the reader never waits to put.
@@ -208,11 +216,13 @@ class SubprocessBot:
         self._fresh = True
         self._asked = 0
         """The questions sent to this program: the next ``ask``'s ``id`` is one more."""
-        self._late = 0
-        """Questions that timed out, their answers not read yet: answers without an ``id``
-        are taken in order, one a question, so each such answer is dropped when it comes."""
+        self._owed: collections.deque[int] = collections.deque()
+        """The ``id``s of the questions that timed out, their answers not read yet, oldest
+        first: each such answer is dropped when it comes (one without an ``id`` pays off the
+        oldest: answers are then taken in order, one a question)."""
         self._behind = 0
-        """Questions in a row that timed out after a late answer was dropped in their wait."""
+        """Questions in a row that timed out after an answer without an ``id`` was dropped
+        as a late one in their wait."""
 
     @staticmethod
     def _read(
@@ -314,23 +324,26 @@ class SubprocessBot:
             if line is None:
                 self._fail(self._ended(), gone=True)
                 return
-            if not self._drop_late(line, _answer_id(line), self._asked + 1):
+            if not self._drop_late(line, _answer_id(line)):
                 self._answered_nothing()
 
-    def _drop_late(self, line: str, said: int | None, asked: int) -> bool:
-        """Whether ``line``, read while question ``asked`` is (or is about to be) asked, is
-        the late answer of one that timed out: an answer without an ``id`` while one is owed
-        (not any line: a word of the program's own would otherwise let the late answer that
-        follows it through), or one with an earlier ``id``. Such a line is dropped and the
-        count of answers owed paid down."""
-        if not self._late or (said is not None and said >= asked):
-            return False
-        if said is None:
-            try:
-                _parse_answer(line)
-            except ValueError:
+    def _drop_late(self, line: str, said: int | None) -> bool:
+        """Whether ``line`` is the late answer of a question that timed out, then paid off:
+        one that says the ``id`` of such a question, or one without an ``id`` (it pays off the
+        oldest) — an answer, not any line: a word of the program's own would otherwise let
+        the late answer that follows it through."""
+        if said is not None:
+            if said not in self._owed:
                 return False
-        self._late -= 1
+            self._owed.remove(said)
+            return True
+        if not self._owed:
+            return False
+        try:
+            _parse_answer(line)
+        except ValueError:
+            return False
+        self._owed.popleft()
         return True
 
     def _answered_nothing(self) -> None:
@@ -352,18 +365,28 @@ class SubprocessBot:
         deadline = time.monotonic() + self.timeout
         dropped = False
         while True:
+            left = deadline - time.monotonic()
             try:
-                line = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
+                line = self._lines.get(timeout=max(0.0, min(left, LOOK_EVERY)))
             except queue.Empty:
+                if left > LOOK_EVERY:
+                    if self._unwritable.is_set():
+                        self._fail("the bot closed its input", gone=True)
+                        return safe_default(legal)
+                    # Ended, its output may still be held open by what it started: stop
+                    # those, so that the end of its output comes.
+                    if self._process.poll() is not None:
+                        self._kill_group()
+                    continue
                 return self._timed_out(legal, dropped)
             if line is None:
                 self._fail(self._ended(), gone=True)
                 return safe_default(legal)
             said = _answer_id(line)
-            if said == asked or (said is None and not self._late):
+            if said == asked or (said is None and not self._owed):
                 break  # this question's answer (read below)
-            if self._drop_late(line, said, asked):
-                dropped = True
+            if self._drop_late(line, said):
+                dropped |= said is None
                 continue
             self._answered_nothing()  # a line that answers no question asked
             if self._dead:
@@ -391,12 +414,12 @@ class SubprocessBot:
         :data:`BEHIND` such in a row the program is stopped, and started again at the next
         hand with nothing owed, rather than losing every question after."""
         self._fail(f"no answer within {self.timeout:g} s")
-        self._late += 1
+        self._owed.append(self._asked)
         self._behind = self._behind + 1 if dropped else 0
         if self._behind >= BEHIND:
             self._fail(
                 f"the bot was stopped: {BEHIND} questions in a row lost to late answers "
-                "(an answer that says its ask's id is never taken for another)",
+                "without an id (an answer that says its ask's id is never taken for another)",
                 gone=True,
             )
             self._process.kill()
@@ -442,14 +465,22 @@ class SubprocessBot:
         except subprocess.TimeoutExpired:
             self._process.kill()
             self._process.wait()
+        self._kill_group()  # what it started, which may hold its output open
         self._reader.join(timeout=2)
-        if self._process.stdout is not None:
-            self._process.stdout.close()
+        if self._process.stdout is not None and not self._reader.is_alive():
+            self._process.stdout.close()  # (closed under a reader still reading, it would wait)
+
+    def _kill_group(self) -> None:
+        """Stop every process left in the program's group (POSIX), the program gone."""
+        if os.name == "posix":
+            with contextlib.suppress(OSError):
+                os.killpg(self._process.pid, signal.SIGKILL)
 
 
 def _answer_id(line: str) -> int | None:
-    """The ``id`` of the question an answer says it answers (``{"action": …, "id": N}``);
-    None for an answer without one (answers are then matched to questions in order)."""
+    """The ``id`` of the question an answer says it answers (``{"action": …, "id": N}``),
+    0 for an ``id`` that is not a whole number; None for an answer without one (answers are
+    then matched to questions in order)."""
     text = line.strip()
     if not text.startswith("{"):
         return None
@@ -457,8 +488,13 @@ def _answer_id(line: str) -> int | None:
         data = loads(text)
     except ValueError:
         return None  # unreadable: refused as the answer it is taken for
-    found = data.get("id") if isinstance(data, dict) else None
-    return found if isinstance(found, int) and not isinstance(found, bool) else None
+    if not isinstance(data, dict) or "id" not in data:
+        return None
+    found = data["id"]
+    if isinstance(found, float) and found.is_integer():
+        return int(found)  # JSON does not tell 7.0 from 7
+    # Any other id answers no question (ids count from 1): never one taken in order.
+    return found if isinstance(found, int) and not isinstance(found, bool) else 0
 
 
 def _parse_answer(line: str) -> Action:
