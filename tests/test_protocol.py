@@ -3,9 +3,12 @@ game."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import signal
 import sys
+import threading
 from dataclasses import replace
 from pathlib import Path
 
@@ -26,7 +29,7 @@ from paohuzi.engine.game import Game
 from paohuzi.engine.observation import Observation, observe
 from paohuzi.engine.record import Record, record_of, replay
 from paohuzi.engine.rules import HUNAN
-from tests.clock import wait_until
+from tests.clock import PATIENCE, wait_until
 
 EXAMPLE = Path(__file__).parent.parent / "examples" / "bots" / "random_bot.py"
 
@@ -400,6 +403,97 @@ def test_a_program_that_ends_leaving_a_process_holding_its_output_is_seen_to_end
         return Path(f"/proc/{child}/stat").read_text().split()[2] == "Z"  # dead, unreaped
 
     wait_until(gone, "the program's own process still runs")
+
+
+ESCAPES = """
+import json, os, sys, time
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["type"] == "ask":
+        print(json.dumps({"action": message["legal"][0], "id": message["id"]}), flush=True)
+        if os.fork() == 0:  # a process that leaves the group, holding the output open
+            os.setsid()
+            open(sys.argv[1], "w").write(str(os.getpid()))
+            time.sleep(300)
+            os._exit(0)
+        os._exit(0)
+"""
+
+
+def test_a_program_that_ends_leaving_a_process_outside_its_group_is_seen_to_end(
+    tmp_path: Path,
+) -> None:
+    """The host cannot stop a process that left the program's group (docs/protocol.md), but
+    it sees the program end a look after, instead of waiting out every question's limit."""
+    pid_file = tmp_path / "escaped.pid"
+    bot = SubprocessBot([sys.executable, "-c", ESCAPES, str(pid_file)], timeout=30.0)
+    try:
+        game = Game(seed=40, dealer=0)
+        play_hand(game, [bot, GreedyBot(), GreedyBot()])
+        assert game.is_over
+        assert "the bot exited" in bot.errors
+        assert not [e for e in bot.errors if e.startswith("no answer")]
+    finally:
+        bot.close()
+        wait_until(pid_file.exists, "no escaped process")
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(int(pid_file.read_text()), signal.SIGKILL)
+        # Its end ends the reader, which closes the output it held.
+        wait_until(lambda: not bot._reader.is_alive(), "the reader still reads")
+
+
+STUCK = """
+import fcntl, os, sys, time
+fcntl.fcntl(0, 1031, 4096)  # F_SETPIPE_SZ: a small pipe, filled by the first questions
+if os.fork() == 0:  # a process it started, holding its input open, reading nothing
+    open(sys.argv[1], "w").write(str(os.getpid()))
+    time.sleep(300)
+    os._exit(0)
+time.sleep(300)  # the program itself reads nothing either
+"""
+
+
+def test_closing_a_program_whose_input_is_full_and_held_by_its_child_ends(
+    tmp_path: Path,
+) -> None:
+    """``close()`` waited for ever: the writer blocked on the full pipe, closing the input
+    waited on the writer, and killing the program alone left its child holding the pipe."""
+    pid_file = tmp_path / "child.pid"
+    bot = SubprocessBot([sys.executable, "-c", STUCK, str(pid_file)], timeout=0.05)
+    # Hands until the unread messages fill the pipe and wait for the writer (a hand sends a
+    # few dozen kilobytes, a pipe holds 64).
+    for hand in range(30):
+        play_hand(Game(seed=hand, dealer=0), [bot, GreedyBot(), GreedyBot()])
+        if bot._outbox.qsize() > 20:
+            break
+    assert bot._outbox.qsize() > 20, "the pipe never filled"
+    closing = threading.Thread(target=bot.close, daemon=True)
+    closing.start()
+    closing.join(timeout=PATIENCE)  # progress awaited: a bound, not a speed
+    assert not closing.is_alive(), "close() did not return"
+    child = int(pid_file.read_text())
+
+    def gone() -> bool:
+        try:
+            os.kill(child, 0)
+        except ProcessLookupError:
+            return True
+        return Path(f"/proc/{child}/stat").read_text().split()[2] == "Z"
+
+    wait_until(gone, "the program's child still runs")
+
+
+def test_a_reaped_programs_group_is_never_signalled(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Once the program is reaped its pid may be another process's, and its group id too:
+    ``killpg`` then could stop an unrelated session."""
+    bot = _broken("import sys\nfor line in sys.stdin: pass")
+    bot.close()
+    assert bot._process.returncode is not None
+    sent: list[int] = []
+    monkeypatch.setattr(os, "killpg", lambda pgid, sig: sent.append(pgid))
+    bot._kill_group()
+    bot._stop()
+    assert sent == []
 
 
 def test_one_endless_line_ends_the_programs_output_with_memory_bounded() -> None:

@@ -243,6 +243,10 @@ class SubprocessBot:
                 break
             lines.put(line)
         lines.put(None)
+        # The reader's to close: a process that left the program's group may keep the pipe
+        # open past the program's end, and the reader with it (it ends when that one does).
+        with contextlib.suppress(OSError):
+            process.stdout.close()
 
     def _write(self, stream: IO[str]) -> None:
         while (text := self._outbox.get()) is not None:
@@ -260,7 +264,7 @@ class SubprocessBot:
             self._fail("the bot closed its input", gone=True)
         elif self._outbox.qsize() >= UNREAD:
             self._fail(f"the bot has not read its last {UNREAD} messages", gone=True)
-            self._process.kill()
+            self._kill_group()
         else:
             self._outbox.put(json.dumps(message, ensure_ascii=False) + "\n")
 
@@ -271,15 +275,34 @@ class SubprocessBot:
             self._dead = True
 
     def _ended(self) -> str:
-        """How the program's end is reported: why the reader stopped it, if it did."""
+        """How the end of the program's output is reported: why the reader stopped it, if it
+        did; that it exited; or, still running a moment later, that it closed its output."""
         if self._stopped_for:
             return f"the bot was stopped: {self._stopped_for[0]}"
-        return "the bot exited"
+        for _ in range(10):
+            if self._exited():
+                return "the bot exited"
+            time.sleep(0.01)
+        return "the bot closed its output"
+
+    def _exited(self) -> bool:
+        """Whether the program has ended, without reaping it where the system allows (a
+        process not reaped keeps its pid, and so its group's id, from being given to
+        another: :meth:`_kill_group` may still be sent)."""
+        if self._process.returncode is not None:
+            return True
+        if not hasattr(os, "waitid"):
+            return self._process.poll() is not None
+        try:
+            flags = os.WEXITED | os.WNOHANG | os.WNOWAIT
+            return os.waitid(os.P_PID, self._process.pid, flags) is not None
+        except ChildProcessError:
+            return True
 
     def _restart(self) -> None:
         """Start the program again for a new hand, if it is gone (and neither closed nor
         started for this very hand)."""
-        if self._closed or self._fresh or (not self._dead and self._process.poll() is None):
+        if self._closed or self._fresh or (not self._dead and not self._exited()):
             return
         if not self._dead:
             self._fail(self._ended(), gone=True)
@@ -351,7 +374,7 @@ class SubprocessBot:
         self._unasked += 1
         if self._unasked >= UNASKED:
             self._fail(f"the bot sent {UNASKED} lines that answer nothing", gone=True)
-            self._process.kill()
+            self._kill_group()
 
     def act(self, observation: Observation) -> Action:
         self._sync(observation)
@@ -364,6 +387,7 @@ class SubprocessBot:
             return safe_default(legal)
         deadline = time.monotonic() + self.timeout
         dropped = False
+        ended: float | None = None
         while True:
             left = deadline - time.monotonic()
             try:
@@ -374,9 +398,14 @@ class SubprocessBot:
                         self._fail("the bot closed its input", gone=True)
                         return safe_default(legal)
                     # Ended, its output may still be held open by what it started: stop
-                    # those, so that the end of its output comes.
-                    if self._process.poll() is not None:
+                    # those, so that the end of its output comes; a look later, what was
+                    # written is read, and a process that left its group holds it in vain.
+                    if self._exited():
                         self._kill_group()
+                        if ended is not None and time.monotonic() - ended >= LOOK_EVERY:
+                            self._fail(self._ended(), gone=True)
+                            return safe_default(legal)
+                        ended = ended or time.monotonic()
                     continue
                 return self._timed_out(legal, dropped)
             if line is None:
@@ -422,7 +451,7 @@ class SubprocessBot:
                 "without an id (an answer that says its ask's id is never taken for another)",
                 gone=True,
             )
-            self._process.kill()
+            self._kill_group()
             return safe_default(legal)
         return self._refuse(legal, "timeout")
 
@@ -445,7 +474,7 @@ class SubprocessBot:
     @property
     def alive(self) -> bool:
         """Whether the program is still running (as far as has been seen)."""
-        return not self._dead and self._process.poll() is None
+        return not self._dead and not self._exited()
 
     def close(self) -> None:
         self._closed = self._dead = True
@@ -454,27 +483,36 @@ class SubprocessBot:
     def _stop(self) -> None:
         self._outbox.put(None)  # the writer ends once what was sent is written
         self._writer.join(timeout=2)
-        if self._writer.is_alive():  # blocked on a full pipe: only the program's end frees it
-            self._process.kill()
+        if self._writer.is_alive():  # blocked on a full pipe: only the readers' end frees it
+            self._kill_group()
             self._writer.join(timeout=2)
-        if self._process.stdin is not None:
-            with contextlib.suppress(OSError):
+        if self._process.stdin is not None and not self._writer.is_alive():
+            with contextlib.suppress(OSError):  # (under a blocked writer, close would wait)
                 self._process.stdin.close()
+        ends = time.monotonic() + 2  # the end of its input given 2 s to end it
+        while not self._exited() and time.monotonic() < ends:
+            time.sleep(0.02)
+        self._kill_group()  # the program, if still running, and what it started
         try:
-            self._process.wait(timeout=2)
+            self._process.wait(timeout=2)  # reaped only now
         except subprocess.TimeoutExpired:
             self._process.kill()
             self._process.wait()
-        self._kill_group()  # what it started, which may hold its output open
-        self._reader.join(timeout=2)
+        self._reader.join(timeout=0.5)  # a process that left its group may hold the output
         if self._process.stdout is not None and not self._reader.is_alive():
             self._process.stdout.close()  # (closed under a reader still reading, it would wait)
 
     def _kill_group(self) -> None:
-        """Stop every process left in the program's group (POSIX), the program gone."""
-        if os.name == "posix":
+        """Stop the program and every process left in its group (POSIX), while its pid is
+        not reaped: after, the id could be another's."""
+        if self._process.returncode is not None:
+            return
+        if os.name != "posix":
             with contextlib.suppress(OSError):
-                os.killpg(self._process.pid, signal.SIGKILL)
+                self._process.kill()
+            return
+        with contextlib.suppress(OSError):
+            os.killpg(self._process.pid, signal.SIGKILL)
 
 
 def _answer_id(line: str) -> int | None:
