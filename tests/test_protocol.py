@@ -3,7 +3,6 @@ game."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import signal
@@ -366,6 +365,19 @@ def test_a_program_always_late_but_saying_the_id_is_never_stopped_nor_misread() 
     assert len(own) >= len(bot.errors) > BEHIND  # asked again and again, never stopped
 
 
+def _wait_gone(pid: int, what: str) -> None:
+    """Wait until process ``pid`` has ended (a zombie not yet reaped by its new parent is)."""
+
+    def gone() -> bool:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        return Path(f"/proc/{pid}/stat").read_text().split()[2] == "Z"
+
+    wait_until(gone, what)
+
+
 GRANDCHILD = """
 import json, subprocess, sys
 for line in sys.stdin:
@@ -376,33 +388,6 @@ for line in sys.stdin:
         open(sys.argv[1], "w").write(str(child.pid))
         sys.exit()
 """
-
-
-def test_a_program_that_ends_leaving_a_process_holding_its_output_is_seen_to_end(
-    tmp_path: Path,
-) -> None:
-    """The end of the program's output never came while a process it started held it open:
-    every question waited out its time limit, and closing the bot waited on that process."""
-    pid_file = tmp_path / "child.pid"
-    bot = SubprocessBot([sys.executable, "-c", GRANDCHILD, str(pid_file)], timeout=30.0)
-    try:
-        game = Game(seed=40, dealer=0)
-        play_hand(game, [bot, GreedyBot(), GreedyBot()])
-        assert game.is_over
-        assert "the bot exited" in bot.errors
-        assert not [e for e in bot.errors if e.startswith("no answer")]
-    finally:
-        bot.close()
-    child = int(pid_file.read_text())
-
-    def gone() -> bool:
-        try:
-            os.kill(child, 0)
-        except ProcessLookupError:
-            return True
-        return Path(f"/proc/{child}/stat").read_text().split()[2] == "Z"  # dead, unreaped
-
-    wait_until(gone, "the program's own process still runs")
 
 
 ESCAPES = """
@@ -420,13 +405,17 @@ for line in sys.stdin:
 """
 
 
-def test_a_program_that_ends_leaving_a_process_outside_its_group_is_seen_to_end(
-    tmp_path: Path,
+@pytest.mark.parametrize("leaves", ["in its group", "outside its group"])
+def test_a_program_that_ends_leaving_a_process_holding_its_output_is_seen_to_end(
+    leaves: str, tmp_path: Path
 ) -> None:
-    """The host cannot stop a process that left the program's group (docs/protocol.md), but
-    it sees the program end a look after, instead of waiting out every question's limit."""
-    pid_file = tmp_path / "escaped.pid"
-    bot = SubprocessBot([sys.executable, "-c", ESCAPES, str(pid_file)], timeout=30.0)
+    """The end of the program's output never came while a process it started held it open:
+    every question waited out its time limit, and closing the bot waited on that process.
+    One in its group is stopped with it; one that left it (docs/protocol.md) cannot be, but
+    the program's end is seen a look after."""
+    pid_file = tmp_path / "child.pid"
+    script = GRANDCHILD if leaves == "in its group" else ESCAPES
+    bot = SubprocessBot([sys.executable, "-c", script, str(pid_file)], timeout=30.0)
     try:
         game = Game(seed=40, dealer=0)
         play_hand(game, [bot, GreedyBot(), GreedyBot()])
@@ -435,11 +424,13 @@ def test_a_program_that_ends_leaving_a_process_outside_its_group_is_seen_to_end(
         assert not [e for e in bot.errors if e.startswith("no answer")]
     finally:
         bot.close()
-        wait_until(pid_file.exists, "no escaped process")
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(int(pid_file.read_text()), signal.SIGKILL)
+        wait_until(pid_file.exists, "no process started")
+    child = int(pid_file.read_text())
+    if leaves == "outside its group":
+        os.kill(child, signal.SIGKILL)
         # Its end ends the reader, which closes the output it held.
         wait_until(lambda: not bot._reader.is_alive(), "the reader still reads")
+    _wait_gone(child, "the program's own process still runs")
 
 
 STUCK = """
@@ -471,16 +462,7 @@ def test_closing_a_program_whose_input_is_full_and_held_by_its_child_ends(
     closing.start()
     closing.join(timeout=PATIENCE)  # progress awaited: a bound, not a speed
     assert not closing.is_alive(), "close() did not return"
-    child = int(pid_file.read_text())
-
-    def gone() -> bool:
-        try:
-            os.kill(child, 0)
-        except ProcessLookupError:
-            return True
-        return Path(f"/proc/{child}/stat").read_text().split()[2] == "Z"
-
-    wait_until(gone, "the program's child still runs")
+    _wait_gone(int(pid_file.read_text()), "the program's child still runs")
 
 
 def test_a_reaped_programs_group_is_never_signalled(monkeypatch: pytest.MonkeyPatch) -> None:
