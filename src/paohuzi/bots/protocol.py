@@ -57,9 +57,9 @@ its output, as if it had exited."""
 LOOK_EVERY = 0.25
 """Seconds between two looks, while an answer is awaited, at whether the program has ended."""
 BEHIND = 2
-"""Questions in a row that time out after a late answer was dropped in their wait before the
-program is stopped (D172): a program that answers without ``id``s and gave up on a question
-that timed out is then one answer behind, and would lose every question after."""
+"""Questions in a row that time out after a late answer without an ``id`` was dropped in their
+wait before the program is stopped (D172): a program that answers without ``id``s and gave up
+on a question that timed out is then one answer behind, and would lose every question after."""
 log = logging.getLogger("paohuzi.protocol")
 
 JSON = dict[str, Any]
@@ -438,10 +438,11 @@ class SubprocessBot:
 
     def _timed_out(self, legal: Sequence[Action], dropped: bool) -> Action:
         """No answer in time: its answer is owed (dropped when it comes). A question that
-        timed out after a late answer was dropped in its wait may have lost its own answer
-        (taken for the late one of a program that gave up on its question): after
-        :data:`BEHIND` such in a row the program is stopped, and started again at the next
-        hand with nothing owed, rather than losing every question after."""
+        timed out after a late answer without an ``id`` was dropped in its wait may have lost
+        its own answer (taken for the late one of a program that gave up on its question):
+        after :data:`BEHIND` such in a row the program is stopped, and started again at the
+        next hand with nothing owed, rather than losing every question after. Answers that
+        say their ``id`` never count towards it."""
         self._fail(f"no answer within {self.timeout:g} s")
         self._owed.append(self._asked)
         self._behind = self._behind + 1 if dropped else 0
