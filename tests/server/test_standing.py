@@ -7,11 +7,21 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from paohuzi.server import ratings
+from paohuzi.server.database import Database
 from paohuzi.server.rooms import QUICK
-from paohuzi.server.store import PlayedHand, RatedMatch, Store, StoredRoom, open_store
+from paohuzi.server.store import (
+    PlayedHand,
+    RatedMatch,
+    Store,
+    StoredRoom,
+    StoreError,
+    open_store,
+)
+from tests.clock import wait_until
 from tests.pgcluster import db_url
 from tests.server.harness import FAST, app_client, new_room, play_out, receive, room_of, seated
 
@@ -82,6 +92,43 @@ def test_a_match_rates_its_player_and_the_history_survives_a_restart(tmp_path: P
         # The record the profile links to is there.
         assert client.get(recent[0]["record"]).status_code == 200
     assert after == before
+
+
+def test_standing_the_database_did_not_take_is_tried_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A stalled or failing database (the write's deadline passed) does not lose a hand from
+    its players' profiles nor a match's rating: both are tried again until they are stored,
+    while the table plays on."""
+    refused: list[str] = []
+    write = Database.write
+
+    async def failing(self: Database, kind: str, room: str, *args: Any, **kw: Any) -> Any:
+        if kind in ("hand_played", "rate_match") and refused.count(kind) < 2:
+            refused.append(kind)
+            raise StoreError("the database did not answer within 5 s")
+        return await write(self, kind, room, *args, **kw)
+
+    monkeypatch.setattr(Database, "write", failing)
+    db = tmp_path / "retried.db"
+    with app_client(db, **FAST) as client:
+        data = play_match(client, "p1")
+        # Looked at in the database itself (the profile route limits its readers).
+        store = open_store(db_url(db))
+        try:
+
+            def matches() -> int | None:
+                found = store.profile("p1", 10, 10)
+                return found["families"][0]["matches"] if found else None
+
+            wait_until(lambda: matches() == 1, "the hand kept and the match rated at last")
+        finally:
+            store.close()
+        found = profile(client, "p1")
+        assert [(h["room"], h["n"]) for h in found["recent"]] == [(data["room"], 0)]
+        assert found["families"][0]["hands"] == 1
+    # Refused twice each: the hand's second try failed too, and so the match's.
+    assert sorted(refused) == ["hand_played"] * 2 + ["rate_match"] * 2
 
 
 def test_a_table_its_host_seated_is_kept_on_profiles_but_not_rated(tmp_path: Path) -> None:

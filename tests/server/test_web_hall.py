@@ -12,6 +12,7 @@ from playwright.sync_api import APIResponse, Browser, Page, Route, ViewportSize
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from paohuzi.server.store import open_store
+from tests import clock
 from tests.pgcluster import db_url
 from tests.server.conftest import Server
 from tests.server.test_web import PHONE, Table, play_until_settled, wait_js
@@ -19,14 +20,16 @@ from tests.server.test_web import PHONE, Table, play_until_settled, wait_js
 pytestmark = pytest.mark.xdist_group("browser")
 
 LAPTOP: ViewportSize = {"width": 1366, "height": 768}
+ME_KNOWN = (
+    "/^\\/player\\/[0-9a-f]+$/.test(document.getElementById('my-profile').getAttribute('href'))"
+)
+"""The page knows its visitor's player: its profile link names them (before: /player/me)."""
 
 
 def enter_hall(page: Page, url: str, name: str) -> str:
     """Open the lobby as a new player, named ``name``; their player id."""
     page.goto(url + "/")
-    wait_js(
-        page, "document.getElementById('my-profile').getAttribute('href').startsWith('/player/')"
-    )
+    wait_js(page, ME_KNOWN)
     page.fill("#nickname", name)
     page.click("#save-me")
     wait_js(page, "document.getElementById('save-me').textContent === '已保存'")
@@ -103,6 +106,8 @@ def test_three_strangers_play_a_fourth_watches_a_lone_player_gets_computers(
     # Ann's profile: the hand she played, with its replay, and a provisional rating; with
     # two points of rating history (seeded: a quick match is 4 hands), its plot.
     store = open_store(db_url(server.db))
+    # (kept for her apart from the hand's own write, and tried again if the database stalls)
+    clock.wait_until(lambda: (store.profile(players[0], 1, 0) or {}).get("recent"), "kept")
     with store._transaction():
         for no, at, mu in ((1, 1_700_000_000, 25.0), (2, 1_700_000_600, 26.5)):
             store._execute(
@@ -141,6 +146,38 @@ def test_three_strangers_play_a_fourth_watches_a_lone_player_gets_computers(
         table.close()
 
 
+def test_my_profile_opens_before_the_page_knows_my_player(
+    server: Server, browser: Browser, shots: Path
+) -> None:
+    """The hall's "my record" link, pressed while the page's first GET /api/me is still on
+    its way (a loaded server), opens the visitor's profile (it once led back to the lobby)."""
+    table = Table(browser, shots, LAPTOP)
+    page = table.page
+    held: list[Route] = []
+
+    def hold_the_first(route: Route) -> None:
+        if held:
+            route.continue_()
+        else:
+            held.append(route)  # never answered: the page leaves it
+
+    page.route("**/api/me", hold_the_first)
+    page.goto(server.url + "/")
+    moment = clock.deadline()
+    while not held:  # the page's first look at its player, on its way
+        assert not clock.expired(moment), "the page asked for its player"
+        page.wait_for_timeout(50)
+    assert page.get_attribute("#my-profile", "href") == "/player/me"
+    page.click("#my-profile")
+    page.wait_for_selector("#profile-page:not([hidden])")
+    wait_js(page, "/^\\/player\\/[0-9a-f]+$/.test(location.pathname)")
+    player = page.evaluate("location.pathname").rsplit("/", 1)[1]
+    wait_js(page, "document.getElementById('profile-title').textContent.endsWith('的战绩')")
+    assert page.inner_text("#recent-hands") == "还没有打完的牌局"
+    assert server.get(f"/api/players/{player}")["player"]["id"] == player
+    table.close()
+
+
 def players_seat(server: Server, room: str, player: str) -> int:
     seats = server.get(f"/api/rooms/{room}")["seats"]
     return next(n for n, s in enumerate(seats) if s["player"] == player)
@@ -152,9 +189,7 @@ def test_the_hall_reads_english(server: Server, browser: Browser, shots: Path) -
     table = Table(browser, shots, PHONE, locale="en-US")
     page = table.page
     page.goto(server.url + "/")
-    wait_js(
-        page, "document.getElementById('my-profile').getAttribute('href').startsWith('/player/')"
-    )
+    wait_js(page, ME_KNOWN)
     page.click("#avatar-open")
     quick(page)
     page.wait_for_selector("#quick-wait:not([hidden])")

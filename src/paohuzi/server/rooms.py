@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import random
@@ -93,6 +94,9 @@ log = logging.getLogger("paohuzi.server")
 
 RETRY = 1.0
 """Seconds before a room tries again a write that failed (a bot's move, a timeout)."""
+STANDING_TRIES = 8
+"""How often players' standing is tried again (:meth:`Room.keep_standing`), RETRY, 2 RETRY,
+4 RETRY … apart: about four minutes in all."""
 SAVING_NOTICE = 1.0
 """Seconds a room's write may wait before its clients are told that saving is delayed."""
 SAVE_FAILED = "the server could not save this move; nothing changed, try again"
@@ -1335,11 +1339,13 @@ class Room:
         if all(p is None for p in players):
             return
         family = ratings.family(self.ruleset)
-        await standing.on_hand_over(self.db, self.id, self.hand_no, family, players, game)
+        db, room, hand_no = self.db, self.id, self.hand_no
+        rate: Callable[[], Awaitable[bool]] | None = None
         if self.listed == QUICK and self.match_info(game)["over"]:
-            await standing.on_match_over(
-                self.db,
-                self.id,
+            rate = functools.partial(
+                standing.on_match_over,
+                db,
+                room,
                 self.match_no,
                 family,
                 players,
@@ -1347,6 +1353,30 @@ class Room:
                 list(self.match.totals),
                 self.match.hands - self.match_start,
             )
+
+        async def keep() -> bool:
+            kept = await standing.on_hand_over(db, room, hand_no, family, players, game)
+            return (await rate() if rate is not None else True) and kept
+
+        if not await keep():
+            self._keep_later(keep)
+
+    def _keep_later(self, keep: Callable[[], Awaitable[bool]]) -> None:
+        """Try ``keep`` (players' standing the database did not take) again, after 1, 2, 4 …
+        seconds, :data:`STANDING_TRIES` times at most; apart from the room's lock (the table
+        plays on) and kept when the room closes (nobody else would store it); the process's
+        end cancels it (a restart keeps the last hand's standing, :meth:`Rooms._restore`)."""
+
+        async def again() -> None:
+            for attempt in range(STANDING_TRIES):
+                await asyncio.sleep(RETRY * 2**attempt)
+                if await keep():
+                    return
+            log.warning("room %s: players' standing of a hand given up", self.id)
+
+        task = asyncio.get_running_loop().create_task(again())
+        self._retries.add(task)
+        task.add_done_callback(self._retries.discard)
 
     def _bot_level(self, name: str | None) -> str | None:
         """The bot spec a seat's bot name stands for (its rating's reference), if offered."""

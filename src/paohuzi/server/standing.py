@@ -5,7 +5,9 @@ A room calls :func:`on_hand_over` once a hand's record is stored and :func:`on_m
 the hand that ends a match is; both write through the room's :class:`Database` writer (as
 ``finish_hand``), after it and apart from it, so a rating never holds up nor fails a hand. Both
 are idempotent (a hand is kept once per player, a match rated once), so a room restored after
-a crash between the hand's write and these calls makes them again (:meth:`Rooms._restore`).
+a crash between the hand's write and these calls makes them again (:meth:`Rooms._restore`),
+and a write the database did not take (a stall past its deadline, a failed commit) is tried
+again later (:meth:`Room.keep_standing`): each says whether it must be.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from collections.abc import Sequence
 
 from paohuzi.engine.game import Game
 from paohuzi.server.database import READ_DEADLINE, Database
-from paohuzi.server.store import PlayedHand, RatedMatch, StoreError
+from paohuzi.server.store import LeaseLost, PlayedHand, RatedMatch, StoreError
 
 log = logging.getLogger("paohuzi.server")
 
@@ -47,15 +49,18 @@ def played_hands(players: Sequence[str | None], game: Game) -> list[PlayedHand]:
 
 async def on_hand_over(
     db: Database, room: str, n: int, family: str | None, players: Sequence[str | None], game: Game
-) -> None:
-    """Keep hand ``n`` of ``room`` (finished and stored) in its known players' profiles."""
+) -> bool:
+    """Keep hand ``n`` of ``room`` (finished and stored) in its known players' profiles;
+    False when it must be tried again (the database did not take it)."""
     rows = played_hands(players, game)
     if family is None or not rows:
-        return
+        return True
     try:
         await db.write("hand_played", room, n, family, rows, deadline=READ_DEADLINE)
     except StoreError as error:
         log.warning("room %s: could not keep hand %d for its players: %s", room, n, error)
+        return isinstance(error, LeaseLost)  # the room's new holder keeps it (on restore)
+    return True
 
 
 async def on_match_over(
@@ -67,14 +72,16 @@ async def on_match_over(
     bots: Sequence[str | None],
     totals: Sequence[int],
     hands: int,
-) -> None:
+) -> bool:
     """Rate match ``match_no`` of ``room`` (its last hand stored): each seat's known player
     (None: a bot, whose level is in ``bots``, or a person who is no known player) by the
-    match's ``totals`` over its ``hands`` hands."""
+    match's ``totals`` over its ``hands`` hands; False when it must be tried again."""
     if family is None or hands < 1 or not any(p is not None for p in players):
-        return
+        return True
     match = RatedMatch(match_no, family, tuple(players), tuple(bots), tuple(totals), hands)
     try:
         await db.write("rate_match", room, match, deadline=READ_DEADLINE)
     except StoreError as error:
         log.warning("room %s: could not rate match %d: %s", room, match_no, error)
+        return isinstance(error, LeaseLost)
+    return True

@@ -481,9 +481,16 @@ function recentItem(hand) {
   return li;
 }
 
+/** A player's profile; "me" (the hall's link before the visitor's player is known): theirs. */
 export async function showProfile(id) {
   $("profile-page").hidden = false;
   $("profile-title").textContent = t("loading");
+  if (id === "me") {
+    const me = await (ui.mePromise || loadMe());
+    if (!me) { $("profile-title").textContent = t("no_player"); $("recent-title").hidden = true; return; }
+    id = me.id;
+    history.replaceState(null, "", "/player/" + encodeURIComponent(id));
+  }
   const r = await api("GET", "/api/players/" + encodeURIComponent(id) + "?recent=20&points=200");
   ui.profile = r.ok ? r.body : null;
   if (!r.ok) {
