@@ -146,6 +146,26 @@ def test_three_strangers_play_a_fourth_watches_a_lone_player_gets_computers(
         table.close()
 
 
+def hold_the_first_look(page: Page, url: str) -> list[Route]:
+    """Open the lobby with its first GET /api/me held on its way (not answered until the
+    test continues it, if ever); that request."""
+    held: list[Route] = []
+
+    def hold_the_first(route: Route) -> None:
+        if held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route("**/api/me", hold_the_first)
+    page.goto(url + "/")
+    moment = clock.deadline()
+    while not held:  # the page's first look at its player, on its way
+        assert not clock.expired(moment), "the page asked for its player"
+        page.wait_for_timeout(50)
+    return held
+
+
 def test_my_profile_opens_before_the_page_knows_my_player(
     server: Server, browser: Browser, shots: Path
 ) -> None:
@@ -153,20 +173,7 @@ def test_my_profile_opens_before_the_page_knows_my_player(
     its way (a loaded server), opens the visitor's profile (it once led back to the lobby)."""
     table = Table(browser, shots, LAPTOP)
     page = table.page
-    held: list[Route] = []
-
-    def hold_the_first(route: Route) -> None:
-        if held:
-            route.continue_()
-        else:
-            held.append(route)  # never answered: the page leaves it
-
-    page.route("**/api/me", hold_the_first)
-    page.goto(server.url + "/")
-    moment = clock.deadline()
-    while not held:  # the page's first look at its player, on its way
-        assert not clock.expired(moment), "the page asked for its player"
-        page.wait_for_timeout(50)
+    hold_the_first_look(page, server.url)  # and never answered: the page leaves it
     assert page.get_attribute("#my-profile", "href") == "/player/me"
     page.click("#my-profile")
     page.wait_for_selector("#profile-page:not([hidden])")
@@ -175,6 +182,25 @@ def test_my_profile_opens_before_the_page_knows_my_player(
     wait_js(page, "document.getElementById('profile-title').textContent.endsWith('的战绩')")
     assert page.inner_text("#recent-hands") == "还没有打完的牌局"
     assert server.get(f"/api/players/{player}")["player"]["id"] == player
+    table.close()
+
+
+def test_a_name_saved_before_the_page_knows_its_player_is_kept(
+    server: Server, browser: Browser, shots: Path
+) -> None:
+    """A name typed and saved while the page's first GET /api/me (which makes the player and
+    its cookie) is on its way waits for it (it was refused: no player yet)."""
+    table = Table(browser, shots, LAPTOP)
+    page = table.page
+    (held,) = hold_the_first_look(page, server.url)
+    page.fill("#nickname", "早起的人")
+    page.click("#save-me")
+    held.continue_()
+    wait_js(page, "document.getElementById('save-me').textContent === '已保存'")
+    wait_js(page, ME_KNOWN)
+    player = (page.get_attribute("#my-profile", "href") or "").rsplit("/", 1)[1]
+    assert page.inner_text("#name-error") == ""
+    assert server.get(f"/api/players/{player}")["player"]["name"] == "早起的人"
     table.close()
 
 

@@ -77,6 +77,7 @@ function showMe() {
 /** Change the player's name or avatar; true when the server took it. */
 async function saveMe(change) {
   $("name-error").textContent = "";
+  await ui.mePromise;  // the page's first look at its player makes it (with its cookie)
   const r = await api("PATCH", "/api/me", change);
   if (r.ok) {
     ui.me = {...ui.me, ...r.body};
