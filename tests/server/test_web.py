@@ -112,6 +112,20 @@ def new_room(server: Server, bots: list[str | None], seed: int, timer: int = 0) 
     return server.post("/api/rooms", {"bots": bots, "timer": timer, "seed": seed})
 
 
+def timed_room(server: Server, page: Page, seed: int, timer: int) -> Any:
+    """A room of seat 0 (``page``'s, opened now) and two greedy bots, with a ``timer`` of a
+    few seconds that starts when the page has come (the room waits for it to deal): a page
+    slow to open on a loaded machine does not find its first question timed out already."""
+    room = server.post(
+        "/api/rooms",
+        {"bots": [None, "greedy", "greedy"], "timer": timer, "seed": seed, "wait": True},
+    )
+    # (a name known: the page of a room that waits would ask for one first)
+    page.add_init_script("localStorage.setItem('paohuzi.name', '计时')")
+    page.goto(server.url + local(room["seats"][0]["url"]))
+    return room
+
+
 def local(url: str) -> str:
     return re.sub(r"^https?://[^/]+", "", url)
 
@@ -497,8 +511,7 @@ def test_a_timeout_plays_for_you_and_offers_tuoguan(
     table = Table(browser, shots, DESKTOP)
     page = table.page
     try:
-        room = new_room(server, [None, "greedy", "greedy"], WIN_SEED, timer=5)
-        page.goto(server.url + local(room["seats"][0]["url"]))
+        timed_room(server, page, WIN_SEED, timer=5)
         page.wait_for_selector("#timebar:not([hidden])")
         table.shot("timer")
         page.wait_for_selector("#auto-bar:not([hidden])")  # nobody answered

@@ -43,6 +43,15 @@ def clipboard(page: Page) -> str:
 # ---------------------------------------------------------------------------- friends
 
 
+BUBBLES = """() => { window.bubbles = [];
+  new MutationObserver(changes => { for (const c of changes) for (const n of c.addedNodes)
+    if (n.classList?.contains('bubble')) window.bubbles.push(n.closest('.seat')?.dataset.seat
+      + ':' + (n.querySelector('svg')?.getAttribute('class')?.split(' ').find(
+        k => k.startsWith('face-')) || n.textContent));
+  }).observe(document.getElementById('table'), {childList: true, subtree: true}); }"""
+"""Record on the page, in ``window.bubbles``, each saying shown: "SEAT:TEXT" or "SEAT:face-…"."""
+
+
 def test_two_friends_and_a_bot_wait_play_a_match_and_a_rematch(
     site: Server, browser: Browser, shots: Path
 ) -> None:
@@ -84,15 +93,17 @@ def test_two_friends_and_a_bot_wait_play_a_match_and_a_rematch(
     third.wait_for_selector("#table:not([hidden]) .seat")
     assert "Ann" in second.inner_text(".seat.pos-left") and "第1/1局" in first.inner_text("#where")
     friend.shot("table-with-names")
-    # A quick phrase shows on the speaker's seat at every table.
+    # A quick phrase shows on the speaker's seat at every table (for 3.5 s: each page's
+    # bubbles are recorded as they come, a slow page's look could come after).
+    for page in (second, third):
+        page.evaluate(BUBBLES)
     first.click("#say-open")
     first.click('#say-menu button[data-say="hello"]')
     for page in (second, third):
-        page.wait_for_selector(".seat[data-seat='0'] .bubble")
-    assert "大家好" in second.inner_text(".seat[data-seat='0'] .bubble")
+        wait_js(page, "window.bubbles.some(b => b.startsWith('0:大家好'))")
     first.click("#say-open")
     first.click('#say-menu button[data-say="flower"]')
-    second.wait_for_selector(".seat[data-seat='0'] .bubble svg.face-flower")
+    wait_js(second, "window.bubbles.includes('0:face-flower')")
     play_until_settled([first, second])
     for page in (first, second):
         page.wait_for_selector("#match-end:not([hidden])")
@@ -589,6 +600,8 @@ def test_the_host_gives_a_seat_a_new_link_and_the_old_one_is_refused(
     assert page.input_value("#seat-1") == "friend" and page.input_value("#seat-2") == "greedy"
     page.click("#create")
     page.wait_for_selector("#waiting:not([hidden]) #invite-list .invite-item button.renew-ask")
+    # (the room says the host's seat twice, named then arrived: the second has come)
+    wait_js(page, "document.querySelector('#waiting-seats li').classList.contains('joined')")
     old = page.get_attribute("#invite-list a.invite", "href") or ""
     room = re.sub(r"^.*/room/([\w-]+)#.*$", r"\1", old)
     assert "#token=" in old and room and room != old
@@ -597,6 +610,12 @@ def test_the_host_gives_a_seat_a_new_link_and_the_old_one_is_refused(
     page.click("#invite-list button.renew-ask")
     assert "旧链接将失效" in page.inner_text("#invite-list .renew-note")
     host.shot("invite-renew-confirm")
+    # The waiting room drawn again meanwhile (here the host's new name; a friend arriving at
+    # another seat does the same): the question stays open.
+    page.fill("#my-name", "房主")
+    page.click("#save-name")
+    wait_js(page, "document.querySelector('#waiting-seats li').textContent.includes('房主')")
+    assert "旧链接将失效" in page.inner_text("#invite-list .renew-note")
     page.click("#invite-list button.renew-no")  # 取消: nothing changes
     assert page.get_attribute("#invite-list a.invite", "href") == old
     page.click("#invite-list button.renew-ask")

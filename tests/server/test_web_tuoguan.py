@@ -23,6 +23,7 @@ from tests.server.test_web import (
     local,
     new_room,
     tap,
+    timed_room,
     wait_js,
 )
 
@@ -74,8 +75,7 @@ def test_a_timed_out_claim_says_what_was_played_and_offers_control_back(
     table = Table(browser, shots, viewport)
     page = table.page
     wire = Wire(page)
-    room = new_room(paced, [None, "greedy", "greedy"], WIN_SEED, timer=5)
-    page.goto(paced.url + local(room["seats"][0]["url"]))
+    timed_room(paced, page, WIN_SEED, timer=5)
     page.wait_for_selector("#prompt:not([hidden]) .claim-peng")  # a 碰, and its timer
     assert page.is_visible("#timebar")
     card = page.get_attribute("#offer-slot .card", "data-kind")
@@ -106,8 +106,7 @@ def test_a_touch_of_a_card_takes_back_control(paced: Server, browser: Browser, s
     table = Table(browser, shots, DESKTOP)
     page = table.page
     wire = Wire(page)
-    room = new_room(paced, [None, "greedy", "greedy"], WIN_SEED, timer=5)
-    page.goto(paced.url + local(room["seats"][0]["url"]))
+    timed_room(paced, page, WIN_SEED, timer=5)
     page.wait_for_selector("#auto-bar:not([hidden])")  # the first 碰 timed out
     card = page.locator("#hand .card:not(.locked)").first
     tap(card)

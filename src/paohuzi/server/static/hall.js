@@ -132,6 +132,7 @@ function wireMe() {
 /** A one-time code for another device, shown once, with how long it may be used. */
 async function startTransfer() {
   $("transfer-error").textContent = "";
+  await ui.mePromise;  // a first visit's player (and cookie) is made by that look
   const r = await api("POST", "/api/me/transfer");
   if (!r.ok) { $("transfer-error").textContent = refusal(r); return; }
   const code = String(r.body.code), shown = code.match(/.{1,4}/g).join(" ");
@@ -522,12 +523,13 @@ export function renderProfile() {
 // ------------------------------------------------------------------ leaderboard
 
 export async function showLeaderboard(family) {
-  ui.board = {family: FAMILIES.includes(family) ? family : FAMILIES[0], data: null};
+  const board = ui.board = {family: FAMILIES.includes(family) ? family : FAMILIES[0], data: null};
   $("leaderboard-page").hidden = false;
   $("where").textContent = t("leaderboard");
-  const r = await api("GET", "/api/leaderboard?family=" + ui.board.family + "&limit=50");
+  const r = await api("GET", "/api/leaderboard?family=" + board.family + "&limit=50");
+  if (ui.board !== board) return;  // another tab was chosen meanwhile: its answer is shown
   $("board-error").textContent = r.ok ? "" : refusal(r);
-  ui.board.data = r.ok ? r.body : null;
+  board.data = r.ok ? r.body : null;
   renderLeaderboard();
 }
 

@@ -29,6 +29,7 @@ export function onLobby(m) {
   // Who has not come, but this page's own seat: its link is your secret, never an invite (a
   // lobby message may come before your own arrival is counted).
   const missing = m.seats.map((s, seat) => seat).filter(seat => !m.seats[seat].joined && seat !== m.you);
+  if (ui.renewing && !missing.includes(ui.renewing.seat)) ui.renewing = null;  // taken meanwhile
   const ul = $("invite-list");
   ul.replaceChildren();
   if (invites) invites.seats.filter(s => s.url && missing.includes(s.seat)).forEach(s => ul.appendChild(inviteItem(s)));
@@ -63,26 +64,31 @@ function inviteItem(s) {
   return li;
 }
 
-/** "New link", asked once more (the old link stops working), then done. */
+/** "New link", asked once more (the old link stops working), then done. The open question
+ * (ui.renewing) outlives the waiting room's redraws. */
 function renewBox(s) {
   const box = el("div", "renew");
   const ask = el("button", "tool renew-ask", t("renew"));
   ask.type = "button";
-  ask.onclick = () => {
-    const note = el("span", "renew-note", t("renew_confirm", {n: s.seat + 1}));
+  const question = () => {
+    const open = ui.renewing;
+    const note = el("span", "renew-note", open.failed || t("renew_confirm", {n: s.seat + 1}));
     const yes = el("button", "tool renew-yes", t("renew_yes"));
     const no = el("button", "tool renew-no", t("renew_no"));
     yes.type = no.type = "button";
-    no.onclick = () => { box.replaceChildren(ask); ask.focus(); };
-    yes.onclick = () => { yes.disabled = no.disabled = true; renew(s.seat, note); };
+    yes.disabled = no.disabled = open.busy;
+    no.onclick = () => { ui.renewing = null; box.replaceChildren(ask); ask.focus(); };
+    yes.onclick = () => { open.busy = true; yes.disabled = no.disabled = true; renew(s.seat, open); };
     box.replaceChildren(note, yes, no);
-    no.focus();
+    return no;
   };
+  ask.onclick = () => { ui.renewing = {seat: s.seat, busy: false, failed: ""}; question().focus(); };
   box.appendChild(ask);
+  if (ui.renewing && ui.renewing.seat === s.seat) question();
   return box;
 }
 
-async function renew(seat, note) {
+async function renew(seat, open) {
   const room = ui.waiting.room;
   let response, body = {};
   try {
@@ -91,10 +97,12 @@ async function renew(seat, note) {
     body = await response.json().catch(() => ({}));
   } catch (e) { response = null; }
   if (!response || !response.ok) {
-    note.textContent = t("renew_failed", {why: response ? String(body.detail || response.status) : t("err_network")});
-    note.parentElement.querySelectorAll("button").forEach(b => { b.disabled = false; });
+    open.busy = false;
+    open.failed = t("renew_failed", {why: response ? String(body.detail || response.status) : t("err_network")});
+    if (ui.waiting && ui.waiting.room === room) onLobby(ui.waiting);
     return;
   }
+  if (ui.renewing === open) ui.renewing = null;
   const key = "paohuzi.invites." + room;
   const invites = JSON.parse(localStorage.getItem(key) || "null");
   if (invites) {

@@ -102,7 +102,8 @@ export function shareLink() {
 }
 
 export function replayKeys(e) {
-  if (!ui.replaying || e.target.matches?.("input[type=number], select, textarea")) return false;
+  // (no frames yet: the replay's are on their way)
+  if (!ui.replaying || !ui.frames || e.target.matches?.("input[type=number], select, textarea")) return false;
   const moves = {ArrowLeft: -1, ArrowRight: 1, PageUp: -10, PageDown: 10};
   if (e.key in moves) { e.preventDefault(); goTo(ui.frameAt + moves[e.key]); return true; }
   if (e.key === "Home") { e.preventDefault(); goTo(0); return true; }

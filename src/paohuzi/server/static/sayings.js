@@ -56,8 +56,13 @@ export function renderSayings() {
   menu.appendChild(faces);
 }
 
-export function said(m) {
+/** Each seat's saying on show, kept through the redraws of the seat panels (every state). */
+const bubbles = new Map();
+
+export function said(m, waited = false) {
   if (!ui.state || !ui.state.seats || !ui.state.seats[m.seat]) return;
+  // Whom you muted or blocked is known once your player is (asked at the table's first state).
+  if (!waited && !ui.me && ui.mePromise) { ui.mePromise.then(() => said(m, true)); return; }
   const panel = document.querySelector(`.seat[data-seat="${m.seat}"]`);
   // A player you muted or blocked says nothing to you (D123: kept from you by this page).
   if (!panel || silenced(ui.state.seats[m.seat].player)) return;
@@ -67,5 +72,11 @@ export function said(m) {
   else bubble.textContent = t("say_" + m.what);
   panel.querySelector(".bubble")?.remove();
   panel.appendChild(bubble);
-  setTimeout(() => bubble.remove(), 3500);
+  bubbles.set(m.seat, bubble);
+  setTimeout(() => { bubble.remove(); if (bubbles.get(m.seat) === bubble) bubbles.delete(m.seat); }, 3500);
+}
+
+/** The sayings on show, put back on the seat panels just drawn. */
+export function keepBubbles() {
+  for (const [seat, bubble] of bubbles) document.querySelector(`.seat[data-seat="${seat}"]`)?.appendChild(bubble);
 }

@@ -154,6 +154,7 @@ async function verifyDeal(s) {
   const out = $("settle-deal"), seen = ui.seenCommitments[s.room + ":" + s.hand_no];
   out.textContent = "";
   out.className = "";
+  delete out.dataset.ok;  // (the previous hand's check)
   if (!seen) return;
   try {
     const record = await (await fetch("/api/rooms/" + s.room + "/hands/" + (s.hand_no - 1) + "/record")).json();

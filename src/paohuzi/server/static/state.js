@@ -74,6 +74,9 @@ export const ui = {
   // ---- the waiting room and the lobby (lobby.js)
   /** The last waiting-room message (null: not waiting). */
   waiting: null,
+  /** The host's open "new link?" question: {seat, busy, failed} (kept through the redraws
+   * of the waiting room, a friend arriving), or null. */
+  renewing: null,
   /** The bots this server offers (GET /api/bots); the built-ins until it answers. */
   botLevels: ["greedy", "learned", "expert", "random"],
 

@@ -8,7 +8,7 @@ import {$, avatarUrl, badge, claimsOf, describe, el, groupEl, handColumns, ident
 import {send} from "./connection.js";
 import {renderHand} from "./hand.js";
 import {openSettlement, renderReady, renderSettlement} from "./settlement.js";
-import {renderSayings} from "./sayings.js";
+import {keepBubbles, renderSayings} from "./sayings.js";
 import {nickname, sendName} from "./lobby.js";
 import {loadMe, mannerOf, mannersBox, ratingText, wantRatings} from "./hall.js";
 import {lessonMove} from "./lesson.js";
@@ -122,6 +122,7 @@ function renderSeats() {
     if (seat === me()) $("me").replaceChildren(seatPanel(seat));
     else box.appendChild(seatPanel(seat));
   }
+  keepBubbles();
 }
 
 /** Which hand this is, said alike in the header and the centre: "第1/4局" in a match of four,
