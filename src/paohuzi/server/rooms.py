@@ -1365,7 +1365,7 @@ class Room:
         """Try ``keep`` (players' standing the database did not take) again, after 1, 2, 4 …
         seconds, :data:`STANDING_TRIES` times at most; apart from the room's lock (the table
         plays on) and kept when the room closes (nobody else would store it); the process's
-        end cancels it (a restart keeps the last hand's standing, :meth:`Rooms._restore`)."""
+        end cancels it (a restart keeps the last hand's standing, :meth:`Rooms._restore`; D173)."""
 
         async def again() -> None:
             for attempt in range(STANDING_TRIES):
