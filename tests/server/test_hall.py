@@ -22,6 +22,8 @@ from paohuzi.engine.record import Record, replay
 from paohuzi.server.store import (
     PG_MIGRATIONS,
     LeaseLost,
+    PlayedHand,
+    RatedMatch,
     StoredHand,
     StoredRoom,
     StoreError,
@@ -231,6 +233,36 @@ def test_a_stale_holder_can_never_write_after_another_took_its_room(tmp_path: Pa
         new.add_action("r", 0, 1, "1 pass")
         assert new.heartbeat() == {"r"}
         assert old.claim("r") == "http://new"  # the new holder lives
+    finally:
+        old.close()
+        new.close()
+
+
+def test_a_process_that_lost_its_room_still_keeps_the_hands_it_finished(tmp_path: Path) -> None:
+    """A finished hand's facts for its players and its match's rating (D173) are not fenced
+    by the lease: the process that finished the hand may store them after another took the
+    room (whose restore keeps only the room's last hand), once."""
+    url = db_url(tmp_path / "standing")
+    old = open_store(url, address="http://old", lease_ttl=2.0)
+    new = open_store(url, address="http://new", lease_ttl=2.0)
+    try:
+        assert old.create_room(_room("r"), StoredHand(0, 0, "x1", [], None, "s", "c"))
+        assert old.heartbeat() == {"r"}
+        time.sleep(2.2)  # no heartbeat from the old holder: taken for dead
+        assert new.claim("r") is True
+        hand = PlayedHand("p1", 0, 12, 21, True, ())
+        kept, refused = old.apply_writes(
+            [Write("hand_played", "r", (0, "hunan", [hand])), Write("set_state", "r", ("closed",))]
+        )
+        assert kept is None and isinstance(refused, LeaseLost)
+        assert old.hand_played("r", 0, "hunan", [hand]) == 0  # kept once
+        assert old.rate_match(
+            "r", RatedMatch(1, "hunan", ("p1", None), (None, "greedy"), (5, -5), 1)
+        )
+        found = new.profile("p1", 10, 10)
+        assert found is not None
+        (hunan,) = found["families"]
+        assert (hunan["hands"], hunan["matches"]) == (1, 1)
     finally:
         old.close()
         new.close()

@@ -185,6 +185,22 @@ def test_my_profile_opens_before_the_page_knows_my_player(
     table.close()
 
 
+def test_my_profile_says_why_when_the_server_does_not_say_who_i_am(
+    server: Server, browser: Browser, shots: Path
+) -> None:
+    """/player/me with GET /api/me refused (a busy server): the reason, not "no such
+    player"."""
+    table = Table(browser, shots, LAPTOP)
+    page = table.page
+    page.route("**/api/me", lambda route: route.fulfill(status=429, json={"detail": "busy"}))
+    page.goto(server.url + "/player/me")
+    wait_js(page, "document.getElementById('profile-error').textContent.length > 0")
+    assert page.inner_text("#profile-error") == "太频繁了，请过一会儿再试"
+    assert page.inner_text("#profile-title") == ""
+    table.errors = [e for e in table.errors if "429" not in e]  # the refusal, as the test made
+    table.close()
+
+
 def test_a_name_saved_before_the_page_knows_its_player_is_kept(
     server: Server, browser: Browser, shots: Path
 ) -> None:

@@ -104,3 +104,33 @@ def test_mute_hides_a_players_sayings_for_you_alone_and_block_is_kept(
     bo.shot("manners-profile")
     for table in (ann, bo, chen):
         table.close()
+
+
+def test_a_saying_stays_through_a_redraw_and_goes_when_its_player_is_muted(
+    server: Server, browser: Browser, shots: Path
+) -> None:
+    """A saying shows for 3.5 s whatever redraws the seat panels meanwhile (every state
+    does), unless the redraw is its player being muted (D123, D173). Ann's page's clock is
+    held still, so that the 3.5 s cannot pass while the test looks, however slow the machine."""
+    (ann, bo, chen), (_, bo_id, chen_id) = seat_three(server, browser, shots)
+    page = ann.page
+    page.clock.install()
+    page.clock.pause_at(page.evaluate("Date.now()") + 1000)
+    bo.page.click("#say-open")
+    bo.page.click("#say-menu button[data-say='hello']")
+    page.wait_for_selector(f"{panel(bo_id)} .bubble")
+    # Ann opens Chen's menu and mutes him: the panels are drawn anew, Bo's saying stays.
+    page.click(f"{panel(chen_id)} button.manners-open")
+    page.wait_for_selector(f"{panel(chen_id)} .manners")
+    assert page.locator(f"{panel(bo_id)} .bubble").count() == 1
+    page.click(f"{panel(chen_id)} button.manner-mute")
+    page.wait_for_selector(f"{panel(chen_id)} .badge.muted")
+    assert page.locator(f"{panel(bo_id)} .bubble").count() == 1
+    # Ann mutes Bo: his saying goes with the redraw.
+    page.click(f"{panel(bo_id)} button.manners-open")
+    page.click(f"{panel(bo_id)} button.manner-mute")
+    page.wait_for_selector(f"{panel(bo_id)} .badge.muted")
+    assert page.locator(f"{panel(bo_id)} .bubble").count() == 0
+    page.clock.resume()
+    for table in (ann, bo, chen):
+        table.close()

@@ -1762,6 +1762,9 @@ class Rooms:
         self.hooks = RoomHooks()
         """Given to every room: the hall's (ratings, leaves) once the application sets it."""
         self.rooms: dict[str, Room] = {}
+        self._gone: dict[int, Room] = {}
+        """Rooms no longer served (closed, moved, quarantined) whose retries still run: the
+        process's end cancels them too (:meth:`stop_retries`); dropped once they are done."""
         self._stored: dict[str, StoredRoom] = {}
         """Open rooms of the database not restored yet."""
         self.quarantined = 0
@@ -1904,7 +1907,9 @@ class Rooms:
         if held is not None:
             for room_id in (before & set(self.rooms)) - held:
                 log.warning("room %s: another process holds it now; its connections move", room_id)
-                self.rooms.pop(room_id).close(MOVED)
+                moved = self._forget(room_id)
+                if moved is not None:
+                    moved.close(MOVED)
         for room_id in await self.db.orphans(100):
             if room_id not in self.rooms and self.count() < self.config.max_rooms:
                 with contextlib.suppress(Elsewhere):
@@ -1953,7 +1958,7 @@ class Rooms:
         except Exception as error:  # any fault: keep the room on disk, start the others
             note = f"{type(error).__name__}: {error}"[:500]
             log.error("room %s quarantined: its stored game does not replay: %s", room_id, note)
-            self.rooms.pop(room_id, None)
+            self._forget(room_id)
             with contextlib.suppress(StoreError):
                 await self.db.write("set_state", room_id, QUARANTINED, note, deadline=READ_DEADLINE)
             self.quarantined += 1
@@ -2030,8 +2035,16 @@ class Rooms:
             await asyncio.sleep(every)
             await self.expire_now()
 
+    def _forget(self, room_id: str) -> Room | None:
+        """Serve room ``room_id`` no more; kept aside while its retries run."""
+        room = self.rooms.pop(room_id, None)
+        if room is not None and room._retries:
+            self._gone[id(room)] = room
+        return room
+
     async def expire_now(self) -> None:
         cutoff = time.time() - self.config.room_ttl
+        self._gone = {k: room for k, room in self._gone.items() if room._retries}
         for room_id, stored in list(self._stored.items()):
             if stored.active < cutoff:
                 del self._stored[room_id]
@@ -2044,7 +2057,7 @@ class Rooms:
                 except StoreError:
                     continue
                 room.close(GONE)
-                self.rooms.pop(room.id, None)
+                self._forget(room.id)
                 with contextlib.suppress(StoreError):
                     await self.db.release(room.id)
 
@@ -2052,7 +2065,7 @@ class Rooms:
         """Cancel the rooms' retries and wait for those under way to end (the process ends: a
         restore finishes what they would have, from the stored log)."""
         running = []
-        for room in self.rooms.values():
+        for room in [*self.rooms.values(), *self._gone.values()]:
             for retry in room._retries:
                 retry.cancel()
                 if isinstance(retry, asyncio.Task):

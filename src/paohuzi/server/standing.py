@@ -7,7 +7,9 @@ the hand that ends a match is; both write through the room's :class:`Database` w
 are idempotent (a hand is kept once per player, a match rated once), so a room restored after
 a crash between the hand's write and these calls makes them again (:meth:`Rooms._restore`),
 and a write the database did not take (a stall past its deadline, a failed commit) is tried
-again later (:meth:`Room.keep_standing`): each says whether it must be.
+again later (:meth:`Room.keep_standing`): each says whether it must be. Neither is fenced by the
+room's lease (:data:`~paohuzi.server.store.UNFENCED`): a process that lost the room meanwhile
+still keeps the hands it finished.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from collections.abc import Sequence
 
 from paohuzi.engine.game import Game
 from paohuzi.server.database import READ_DEADLINE, Database
-from paohuzi.server.store import LeaseLost, PlayedHand, RatedMatch, StoreError
+from paohuzi.server.store import PlayedHand, RatedMatch, StoreError
 
 log = logging.getLogger("paohuzi.server")
 
@@ -59,7 +61,7 @@ async def on_hand_over(
         await db.write("hand_played", room, n, family, rows, deadline=READ_DEADLINE)
     except StoreError as error:
         log.warning("room %s: could not keep hand %d for its players: %s", room, n, error)
-        return isinstance(error, LeaseLost)  # the room's new holder keeps it (on restore)
+        return False
     return True
 
 
@@ -83,5 +85,5 @@ async def on_match_over(
         await db.write("rate_match", room, match, deadline=READ_DEADLINE)
     except StoreError as error:
         log.warning("room %s: could not rate match %d: %s", room, match_no, error)
-        return isinstance(error, LeaseLost)
+        return False
     return True

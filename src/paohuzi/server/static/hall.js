@@ -50,6 +50,7 @@ let nameEdited = false;
 export function loadMe() {
   ui.mePromise = api("GET", "/api/me").then(r => {
     if (r.ok) { ui.me = r.body; showMe(); }
+    ui.meRefused = r.ok ? null : r;
     return ui.me;
   });
   return ui.mePromise;
@@ -489,7 +490,12 @@ export async function showProfile(id) {
   $("profile-title").textContent = t("loading");
   if (id === "me") {
     const me = await (ui.mePromise || loadMe());
-    if (!me) { $("profile-title").textContent = t("no_player"); $("recent-title").hidden = true; return; }
+    if (!me) {  // the server did not say who the visitor is (busy, or unreachable): why
+      $("profile-title").textContent = "";
+      $("profile-error").textContent = ui.meRefused ? refusal(ui.meRefused) : t("err_network");
+      $("recent-title").hidden = true;
+      return;
+    }
     id = me.id;
     history.replaceState(null, "", "/player/" + encodeURIComponent(id));
   }

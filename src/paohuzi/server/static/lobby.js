@@ -31,9 +31,13 @@ export function onLobby(m) {
   const missing = m.seats.map((s, seat) => seat).filter(seat => !m.seats[seat].joined && seat !== m.you);
   if (ui.renewing && !missing.includes(ui.renewing.seat)) ui.renewing = null;  // taken meanwhile
   const ul = $("invite-list");
+  // A redraw keeps the focus where it was (a keyboard user on the invite list's buttons).
+  const focused = ul.contains(document.activeElement) ? document.activeElement : null;
+  const keep = focused && [focused.closest(".invite-item")?.querySelector("a.invite")?.getAttribute("href"), focused.classList[1]];
   ul.replaceChildren();
   if (invites) invites.seats.filter(s => s.url && missing.includes(s.seat)).forEach(s => ul.appendChild(inviteItem(s)));
   $("invites").hidden = !ul.childElementCount;
+  if (keep) [...ul.querySelectorAll(".invite-item")].find(li => li.querySelector("a.invite")?.getAttribute("href") === keep[0])?.querySelector("button." + keep[1])?.focus();
   $("watch-line").replaceChildren(...linkWithCopy(invites ? invites.watch : location.origin + "/room/" + m.room, "watch"));
   $("host-start").hidden = m.you !== m.host || !missing.length;
   if (document.activeElement !== $("my-name")) $("my-name").value = m.you !== null ? (m.seats[m.you].name || nickname()) : "";
@@ -64,27 +68,32 @@ function inviteItem(s) {
   return li;
 }
 
-/** "New link", asked once more (the old link stops working), then done. The open question
- * (ui.renewing) outlives the waiting room's redraws. */
+/** "New link", asked once more (the old link stops working), then done. The question open
+ * (ui.renewing, one seat's at a time) is drawn from the state, so it outlives the waiting
+ * room's redraws (a friend arriving). */
 function renewBox(s) {
   const box = el("div", "renew");
-  const ask = el("button", "tool renew-ask", t("renew"));
-  ask.type = "button";
-  const question = () => {
-    const open = ui.renewing;
-    const note = el("span", "renew-note", open.failed || t("renew_confirm", {n: s.seat + 1}));
-    const yes = el("button", "tool renew-yes", t("renew_yes"));
-    const no = el("button", "tool renew-no", t("renew_no"));
-    yes.type = no.type = "button";
-    yes.disabled = no.disabled = open.busy;
-    no.onclick = () => { ui.renewing = null; box.replaceChildren(ask); ask.focus(); };
-    yes.onclick = () => { open.busy = true; yes.disabled = no.disabled = true; renew(s.seat, open); };
-    box.replaceChildren(note, yes, no);
-    return no;
+  box.dataset.seat = s.seat;
+  const open = ui.renewing && ui.renewing.seat === s.seat ? ui.renewing : null;
+  const redraw = focus => {
+    onLobby(ui.waiting);
+    $("invite-list").querySelector(`.renew[data-seat="${s.seat}"] .${focus}`)?.focus();
   };
-  ask.onclick = () => { ui.renewing = {seat: s.seat, busy: false, failed: ""}; question().focus(); };
-  box.appendChild(ask);
-  if (ui.renewing && ui.renewing.seat === s.seat) question();
+  if (!open) {
+    const ask = el("button", "tool renew-ask", t("renew"));
+    ask.type = "button";
+    ask.onclick = () => { ui.renewing = {seat: s.seat, busy: false, failed: ""}; redraw("renew-no"); };
+    box.appendChild(ask);
+    return box;
+  }
+  const note = el("span", "renew-note", open.failed || t("renew_confirm", {n: s.seat + 1}));
+  const yes = el("button", "tool renew-yes", t("renew_yes"));
+  const no = el("button", "tool renew-no", t("renew_no"));
+  yes.type = no.type = "button";
+  yes.disabled = no.disabled = open.busy;
+  no.onclick = () => { ui.renewing = null; redraw("renew-ask"); };
+  yes.onclick = () => { open.busy = true; yes.disabled = no.disabled = true; renew(s.seat, open); };
+  box.append(note, yes, no);
   return box;
 }
 
@@ -99,7 +108,10 @@ async function renew(seat, open) {
   if (!response || !response.ok) {
     open.busy = false;
     open.failed = t("renew_failed", {why: response ? String(body.detail || response.status) : t("err_network")});
-    if (ui.waiting && ui.waiting.room === room) onLobby(ui.waiting);
+    if (ui.waiting && ui.waiting.room === room) {
+      onLobby(ui.waiting);
+      $("invite-list").querySelector(`.renew[data-seat="${seat}"] .renew-yes`)?.focus();
+    }
     return;
   }
   if (ui.renewing === open) ui.renewing = null;

@@ -78,5 +78,9 @@ export function said(m, waited = false) {
 
 /** The sayings on show, put back on the seat panels just drawn. */
 export function keepBubbles() {
-  for (const [seat, bubble] of bubbles) document.querySelector(`.seat[data-seat="${seat}"]`)?.appendChild(bubble);
+  for (const [seat, bubble] of bubbles) {
+    // (not a player's muted or blocked meanwhile: the redraw was that)
+    if (ui.state && ui.state.seats[seat] && silenced(ui.state.seats[seat].player)) bubbles.delete(seat);
+    else document.querySelector(`.seat[data-seat="${seat}"]`)?.appendChild(bubble);
+  }
 }

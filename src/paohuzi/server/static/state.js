@@ -83,6 +83,8 @@ export const ui = {
   // ---- the hall (hall.js, issue 25)
   /** The visitor's player (GET /api/me), and the request that fetches it. */
   me: null,
+  /** The answer of GET /api/me when it was refused (shown where the visitor's player is needed). */
+  meRefused: null,
   mePromise: null,
   /** The player whose 屏蔽发言 / 拉黑 is open under their seat panel (null: none). */
   mannersOpen: null,
