@@ -108,18 +108,17 @@ GOING = "document.getElementById('settlement').hidden"
 """Whether the hand in the page goes on."""
 
 
-def new_room(server: Server, bots: list[str | None], seed: int, timer: int = 0) -> Any:
-    return server.post("/api/rooms", {"bots": bots, "timer": timer, "seed": seed})
+def new_room(
+    server: Server, bots: list[str | None], seed: int, timer: int = 0, *, wait: bool = False
+) -> Any:
+    return server.post("/api/rooms", {"bots": bots, "timer": timer, "seed": seed, "wait": wait})
 
 
 def timed_room(server: Server, page: Page, seed: int, timer: int) -> Any:
     """A room of seat 0 (``page``'s, opened now) and two greedy bots, with a ``timer`` of a
     few seconds that starts when the page has come (the room waits for it to deal): a page
     slow to open on a loaded machine does not find its first question timed out already."""
-    room = server.post(
-        "/api/rooms",
-        {"bots": [None, "greedy", "greedy"], "timer": timer, "seed": seed, "wait": True},
-    )
+    room = new_room(server, [None, "greedy", "greedy"], seed, timer, wait=True)
     # (a name known: the page of a room that waits would ask for one first)
     page.add_init_script("localStorage.setItem('paohuzi.name', '计时')")
     page.goto(server.url + local(room["seats"][0]["url"]))

@@ -800,12 +800,16 @@ class Room:
 
         def start() -> None:
             self._retries.discard(handle)
-            task = asyncio.get_running_loop().create_task(locked())
-            self._retries.add(task)
-            task.add_done_callback(self._retries.discard)
+            self._track(locked())
 
         handle = asyncio.get_running_loop().call_later(delay, start)
         self._retries.add(handle)
+
+    def _track(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` as one of the room's retries (:attr:`_retries`) until it is done."""
+        task = asyncio.get_running_loop().create_task(work)
+        self._retries.add(task)
+        task.add_done_callback(self._retries.discard)
 
     async def _retry_first_deal(self) -> None:
         if self.state is RoomState.WAITING and all(s.joined or s.bot for s in self.seats):
@@ -1374,9 +1378,7 @@ class Room:
                     return
             log.warning("room %s: players' standing of a hand given up", self.id)
 
-        task = asyncio.get_running_loop().create_task(again())
-        self._retries.add(task)
-        task.add_done_callback(self._retries.discard)
+        self._track(again())
 
     def _bot_level(self, name: str | None) -> str | None:
         """The bot spec a seat's bot name stands for (its rating's reference), if offered."""
