@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from pathlib import Path
 from typing import Any
 
@@ -202,6 +203,41 @@ def test_a_finished_hand_of_a_room_another_process_took_is_not_tried_again(
         for _ in range(20):  # twenty retry intervals: a retry would have come by now
             await asyncio.sleep(0.01)
         assert tried == ["finish_hand"]  # fenced for good (D60): never tried again
+        rooms.close()
+        store.close()
+
+    asyncio.run(run())
+
+
+def test_the_process_end_cancels_the_retries_of_a_room_it_serves_no_more(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A room expired (or moved, or quarantined) while its players' standing is still being
+    tried again is served no more, but its tries are not left running: the process's end
+    cancels them with the served rooms' (D173, ``Rooms._gone``)."""
+    monkeypatch.setattr(rooms_module, "RETRY", 0.01)
+
+    async def run() -> None:
+        store = open_store(db_url(tmp_path / "h.db"))
+        rooms = Rooms(store, Config(bot_delay=0, room_ttl=0))
+        room = await rooms.create([None, None, "greedy"], timer=0, wait=True)
+        tries: list[float] = []
+
+        async def refused() -> bool:
+            tries.append(time.monotonic())
+            return False  # the database did not take it
+
+        room._keep_later(refused)
+        await clock.until(lambda: bool(tries), "the standing was not tried again")
+        await rooms.expire_now()
+        assert room.id not in rooms.rooms  # expired: served no more
+        assert room._retries  # still trying
+        await rooms.stop_retries()
+        assert not room._retries
+        seen = len(tries)
+        for _ in range(40):  # the next tries would come 0.02, 0.04, 0.08 … s apart
+            await asyncio.sleep(0.01)
+        assert len(tries) == seen
         rooms.close()
         store.close()
 
