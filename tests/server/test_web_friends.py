@@ -585,6 +585,59 @@ def test_a_seat_opened_elsewhere_is_told_and_can_be_taken_back(
     two.close()
 
 
+def test_one_new_link_question_at_a_time_and_a_refused_one_says_why(
+    site: Server, browser: Browser, shots: Path
+) -> None:
+    """The waiting room's "换新链接?" (D173): asking at another seat moves the one question
+    there; a request the server refuses leaves it open with the reason and its 确定换 focused
+    to try again; a redraw of the waiting room keeps both, and the next try makes the link."""
+    host = Table(browser, shots, DESKTOP)
+    page = host.page
+    page.goto(site.url + "/")
+    page.fill("#timer", "0")
+    page.select_option("#seat-2", "friend")
+    page.click("#create")
+    page.wait_for_selector('#invite-list .renew[data-seat="2"] button.renew-ask')
+    wait_js(page, "document.querySelector('#waiting-seats li').classList.contains('joined')")
+    notes = page.locator("#invite-list .renew-note")
+    page.click('#invite-list .renew[data-seat="1"] button.renew-ask')
+    assert notes.count() == 1 and "2号位" in notes.inner_text()  # seats are said from 1
+    assert page.evaluate("document.activeElement.matches('.renew[data-seat=\"1\"] .renew-no')")
+    page.click('#invite-list .renew[data-seat="2"] button.renew-ask')  # the other seat's
+    assert notes.count() == 1 and "3号位" in notes.inner_text()
+    assert page.locator('#invite-list .renew[data-seat="1"] button.renew-ask').is_visible()
+    old = page.get_attribute("#invite-list .invite-item:nth-child(2) a.invite", "href")
+    page.route(
+        "**/seats/2/link",
+        lambda route: route.fulfill(status=503, json={"detail": "busy, try again"}),
+    )
+    page.click('#invite-list .renew[data-seat="2"] button.renew-yes')
+    wait_js(page, "document.querySelector('#invite-list .renew-note').textContent.includes('没能')")
+    assert "busy, try again" in notes.inner_text()
+    yes = '#invite-list .renew[data-seat="2"] .renew-yes'
+    assert page.is_enabled(yes) and page.evaluate(f"document.activeElement.matches('{yes}')")
+    # A redraw (the host renames herself): the refusal and the focus stay.
+    page.evaluate(f"document.querySelector('{yes}').focus()")
+    page.evaluate("document.getElementById('my-name').value = '房主'")
+    page.evaluate("document.getElementById('save-name').click()")
+    wait_js(page, "document.querySelector('#waiting-seats li').textContent.includes('房主')")
+    assert "busy, try again" in notes.inner_text()
+    assert page.evaluate(f"document.activeElement.matches('{yes}')")
+    host.shot("invite-renew-refused")
+    page.unroute("**/seats/2/link")
+    page.click(yes)
+    wait_js(
+        page,
+        "document.querySelector('#invite-list .invite-item:nth-child(2) a.invite')"
+        f".getAttribute('href') !== {old!r}",
+    )
+    assert notes.count() == 0  # answered: no question left open
+    # The browser's own line for the refusal we made is the only error on the page.
+    assert [e for e in host.errors if "status of 503" in e] == host.errors[:1]
+    host.errors = host.errors[1:]
+    host.close()
+
+
 def test_the_host_gives_a_seat_a_new_link_and_the_old_one_is_refused(
     site: Server, browser: Browser, shots: Path
 ) -> None:
