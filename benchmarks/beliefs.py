@@ -1,7 +1,7 @@
 """What better beliefs about the others' hands would buy a search, and what two models buy (D174).
 
 Run: ``python benchmarks/beliefs.py [--deals 1500] [--seed 9100] [--samples 16]
-[--modes shipped,known,discards,ratio] [--workers 2]``. Each deal is played three times, the
+[--modes shipped,known,discards,ratio,shape] [--workers 2]``. Each deal is played three times, the
 searching bot ``learned@SAMPLES`` (a fixed number of samples a search, so that only the samples'
 quality differs) in each seat in turn beside two greedy bots; per mode it prints the bot's
 points a hand and, paired on the same deals, its difference from ``shipped``, with 95%
@@ -12,6 +12,9 @@ game, on which the candidates are played out as the bot plays them):
   the others' play (:mod:`paohuzi.bots.beliefs`, D135);
 * ``known``: the others' hands (and face-down 偎) as they truly are, only the wall's order
   drawn — what perfect beliefs would be worth, a bound no model of play can pass;
+* ``known-next``, ``known-after``: one other seat's hand known (the next seat's, the one
+  after it), the rest drawn as shipped; ``known-discards``: ``known`` on the seat's own
+  discards, ``shipped`` on its claims — where perfect beliefs pay;
 * ``discards``: a stated model of the others' discards — a player discards a card its hand
   then rates best by the greedy bot's score (ties equal; the hand then is the sampled hand plus
   what it was seen letting go of since, its face-down 偎 included), a deal where a discard was
@@ -21,7 +24,11 @@ game, on which the candidates are played out as the bot plays them):
   kind (what it discarded, let go by, has on its table, how many are unseen …) by the count of
   the kind it holds, fitted on ``--fit-hands`` hands of greedy self-play (another seed) to tell
   the true deal from a drawn one (a paired logistic loss), each sample one of ``--choices``
-  drawn deals kept by the model's weight.
+  drawn deals kept by the model's weight;
+* ``shape``: a learned density ratio of the hands' shape — per other seat, the shares of its
+  hand that are isolated cards, pairs and cards with a partner, its 坎, and the greedy bot's
+  score of the hand, alone and by the game's progress and the seat's cards let go, fitted as
+  ``ratio`` is (true hands are kept in shape by their players; drawn ones are not).
 
 The searching bot is moved into these modes by replacing the function its race draws each
 sample with (``paohuzi.bots.expert.sampled_rollout``) in the worker processes.
@@ -65,6 +72,7 @@ TRUE: list[Game] = []
 CHOICES = 8
 EPS = 0.33
 THETA: Array = np.zeros(0)
+SHAPE: Array = np.zeros(0)
 
 
 def known(
@@ -82,6 +90,44 @@ def known(
     rng.shuffle(wall)
     game = Game.from_position(replace(position, wall=tuple(wall)), TRUE[0].rules)
     return rollout_payments(game, candidates, obs.seat, waits=waits)
+
+
+def one_known(which: int) -> Rollout:
+    """Samples in which one other seat's hand is known (``which``: 0 the next seat, 1 the one
+    after), the rest drawn as shipped (that seat's hand capped at what it holds, its size
+    fixed, so the sampler must deal it exactly; its face-down 偎 still drawn)."""
+
+    def rollout(
+        obs: Observation,
+        beliefs: Beliefs | None,
+        rng: random.Random,
+        candidates: Sequence[Action],
+        waits: Waits,
+    ) -> list[int]:
+        assert obs.seat is not None
+        seat = obs.seating.order_from(obs.seat)[1 + which]
+        caps = dict(beliefs.caps) if beliefs is not None else {}
+        caps[seat] = TRUE[0].hands[seat]
+        try:
+            game = sample(obs, rng, caps=caps)
+        except SamplingError:
+            game = sample(obs, rng, caps={seat: TRUE[0].hands[seat]})
+        return rollout_payments(game, candidates, obs.seat, waits=waits)
+
+    return rollout
+
+
+def known_on_discards(
+    obs: Observation,
+    beliefs: Beliefs | None,
+    rng: random.Random,
+    candidates: Sequence[Action],
+    waits: Waits,
+) -> list[int]:
+    """``known`` for the seat's own discards, ``shipped`` for its claims."""
+    if obs.offer is None:
+        return known(obs, beliefs, rng, candidates, waits)
+    return SHIPPED(obs, beliefs, rng, candidates, waits)
 
 
 def drawn(obs: Observation, beliefs: Beliefs | None, rng: random.Random) -> Game:
@@ -264,6 +310,21 @@ def by_count(x: Array, counts: NDArray[np.int64]) -> Array:
     return summed
 
 
+def logistic(d: Array) -> Array:
+    """Weights w making ``sigmoid(d @ w)`` the chance that each row's first deal is the true
+    one (rows: true deal's features less a drawn deal's): Adam on the logistic loss, a
+    little L2."""
+    theta = np.zeros(d.shape[1])
+    m, v = np.zeros_like(theta), np.zeros_like(theta)
+    for step in range(1, 2001):
+        p = 1 / (1 + np.exp(-(d @ theta)))
+        grad = -(d * (1 - p)[:, None]).mean(axis=0) + 1e-4 * theta
+        m = 0.9 * m + 0.1 * grad
+        v = 0.999 * v + 0.001 * grad * grad
+        theta -= 0.05 * (m / (1 - 0.9**step)) / (np.sqrt(v / (1 - 0.999**step)) + 1e-8)
+    return theta
+
+
 def fit_ratio(hands: int, seed: int) -> Array:
     """The ratio model's weights, fitted on greedy self-play: at a quarter of the decisions
     with a choice, the true deal against one drawn for the seat deciding (paired logistic
@@ -283,14 +344,7 @@ def fit_ratio(hands: int, seed: int) -> Array:
                 rows.append(by_count(x, true) - by_count(x, made))
             game.apply(greedy.game_act(game))
     d = np.array(rows)
-    theta = np.zeros(d.shape[1])
-    m, v = np.zeros_like(theta), np.zeros_like(theta)
-    for step in range(1, 2001):
-        p = 1 / (1 + np.exp(-(d @ theta)))
-        grad = -(d * (1 - p)[:, None]).mean(axis=0) + 1e-4 * theta
-        m = 0.9 * m + 0.1 * grad
-        v = 0.999 * v + 0.001 * grad * grad
-        theta -= 0.05 * (m / (1 - 0.9**step)) / (np.sqrt(v / (1 - 0.999**step)) + 1e-8)
+    theta = logistic(d)
     right = float(np.mean(d @ theta > 0))
     print(f"ratio model: {len(rows)} decisions, the true deal preferred in {right:.1%}")
     return theta
@@ -324,17 +378,87 @@ def ratio(
     return rollout_payments(game, candidates, obs.seat, waits=waits)
 
 
+def shape_features(obs: Observation, hands: Sequence[Sequence[int]], unseen: list[int]) -> Array:
+    """The shape of each other seat's hand (:func:`fit_shape`'s inputs), in turn from the
+    observer's."""
+    assert obs.seat is not None
+    found: list[float] = []
+    progress = obs.wall / 60
+    none: list[Group] = []
+    for s in obs.seating.order_from(obs.seat):
+        if s == obs.seat or s not in obs.seating.playing:
+            continue
+        hand = list(hands[s])
+        n = max(1, sum(hand))
+        alone = pairs = partnered = kan = 0
+        for k, held in enumerate(hand):
+            if held >= 3:
+                kan += 1
+            elif held == 2:
+                pairs += 1
+            elif held == 1 and any(hand[p] for p in PARTNERS[k]):
+                partnered += 1
+            elif held == 1:
+                alone += 1
+        score = hand_value(hand, none, HUNAN, unseen, count_waits=False)
+        base = [alone / n, pairs / n, partnered / n, kan / 3, score / 20]
+        found += base + [b * progress for b in base] + [b * (1 - sum(hand) / 20) for b in base]
+    return np.array(found)
+
+
+def fit_shape(hands: int, seed: int) -> Array:
+    """The shape model's weights, fitted as :func:`fit_ratio`'s."""
+    rng = random.Random(seed)
+    greedy = GreedyBot()
+    rows = []
+    for hand in range(hands):
+        game = Game(dealer=hand % 3, deck=deal_deck(seed, hand))
+        while (seat := game.to_act) is not None:
+            if len(game.legal_actions()) > 1 and rng.random() < 0.25:
+                obs = observe(game, seat)
+                unseen = obs.unseen()
+                fake = draw(obs, Beliefs(obs), rng)
+                true = shape_features(obs, game.hands, unseen)
+                rows.append(true - shape_features(obs, fake.hands, unseen))
+            game.apply(greedy.game_act(game))
+    theta = logistic(np.array(rows))
+    right = float(np.mean(np.array(rows) @ theta > 0))
+    print(f"shape model: {len(rows)} decisions, the true deal preferred in {right:.1%}")
+    return theta
+
+
+def shape(
+    obs: Observation,
+    beliefs: Beliefs | None,
+    rng: random.Random,
+    candidates: Sequence[Action],
+    waits: Waits,
+) -> list[int]:
+    assert obs.seat is not None
+    unseen = obs.unseen()
+
+    def log_weight(game: Game) -> float:
+        return float(shape_features(obs, game.hands, unseen) @ SHAPE)
+
+    game = kept_by_weight(obs, beliefs, rng, log_weight)
+    return rollout_payments(game, candidates, obs.seat, waits=waits)
+
+
 MODES: dict[str, Rollout] = {
     "shipped": SHIPPED,
     "known": known,
     "discards": discards,
     "ratio": ratio,
+    "shape": shape,
+    "known-next": one_known(0),
+    "known-after": one_known(1),
+    "known-discards": known_on_discards,
 }
 
 
-def setup(theta: Array, choices: int, eps: float) -> None:
-    global THETA, CHOICES, EPS
-    THETA, CHOICES, EPS = theta, choices, eps
+def setup(theta: Array, shape: Array, choices: int, eps: float) -> None:
+    global THETA, SHAPE, CHOICES, EPS
+    THETA, SHAPE, CHOICES, EPS = theta, shape, choices, eps
 
 
 def play(mode: str, seed: int, deal: int, samples: int) -> tuple[str, int, float]:
@@ -360,7 +484,7 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=1500)
     parser.add_argument("--seed", type=int, default=9100)
     parser.add_argument("--samples", type=int, default=16)
-    parser.add_argument("--modes", default="shipped,known,discards,ratio")
+    parser.add_argument("--modes", default="shipped,known,discards,ratio,shape")
     parser.add_argument("--choices", type=int, default=8)
     parser.add_argument("--eps", type=float, default=0.33)
     parser.add_argument("--fit-hands", type=int, default=5000)
@@ -373,11 +497,12 @@ def main() -> None:
     if args.deals < 2 or args.samples < 1 or args.choices < 1 or not 0 < args.eps <= 1:
         parser.error("--deals 2 or more, --samples and --choices 1 or more, --eps in (0, 1]")
     theta = fit_ratio(args.fit_hands, args.fit_seed) if "ratio" in modes else np.zeros(0)
+    shaped = fit_shape(args.fit_hands, args.fit_seed) if "shape" in modes else np.zeros(0)
     found: dict[str, dict[int, float]] = {m: {} for m in modes}
     started = last = time.monotonic()
     tasks = len(modes) * args.deals
     with ProcessPoolExecutor(
-        args.workers, initializer=setup, initargs=(theta, args.choices, args.eps)
+        args.workers, initializer=setup, initargs=(theta, shaped, args.choices, args.eps)
     ) as pool:
         futures = [
             pool.submit(play, m, args.seed, d, args.samples)

@@ -16,10 +16,11 @@ from paohuzi.bots.base import bot_choice
 from paohuzi.bots.sampler import Completions, is_consistent, limits, sample
 from paohuzi.engine.actions import PASS
 from paohuzi.engine.cards import NUM_KINDS
-from paohuzi.engine.game import CoreName, Game
+from paohuzi.engine.game import CoreName, EventType, Game
 from paohuzi.engine.observation import Observation, observe
 from paohuzi.engine.rules import HUNAN, LUZHOU, FanCombine
 from paohuzi.native.core import serves
+from paohuzi.tools.tournament import deal_deck
 
 CORES: list[CoreName] = ["python", "native"] if serves(HUNAN) else ["python"]
 RULE_SETS = {
@@ -66,6 +67,71 @@ def test_the_saved_case_samples(core: CoreName) -> None:
         assert is_consistent(sample(obs, rng, core=core), obs)
 
 
+def taken_kinds_held(game: Game, obs: Observation) -> list[tuple[int, int]]:
+    """(seat, kind) for each kind another seat took into a 碰, a 偎 (face-down ones as
+    ``game`` fills them) or a 吃 while its hand in ``game`` holds a card of it."""
+    seats = game.position().seats
+    taken = {
+        (e.seat, e.card)
+        for e in obs.events
+        if e.card is not None and e.type in (EventType.PENG, EventType.CHI, EventType.CHOUWEI)
+    }
+    taken |= {
+        (s, drawn.cards[0])
+        for s, seen in enumerate(obs.tables)
+        for group, drawn in zip(seen, seats[s].table, strict=True)
+        if group.cards is None
+    }
+    return sorted((s, k) for s, k in taken if s != obs.seat and game.hands[s][k])
+
+
+@pytest.mark.parametrize("core", CORES)
+@pytest.mark.parametrize("tries", [sampler.REJECTION_TRIES, 0])
+def test_no_seat_is_dealt_a_card_of_a_kind_it_took_whole(
+    core: CoreName, tries: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A 碰 or a 偎 takes the two its seat held (three would have made a 跑 or 提, R4), a 吃
+    lays down every copy held (比, R7), and a hand takes no card after the deal: the seat
+    holds none of that kind. Drawn deals gave it the last copies — a face-down 偎's seat one
+    time in four, a visible 碰 or 臭偎's one in five, a 吃's one in three (the quick way and
+    the exact way, both cores); true deals never (0 of 13,798 groups and 7,081 吃 in 300
+    games each, greedy and random bots)."""
+    monkeypatch.setattr(sampler, "REJECTION_TRIES", tries)
+    rng = random.Random(4)
+    checked = 0
+    for seed in range(30):
+        for seat, obs in decisions(Game(seed=seed), mixed(seed))[::3]:
+            for _ in range(2):
+                game = sample(obs, rng, core=core)
+                assert is_consistent(game, obs)
+                assert taken_kinds_held(game, obs) == [], (seed, seat)
+                checked += 1
+    assert checked > 200
+
+
+@pytest.mark.parametrize("core", CORES)
+def test_the_true_deal_can_be_drawn_where_the_dealer_wei_took_the_liang(core: CoreName) -> None:
+    """Seed 9100's second deal (the tournament's deck), greedy bots: the dealer, seat 1, made a
+    face-down 偎 of the 亮张's kind (14), so he holds none of it — the 亮张 is in the 偎 and the
+    fourth copy elsewhere. The sampler forced a copy into his hand whenever one was left
+    outside the 偎, so the true deal was never drawn: with seat 1's hand fixed to the truth
+    (caps equal to it) no deal could be found."""
+    game = Game(dealer=1, deck=deal_deck(9100, 1))
+    greedy = GreedyBot()
+    found = 0
+    rng = random.Random(5)
+    while (seat := game.to_act) is not None:
+        obs = observe(game, seat)
+        hidden = [g for g in obs.tables[1] if g.cards is None]
+        if seat != 1 and hidden and game.hands[1][obs.liang] == 0 and len(obs.legal) > 1:
+            assert obs.dealer == 1 and obs.liang == 14
+            drawn = sample(obs, rng, core=core, caps={1: game.hands[1]})
+            assert drawn.hands[1] == game.hands[1] and is_consistent(drawn, obs)
+            found += 1
+        game.apply(greedy.game_act(game))
+    assert found >= 3
+
+
 def brute_force(
     unseen: list[int],
     slots: list[int],
@@ -74,8 +140,8 @@ def brute_force(
     caps: dict[int, list[int]],
 ) -> Counter[tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]]:
     """Every way to put each unseen physical card in a place — a face-down 偎 of ``slots``
-    (their seats), a hand or the wall — that respects the constraints, by the kinds of the 偎
-    and the hands' counts."""
+    (their seats), a hand or the wall — that respects the constraints (no hand holding a card
+    of its own 偎's kind, R4.1), by the kinds of the 偎 and the hands' counts."""
     cards = [k for k in range(NUM_KINDS) for _ in range(unseen[k])]
     hands = list(sizes)
     places = len(slots) + len(hands) + 1
@@ -93,8 +159,10 @@ def brute_force(
                 held = [0] * NUM_KINDS
                 for k, p in zip(cards, where, strict=True):
                     held[k] += p == len(slots) + h
-                if sum(held) != sizes[o] or any(
-                    c > cap for c, cap in zip(held, caps[o], strict=True)
+                if (
+                    sum(held) != sizes[o]
+                    or any(c > cap for c, cap in zip(held, caps[o], strict=True))
+                    or any(held[k] for k, s in zip(weis, slots, strict=True) if s == o)
                 ):
                     break
                 counts.append(tuple(held))

@@ -41,7 +41,7 @@ pub struct Sampler {
     pub unseen: [i64; NUM_KINDS],
     pub hidden: Vec<Hidden>,
     /// The 亮张 is still in the dealer's hand if a copy of it is unseen (`kept`, but for
-    /// the copy, which depends on the 偎 sampled).
+    /// the copy, which depends on the 偎 sampled: none when his own 偎 took it, D175).
     pub kept: bool,
     pub phase: Phase,
 }
@@ -125,8 +125,15 @@ impl Sampler {
             weis.push(chosen);
         }
         let mut hidden = self.hidden.clone();
+        // No seat holds a card of its own face-down 偎's kind (R4.1: he held two, drew the third).
+        for (&(s, _), &k) in self.weis.iter().zip(&weis) {
+            if let Some(h) = hidden.iter_mut().find(|h| h.seat == s) {
+                h.caps[k] = 0;
+            }
+        }
         let liang = usize::from(self.liang);
-        let kept = self.kept && unseen[liang] > 0;
+        let dealer_may = hidden.iter().find(|h| h.seat == self.dealer).is_some_and(|h| h.caps[liang] > 0);
+        let kept = self.kept && unseen[liang] > 0 && dealer_may;
         if kept {
             unseen[liang] -= 1;
             let dealer = hidden.iter_mut().find(|h| h.seat == self.dealer).expect("the dealer is hidden");
@@ -195,6 +202,8 @@ struct Completions<'a> {
     keeper: Option<usize>,
     /// The seats with face-down 偎 to fill, and for each its slots (indices into `weis`).
     wei_seats: Vec<u8>,
+    /// Per seat of `wei_seats`, its hidden hand (which holds none of its 偎's kind).
+    wei_hands: Vec<Option<usize>>,
     /// Per hand and kind: the most it can take from that kind on (to prune).
     room: Vec<[usize; NUM_KINDS + 1]>,
     memo: std::collections::HashMap<State, f64>,
@@ -227,7 +236,8 @@ impl<'a> Completions<'a> {
                 room
             })
             .collect();
-        Completions { s, keeper, wei_seats, room, memo: std::collections::HashMap::new() }
+        let wei_hands = wei_seats.iter().map(|&seat| s.hidden.iter().position(|h| h.seat == seat)).collect();
+        Completions { s, keeper, wei_seats, wei_hands, room, memo: std::collections::HashMap::new() }
     }
 
     fn steps(&self, k: usize, need: [u8; 3], weis: [u8; 4]) -> Vec<Step> {
@@ -245,10 +255,15 @@ impl<'a> Completions<'a> {
         let mut found = Vec::new();
         for (i, ways, after) in wei_choices {
             let copies = unseen - if i.is_some() { 3 } else { 0 };
-            let forced = usize::from(self.keeper.is_some() && k == usize::from(self.s.liang) && copies > 0);
+            // The hand of the seat whose 偎 takes the kind holds none of it (R4.1), so a
+            // dealer whose 偎 is the 亮张's kind has not kept it.
+            let wei = i.and_then(|i| self.wei_hands[i]);
+            let forced = usize::from(
+                self.keeper.is_some() && self.keeper != wei && k == usize::from(self.s.liang) && copies > 0,
+            );
             let pool = copies - forced;
             let mut held = [0u8; 3];
-            self.splits(k, need, pool, forced, 0, 0, ways, &mut held, &mut |held, ways| {
+            self.splits(k, need, pool, forced, wei, 0, 0, ways, &mut held, &mut |held, ways| {
                 let mut left = need;
                 for (h, c) in held.iter().enumerate() {
                     left[h] -= c;
@@ -267,6 +282,7 @@ impl<'a> Completions<'a> {
         need: [u8; 3],
         pool: usize,
         forced: usize,
+        wei: Option<usize>,
         h: usize,
         dealt: usize,
         ways: f64,
@@ -278,14 +294,15 @@ impl<'a> Completions<'a> {
             return;
         }
         let extra = if self.keeper == Some(h) { forced } else { 0 };
-        let top = usize::from(self.s.hidden[h].caps[k]).min(usize::from(need[h]));
+        let top =
+            if wei == Some(h) { 0 } else { usize::from(self.s.hidden[h].caps[k]).min(usize::from(need[h])) };
         for c in extra..=top {
             if dealt + c - extra > pool {
                 break;
             }
             held[h] = c as u8;
             let here = ways * choose(pool - dealt, c - extra);
-            self.splits(k, need, pool, forced, h + 1, dealt + c - extra, here, held, out);
+            self.splits(k, need, pool, forced, wei, h + 1, dealt + c - extra, here, held, out);
         }
         held[h] = 0;
     }
@@ -423,7 +440,8 @@ mod tests {
 
     /// Every way to put each unseen physical card in a place — a 偎 slot, a hidden hand or
     /// the wall — within the constraints, counted by completion (the dealer, seat 1, holding
-    /// at least one 亮张 of kind 0 when `kept` and a copy is left outside the 偎).
+    /// at least one 亮张 of kind 0 when `kept` and a copy is left outside the 偎, unless his
+    /// own 偎 is of kind 0; no hand holding a card of its own 偎's kind, R4.1).
     fn brute_force(s: &Sampler) -> HashMap<Key, u64> {
         let cards: Vec<usize> =
             (0..NUM_KINDS).flat_map(|k| std::iter::repeat_n(k, s.unseen[k] as usize)).collect();
@@ -452,14 +470,21 @@ mod tests {
                         counts[k] += u8::from(p == s.weis.len() + h);
                     }
                     let size: usize = counts.iter().map(|&c| usize::from(c)).sum();
-                    if size != hidden.size || (0..NUM_KINDS).any(|k| counts[k] > hidden.caps[k]) {
+                    let own_wei = s
+                        .weis
+                        .iter()
+                        .zip(&kinds)
+                        .any(|(&(seat, _), &k)| seat == hidden.seat && counts[k] > 0);
+                    if size != hidden.size || (0..NUM_KINDS).any(|k| counts[k] > hidden.caps[k]) || own_wei {
                         break;
                     }
                     hands.push(counts);
                 }
             }
             let outside = s.unseen[0] as usize - 3 * kinds.iter().filter(|&&k| k == 0).count();
-            let keeps = !s.kept || outside == 0 || hands.first().is_some_and(|hand| hand[0] > 0);
+            // The dealer's own 偎 of the 亮张's kind took the 亮张 (he holds none of it).
+            let in_wei = s.weis.iter().zip(&kinds).any(|(&(seat, _), &k)| seat == s.dealer && k == 0);
+            let keeps = !s.kept || outside == 0 || in_wei || hands.first().is_some_and(|hand| hand[0] > 0);
             if hands.len() == s.hidden.len() && keeps {
                 *found.entry((kinds, hands)).or_insert(0) += 1;
             }
@@ -507,6 +532,33 @@ mod tests {
             let (need, weis) = start(&s);
             assert_eq!(Completions::new(&s).count(0, need, weis), expected);
             assert_eq!(whole as f64, expected);
+        }
+    }
+
+    /// A seat holds no card of its own face-down 偎's kind (R4.1: he held two when he drew the
+    /// third): four 5s and a 7 unseen, seat 1's 偎 to fill and seat 1 holding one card, the
+    /// rest to draw — the 偎 takes three of the 5s (4 ways) and seat 1 holds the 7, never the
+    /// fourth 5: 4 completions, not 8. When seat 1 is the dealer and the 5s are the 亮张's
+    /// kind (kind 0 here), his 偎 took the 亮张: the last copy is not forced into his hand.
+    #[test]
+    fn a_seat_holds_none_of_its_own_wei_kind() {
+        for (kind, kept) in [(5usize, false), (0, true)] {
+            let mut unseen = [0i64; NUM_KINDS];
+            unseen[kind] = 4;
+            unseen[7] = 1;
+            let hidden = vec![Hidden { seat: 1, size: 1, caps: [3u8; NUM_KINDS] }];
+            let s = sampler(unseen, vec![1], vec![0, 0, 0], hidden, kept);
+            let whole: u64 = brute_force(&s).values().sum();
+            let (need, weis) = start(&s);
+            assert_eq!(Completions::new(&s).count(0, need, weis), 4.0, "kind {kind}");
+            assert_eq!(whole, 4, "kind {kind}");
+            let mut rng = Rng::new(7);
+            for _ in 0..50 {
+                let found = s.quick(&mut rng, 300).expect("the quick way finds one");
+                assert_eq!((found.weis[0], found.hands[0][kind], found.hands[0][7]), (kind, 0, 1));
+                let found = Completions::new(&s).draw(&mut rng).expect("a completion exists");
+                assert_eq!((found.weis[0], found.hands[0][kind], found.hands[0][7]), (kind, 0, 1));
+            }
         }
     }
 

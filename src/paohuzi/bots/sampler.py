@@ -9,7 +9,11 @@ What a seat knows, besides the cards it sees:
 * a card shown or discarded by anyone else, with no 跑 following, proves he held no 坎 of it
   then (R5.2); and after the latest of his face-down 偎, none of them is of such a kind — but
   not the card still on offer: a 胡 is asked before a 跑, so its 跑 may be yet to come;
-* if this seat is offered a 吃 or 碰, nobody must 跑 on the card (only 胡 would be offered, R8).
+* if this seat is offered a 吃 or 碰, nobody must 跑 on the card (only 胡 would be offered, R8);
+* a seat holds none of a kind it took into a 碰 or a 偎 (it held two: three would have made a
+  跑 or 提, R4) or claimed with a 吃 (every copy it held is laid down with it, 比, R7) — a face-down
+  偎's too, whose kind the sample chooses: the fourth copy is elsewhere, and a dealer whose 偎
+  is of the 亮张's kind put the 亮张 into it (D175).
 
 Within those limits every completion is equally likely: the unseen cards are dealt uniformly
 at random (rejection sampling), and a face-down 偎 takes a kind with a weight of the number of
@@ -49,6 +53,10 @@ class SamplingError(ValueError):
     """No completion satisfies the constraints (an observation that cannot happen)."""
 
 
+_TAKEN_WHOLE = frozenset({EventType.PENG, EventType.CHI, EventType.WEI, EventType.CHOUWEI})
+"""Takes after which their seat holds none of the card's kind."""
+
+
 def limits(obs: Observation) -> tuple[dict[int, list[int]], dict[int, set[Kind]]]:
     """Per other seat: the most copies of each kind its hand can hold now, and the kinds its
     face-down 偎 cannot be."""
@@ -83,6 +91,13 @@ def limits(obs: Observation) -> tuple[dict[int, list[int]], dict[int, set[Kind]]
                 caps[o][k] = min(caps[o][k], 2)
                 if i > last_wei[o]:
                     not_wei[o].add(k)
+    # A seat that took a kind into a 碰, a 偎 or a 吃 holds none of it since: a 碰 or 偎 takes
+    # the two it held (three would have made a 跑 or 提, R4), a 吃 lays down every copy it held
+    # (比, R7), and a hand takes no card after the deal (D175). (Its face-down 偎, whose kind
+    # only a sample says, the completion sees to.)
+    for event in events:
+        if event.seat in caps and event.card is not None and event.type in _TAKEN_WHOLE:
+            caps[event.seat][event.card] = 0
     if obs.offer is not None and any(
         a.type in (ActionType.CHI, ActionType.PENG) for a in obs.legal
     ):
@@ -291,7 +306,9 @@ def _draw(
         weis.append(k)
     sizes = dict(sizes)
     caps = {o: list(c) for o, c in caps.items()}
-    kept = keeper is not None and left[liang] > 0
+    for (s, _), k in zip(slots, weis, strict=True):
+        caps[s][k] = 0  # no card of his own 偎's kind (R4.1: he held two, drew the third)
+    kept = keeper is not None and left[liang] > 0 and caps[keeper][liang] > 0
     if keeper is not None and kept:
         left[liang] -= 1
         sizes[keeper] -= 1
@@ -322,13 +339,14 @@ class Completions:
     when the quick one fails, which finds one whenever one exists.
 
     A completion chooses, kind by kind, which face-down 偎 (if any) takes three of its unseen
-    copies, how many each hidden hand holds (within its caps; the dealer at least the kept 亮张)
-    and leaves the rest to the wall. It counts as many times as there are ways to choose its
-    physical cards — the 偎's three of the copies, then the deal of the rest — the model of
-    the quick way, and :meth:`draw` picks one with exactly that probability: the number of
-    completions from each state (the kind, what each hand still needs, the 偎 each seat still
-    has to fill) is counted once, then the draw walks the kinds choosing each step in
-    proportion to the completions below it. The wall's order is then shuffled uniformly."""
+    copies, how many each hidden hand holds (within its caps; none of its own 偎's kind; the
+    dealer at least the kept 亮张, unless his 偎 took it) and leaves the rest to the wall. It
+    counts as many times as there are ways to choose its physical cards — the 偎's three of
+    the copies, then the deal of the rest — the model of the quick way, and :meth:`draw` picks
+    one with exactly that probability: the number of completions from each state (the kind,
+    what each hand still needs, the 偎 each seat still has to fill) is counted once, then the
+    draw walks the kinds choosing each step in proportion to the completions below it. The
+    wall's order is then shuffled uniformly."""
 
     def __init__(
         self,
@@ -374,22 +392,25 @@ class Completions:
                     wei_choices.append((s, weis[i] * comb(self.unseen[k], 3), after))
         for s, ways, after in wei_choices:
             copies = self.unseen[k] - (3 if s >= 0 else 0)
-            forced = int(self.keeper is not None and k == self.liang and copies > 0)
+            # A seat holds no card of its own face-down 偎's kind (R4.1: two in hand and the
+            # third drawn), so a dealer whose 偎 is the 亮张's kind has not kept it.
+            forced = int(self.keeper not in (None, s) and k == self.liang and copies > 0)
             pool = copies - forced
-            for held, dealt in self._splits(k, need, pool, forced):
+            for held, dealt in self._splits(k, need, pool, forced, s):
                 left = tuple(n - c for n, c in zip(need, held, strict=True))
                 found.append((s, ways * _multinomial(pool, dealt), left, after))
         return found
 
     def _splits(
-        self, k: Kind, need: tuple[int, ...], pool: int, forced: int
+        self, k: Kind, need: tuple[int, ...], pool: int, forced: int, wei: int
     ) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
         """How many of kind ``k`` each hand holds, and how many of those are dealt from the
-        ``pool`` (all but the keeper's forced copy)."""
+        ``pool`` (all but the keeper's forced copy); the seat ``wei`` (-1: none), whose 偎
+        takes the kind, holds none."""
         splits: list[tuple[tuple[int, ...], tuple[int, ...]]] = [((), ())]
         for h, o in enumerate(self.hands):
             extra = forced if o == self.keeper else 0
-            top = min(self.caps[o][k], need[h])
+            top = 0 if o == wei else min(self.caps[o][k], need[h])
             splits = [
                 (held + (c,), dealt + (c - extra,))
                 for held, dealt in splits
