@@ -109,6 +109,29 @@ def test_no_seat_is_dealt_a_card_of_a_kind_it_took_whole(
     assert checked > 200
 
 
+def test_the_kept_liang_is_not_given_up_for_a_cap() -> None:
+    """The dealer (seat 1) kept the 亮张 (kind 0) unless his own face-down 偎 took it: with a cap
+    of 0 on kind 0 for him (tighter caps, as his true hand), four 0s, three 5s and a 7 unseen,
+    his one 偎 and one card in hand, only a 偎 of 0s fits. The quick way drew a 偎 of 5s with the
+    four 0s elsewhere about one time in five (a second reader's case); neither way may."""
+    unseen = [0] * NUM_KINDS
+    unseen[0], unseen[5], unseen[7] = 4, 3, 1
+    caps = {1: [3] * NUM_KINDS}
+    caps[1][0] = 0
+    slots, not_wei, sizes = [(1, 0)], {1: set[int]()}, {1: 1}
+    rng = random.Random(1)
+    exact = Completions(unseen, slots, not_wei, sizes, caps, 1, 0)
+    quick = 0
+    for _ in range(500):
+        found = sampler._draw(unseen, slots, not_wei, sizes, caps, 1, 0, rng)
+        if found is not None:
+            assert (found[0], found[1][1][0]) == ([0], 0)
+            quick += 1
+        drawn = exact.draw(rng)
+        assert drawn is not None and (drawn[0], drawn[1][1][0]) == ([0], 0)
+    assert quick > 100
+
+
 @pytest.mark.parametrize("core", CORES)
 def test_the_true_deal_can_be_drawn_where_the_dealer_wei_took_the_liang(core: CoreName) -> None:
     """Seed 9100's second deal (the tournament's deck), greedy bots: the dealer, seat 1, made a
@@ -127,6 +150,12 @@ def test_the_true_deal_can_be_drawn_where_the_dealer_wei_took_the_liang(core: Co
             assert obs.dealer == 1 and obs.liang == 14
             drawn = sample(obs, rng, core=core, caps={1: game.hands[1]})
             assert drawn.hands[1] == game.hands[1] and is_consistent(drawn, obs)
+            hidden_kinds = [
+                d.cards[0]
+                for d, seen in zip(drawn.position().seats[1].table, obs.tables[1], strict=True)
+                if seen.cards is None
+            ]
+            assert 14 in hidden_kinds  # his 偎 took the 亮张
             found += 1
         game.apply(greedy.game_act(game))
     assert found >= 3

@@ -132,13 +132,17 @@ impl Sampler {
             }
         }
         let liang = usize::from(self.liang);
-        let dealer_may = hidden.iter().find(|h| h.seat == self.dealer).is_some_and(|h| h.caps[liang] > 0);
-        let kept = self.kept && unseen[liang] > 0 && dealer_may;
+        // The 亮张 is kept unless the dealer's own 偎 took it.
+        let taken = self.weis.iter().zip(&weis).any(|(&(s, _), &k)| s == self.dealer && k == liang);
+        let kept = self.kept && unseen[liang] > 0 && !taken;
         if kept {
             unseen[liang] -= 1;
             let dealer = hidden.iter_mut().find(|h| h.seat == self.dealer).expect("the dealer is hidden");
+            if dealer.caps[liang] == 0 {
+                return None; // kept against a cap of 0: no deal fits, the exact way decides
+            }
             dealer.size -= 1;
-            dealer.caps[liang] = dealer.caps[liang].saturating_sub(1);
+            dealer.caps[liang] -= 1;
         }
         let mut pool: Vec<Kind> =
             (0..NUM_KINDS).flat_map(|k| std::iter::repeat_n(k as Kind, unseen[k].max(0) as usize)).collect();
@@ -560,6 +564,33 @@ mod tests {
                 assert_eq!((found.weis[0], found.hands[0][kind], found.hands[0][7]), (kind, 0, 1));
             }
         }
+    }
+
+    /// The dealer (seat 1) kept the 亮张 (kind 0) unless his own face-down 偎 took it: with a
+    /// cap of 0 on kind 0 for him (tighter caps, as his true hand), four 0s, three 5s and a 7
+    /// unseen, his one 偎 and one card in hand, only a 偎 of 0s fits — a 偎 of 5s would leave
+    /// the 亮张 in his hand. Both ways draw only that (the quick way drew a 偎 of 5s with the
+    /// four 0s elsewhere about one time in five).
+    #[test]
+    fn the_kept_liang_is_not_given_up_for_a_cap() {
+        let mut unseen = [0i64; NUM_KINDS];
+        unseen[0] = 4;
+        unseen[5] = 3;
+        unseen[7] = 1;
+        let mut caps = [3u8; NUM_KINDS];
+        caps[0] = 0;
+        let s = sampler(unseen, vec![1], vec![0, 0, 0], vec![Hidden { seat: 1, size: 1, caps }], true);
+        let mut rng = Rng::new(11);
+        let mut quick = 0;
+        for _ in 0..500 {
+            if let Some(found) = s.quick(&mut rng, 300) {
+                assert_eq!((found.weis[0], found.hands[0][0]), (0, 0));
+                quick += 1;
+            }
+            let found = Completions::new(&s).draw(&mut rng).expect("a completion exists");
+            assert_eq!((found.weis[0], found.hands[0][0]), (0, 0));
+        }
+        assert!(quick > 100);
     }
 
     /// Small random constraint sets: the count of completions is the brute force's number of

@@ -306,9 +306,13 @@ def _draw(
         weis.append(k)
     sizes = dict(sizes)
     caps = {o: list(c) for o, c in caps.items()}
-    for (s, _), k in zip(slots, weis, strict=True):
-        caps[s][k] = 0  # no card of his own 偎's kind (R4.1: he held two, drew the third)
-    kept = keeper is not None and left[liang] > 0 and caps[keeper][liang] > 0
+    own = {(s, k) for (s, _), k in zip(slots, weis, strict=True)}
+    for s, k in own:
+        if s in caps:  # (a face-down 偎 is always another seat's, whose hand is hidden)
+            caps[s][k] = 0  # no card of his own 偎's kind (R4.1: he held two, drew the third)
+    # The 亮张 is kept unless his own 偎 took it; kept against a cap of 0 (tighter caps), no
+    # deal fits (the cap goes below 0) and the exact way decides, as it does.
+    kept = keeper is not None and left[liang] > 0 and (keeper, liang) not in own
     if keeper is not None and kept:
         left[liang] -= 1
         sizes[keeper] -= 1
