@@ -77,27 +77,12 @@ THETA: Array = np.zeros(0)
 SHAPE: Array = np.zeros(0)
 
 
-def known(
-    obs: Observation,
-    beliefs: Beliefs | None,
-    rng: random.Random,
-    candidates: Sequence[Action],
-    waits: Waits,
-) -> list[int]:
-    """The true position with the wall's order drawn."""
-    del beliefs
-    assert obs.seat is not None
-    position = TRUE[0].position()
-    wall = list(position.wall)
-    rng.shuffle(wall)
-    game = Game.from_position(replace(position, wall=tuple(wall)), TRUE[0].rules)
-    return rollout_payments(game, candidates, obs.seat, waits=waits)
+Drawer = Callable[[Observation, Beliefs | None, random.Random], Game]
+"""How a mode draws a sample's game (:func:`played_on` makes it a race's sample)."""
 
 
-def one_known(which: int) -> Rollout:
-    """Samples in which one other seat's hand is known (``which``: 0 the next seat, 1 the one
-    after), the rest drawn as shipped (that seat's hand capped at what it holds, its size
-    fixed, so the sampler must deal it exactly; its face-down 偎 still drawn)."""
+def played_on(draw_game: Drawer) -> Rollout:
+    """The candidates' payments on a game drawn by ``draw_game``, as the race's samples are."""
 
     def rollout(
         obs: Observation,
@@ -107,16 +92,37 @@ def one_known(which: int) -> Rollout:
         waits: Waits,
     ) -> list[int]:
         assert obs.seat is not None
+        game = draw_game(obs, beliefs, rng)
+        return rollout_payments(game, candidates, obs.seat, waits=waits)
+
+    return rollout
+
+
+def known(obs: Observation, beliefs: Beliefs | None, rng: random.Random) -> Game:
+    """The true position with the wall's order drawn."""
+    del obs, beliefs
+    position = TRUE[0].position()
+    wall = list(position.wall)
+    rng.shuffle(wall)
+    return Game.from_position(replace(position, wall=tuple(wall)), TRUE[0].rules)
+
+
+def one_known(which: int) -> Drawer:
+    """Samples in which one other seat's hand is known (``which``: 0 the next seat, 1 the one
+    after), the rest drawn as shipped (that seat's hand capped at what it holds, its size
+    fixed, so the sampler must deal it exactly; its face-down 偎 still drawn)."""
+
+    def draw_game(obs: Observation, beliefs: Beliefs | None, rng: random.Random) -> Game:
+        assert obs.seat is not None
         seat = obs.seating.order_from(obs.seat)[1 + which]
         caps = dict(beliefs.caps) if beliefs is not None else {}
         caps[seat] = TRUE[0].hands[seat]
         try:
-            game = sample(obs, rng, caps=caps)
+            return sample(obs, rng, caps=caps)
         except SamplingError:
-            game = sample(obs, rng, caps={seat: TRUE[0].hands[seat]})
-        return rollout_payments(game, candidates, obs.seat, waits=waits)
+            return sample(obs, rng, caps={seat: TRUE[0].hands[seat]})
 
-    return rollout
+    return draw_game
 
 
 def known_on_discards(
@@ -127,9 +133,8 @@ def known_on_discards(
     waits: Waits,
 ) -> list[int]:
     """``known`` for the seat's own discards, ``shipped`` for its claims."""
-    if obs.offer is None:
-        return known(obs, beliefs, rng, candidates, waits)
-    return SHIPPED(obs, beliefs, rng, candidates, waits)
+    chosen = played_on(known) if obs.offer is None else SHIPPED
+    return chosen(obs, beliefs, rng, candidates, waits)
 
 
 def drawn(obs: Observation, beliefs: Beliefs | None, rng: random.Random) -> Game:
@@ -234,19 +239,11 @@ class Discards:
 _judged: list[tuple[Observation, Discards]] = []
 
 
-def discards(
-    obs: Observation,
-    beliefs: Beliefs | None,
-    rng: random.Random,
-    candidates: Sequence[Action],
-    waits: Waits,
-) -> list[int]:
-    assert obs.seat is not None
+def discards(obs: Observation, beliefs: Beliefs | None, rng: random.Random) -> Game:
     if not _judged or _judged[0][0] is not obs:
         _judged[:] = [(obs, Discards(obs))]
     judge = _judged[0][1]
-    game = kept_by_weight(obs, beliefs, rng, lambda g: judge.misses(g) * math.log(EPS))
-    return rollout_payments(game, candidates, obs.seat, waits=waits)
+    return kept_by_weight(obs, beliefs, rng, lambda g: judge.misses(g) * math.log(EPS))
 
 
 FEATURES = 22
@@ -327,10 +324,10 @@ def logistic(d: Array) -> Array:
     return theta
 
 
-def fit_ratio(hands: int, seed: int) -> Array:
-    """The ratio model's weights, fitted on greedy self-play: at a quarter of the decisions
-    with a choice, the true deal against one drawn for the seat deciding (paired logistic
-    loss, Adam, a little L2)."""
+def fit(name: str, hands: int, seed: int, row: Callable[[Observation, Game, Game], Array]) -> Array:
+    """A model's weights, fitted on greedy self-play: at a quarter of the decisions with a
+    choice, ``row`` of the true game and of one drawn for the seat deciding (the true deal's
+    features less the drawn one's), then :func:`logistic`."""
     rng = random.Random(seed)
     greedy = GreedyBot()
     rows = []
@@ -339,30 +336,28 @@ def fit_ratio(hands: int, seed: int) -> Array:
         while (seat := game.to_act) is not None:
             if len(game.legal_actions()) > 1 and rng.random() < 0.25:
                 obs = observe(game, seat)
-                others, x = features(obs)
-                fake = draw(obs, Beliefs(obs), rng)
-                true = np.array([game.hands[o] for o in others])
-                made = np.array([fake.hands[o] for o in others])
-                rows.append(by_count(x, true) - by_count(x, made))
+                rows.append(row(obs, game, draw(obs, Beliefs(obs), rng)))
             game.apply(greedy.game_act(game))
     d = np.array(rows)
     theta = logistic(d)
     right = float(np.mean(d @ theta > 0))
-    print(f"ratio model: {len(rows)} decisions, the true deal preferred in {right:.1%}")
+    print(f"{name} model: {len(rows)} decisions, the true deal preferred in {right:.1%}")
     return theta
+
+
+def ratio_row(obs: Observation, true: Game, fake: Game) -> Array:
+    """:func:`fit`'s row for the ratio model: :func:`by_count` of the true hands less the
+    drawn ones'."""
+    others, x = features(obs)
+    held = np.array([true.hands[o] for o in others])
+    made = np.array([fake.hands[o] for o in others])
+    return by_count(x, held) - by_count(x, made)
 
 
 _rated: list[tuple[Observation, list[int], Array]] = []
 
 
-def ratio(
-    obs: Observation,
-    beliefs: Beliefs | None,
-    rng: random.Random,
-    candidates: Sequence[Action],
-    waits: Waits,
-) -> list[int]:
-    assert obs.seat is not None
+def ratio(obs: Observation, beliefs: Beliefs | None, rng: random.Random) -> Game:
     if not _rated or _rated[0][0] is not obs:
         others, x = features(obs)
         table = np.einsum("skf,cf->skc", x, THETA.reshape(4, FEATURES))
@@ -374,14 +369,13 @@ def ratio(
         return float(np.take_along_axis(table, held[..., None], axis=2).sum())
 
     try:
-        game = kept_by_weight(obs, beliefs, rng, log_weight)
+        return kept_by_weight(obs, beliefs, rng, log_weight)
     except SamplingError:
-        game = kept_by_weight(obs, None, rng, log_weight)
-    return rollout_payments(game, candidates, obs.seat, waits=waits)
+        return kept_by_weight(obs, None, rng, log_weight)
 
 
 def shape_features(obs: Observation, hands: Sequence[Sequence[int]], unseen: list[int]) -> Array:
-    """The shape of each other seat's hand (:func:`fit_shape`'s inputs), in turn from the
+    """The shape of each other seat's hand (the shape model's inputs), in turn from the
     observer's."""
     assert obs.seat is not None
     found: list[float] = []
@@ -408,52 +402,29 @@ def shape_features(obs: Observation, hands: Sequence[Sequence[int]], unseen: lis
     return np.array(found)
 
 
-def fit_shape(hands: int, seed: int) -> Array:
-    """The shape model's weights, fitted as :func:`fit_ratio`'s."""
-    rng = random.Random(seed)
-    greedy = GreedyBot()
-    rows = []
-    for hand in range(hands):
-        game = Game(dealer=hand % 3, deck=deal_deck(seed, hand))
-        while (seat := game.to_act) is not None:
-            if len(game.legal_actions()) > 1 and rng.random() < 0.25:
-                obs = observe(game, seat)
-                unseen = obs.unseen()
-                fake = draw(obs, Beliefs(obs), rng)
-                true = shape_features(obs, game.hands, unseen)
-                rows.append(true - shape_features(obs, fake.hands, unseen))
-            game.apply(greedy.game_act(game))
-    theta = logistic(np.array(rows))
-    right = float(np.mean(np.array(rows) @ theta > 0))
-    print(f"shape model: {len(rows)} decisions, the true deal preferred in {right:.1%}")
-    return theta
+def shape_row(obs: Observation, true: Game, fake: Game) -> Array:
+    """:func:`fit`'s row for the shape model."""
+    unseen = obs.unseen()
+    return shape_features(obs, true.hands, unseen) - shape_features(obs, fake.hands, unseen)
 
 
-def shape(
-    obs: Observation,
-    beliefs: Beliefs | None,
-    rng: random.Random,
-    candidates: Sequence[Action],
-    waits: Waits,
-) -> list[int]:
-    assert obs.seat is not None
+def shape(obs: Observation, beliefs: Beliefs | None, rng: random.Random) -> Game:
     unseen = obs.unseen()
 
     def log_weight(game: Game) -> float:
         return float(shape_features(obs, game.hands, unseen) @ SHAPE)
 
-    game = kept_by_weight(obs, beliefs, rng, log_weight)
-    return rollout_payments(game, candidates, obs.seat, waits=waits)
+    return kept_by_weight(obs, beliefs, rng, log_weight)
 
 
 MODES: dict[str, Rollout] = {
     "shipped": SHIPPED,
-    "known": known,
-    "discards": discards,
-    "ratio": ratio,
-    "shape": shape,
-    "known-next": one_known(0),
-    "known-after": one_known(1),
+    "known": played_on(known),
+    "discards": played_on(discards),
+    "ratio": played_on(ratio),
+    "shape": played_on(shape),
+    "known-next": played_on(one_known(0)),
+    "known-after": played_on(one_known(1)),
     "known-discards": known_on_discards,
 }
 
@@ -498,8 +469,11 @@ def main() -> None:
         parser.error(f"unknown modes: {', '.join(unknown)} (choose from {', '.join(MODES)})")
     if args.deals < 2 or args.samples < 1 or args.choices < 1 or not 0 < args.eps <= 1:
         parser.error("--deals 2 or more, --samples and --choices 1 or more, --eps in (0, 1]")
-    theta = fit_ratio(args.fit_hands, args.fit_seed) if "ratio" in modes else np.zeros(0)
-    shaped = fit_shape(args.fit_hands, args.fit_seed) if "shape" in modes else np.zeros(0)
+    theta, shaped = np.zeros(0), np.zeros(0)
+    if "ratio" in modes:
+        theta = fit("ratio", args.fit_hands, args.fit_seed, ratio_row)
+    if "shape" in modes:
+        shaped = fit("shape", args.fit_hands, args.fit_seed, shape_row)
     found: dict[str, dict[int, float]] = {m: {} for m in modes}
     started = last = time.monotonic()
     tasks = len(modes) * args.deals
