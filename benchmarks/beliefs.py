@@ -125,16 +125,10 @@ def one_known(which: int) -> Drawer:
     return draw_game
 
 
-def known_on_discards(
-    obs: Observation,
-    beliefs: Beliefs | None,
-    rng: random.Random,
-    candidates: Sequence[Action],
-    waits: Waits,
-) -> list[int]:
-    """``known`` for the seat's own discards, ``shipped`` for its claims."""
-    chosen = played_on(known) if obs.offer is None else SHIPPED
-    return chosen(obs, beliefs, rng, candidates, waits)
+def known_on_discards(obs: Observation, beliefs: Beliefs | None, rng: random.Random) -> Game:
+    """``known`` for the seat's own discards, drawn as shipped for its claims (the same game
+    as ``shipped``'s from the same generator, D159)."""
+    return known(obs, beliefs, rng) if obs.offer is None else drawn(obs, beliefs, rng)
 
 
 def drawn(obs: Observation, beliefs: Beliefs | None, rng: random.Random) -> Game:
@@ -425,7 +419,7 @@ MODES: dict[str, Rollout] = {
     "shape": played_on(shape),
     "known-next": played_on(one_known(0)),
     "known-after": played_on(one_known(1)),
-    "known-discards": known_on_discards,
+    "known-discards": played_on(known_on_discards),
 }
 
 
