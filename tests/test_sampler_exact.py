@@ -123,7 +123,7 @@ def test_the_kept_liang_is_not_given_up_for_a_cap() -> None:
     exact = Completions(unseen, slots, not_wei, sizes, caps, 1, 0)
     quick = 0
     for _ in range(500):
-        found = sampler._draw(unseen, slots, not_wei, sizes, caps, 1, 0, rng)
+        found = sampler.quick_draw(unseen, slots, not_wei, sizes, caps, 1, 0, rng)
         if found is not None:
             assert (found[0], found[1][1][0]) == ([0], 0)
             quick += 1

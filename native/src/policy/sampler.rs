@@ -97,7 +97,7 @@ impl Sampler {
         })
     }
 
-    /// The quick way (`_draw`), the same draws as before for the same seed: each face-down 偎
+    /// The quick way (`quick_draw`), the same draws as before for the same seed: each face-down 偎
     /// in turn takes a kind weighted by the ways to choose its three cards, then rejection
     /// sampling of the deal; `None` if no kind fits a 偎 or after `tries` deals.
     fn quick(&self, rng: &mut Rng, tries: usize) -> Option<Completion> {
@@ -165,7 +165,7 @@ struct Completion {
 }
 
 /// Deals the pool into the hidden hands and the wall (the rest, in order), uniformly among
-/// the deals that respect the caps, by rejection (`_draw`); `None` after `tries`.
+/// the deals that respect the caps, by rejection (`quick_draw`); `None` after `tries`.
 fn deal(
     pool: &mut [Kind],
     hidden: &[Hidden],

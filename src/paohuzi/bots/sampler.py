@@ -143,7 +143,7 @@ def sample(
     if sum(sizes.values()) + obs.wall + 3 * len(slots) != sum(unseen):
         raise SamplingError("the unseen cards do not fill the hidden places")
     keeper = obs.dealer if _liang_may_be_kept(obs, others) else None
-    completion = _draw(unseen, slots, not_wei, sizes, limit, keeper, obs.liang, rng)
+    completion = quick_draw(unseen, slots, not_wei, sizes, limit, keeper, obs.liang, rng)
     if completion is None:
         completions = Completions(unseen, slots, not_wei, sizes, limit, keeper, obs.liang)
         completion = completions.draw(rng)
@@ -281,7 +281,7 @@ Found = tuple[list[Kind], dict[int, list[int]]]
 hands as counts, the wall (key -1) as cards in order."""
 
 
-def _draw(
+def quick_draw(
     unseen: list[int],
     slots: list[tuple[int, int]],
     not_wei: dict[int, set[Kind]],
