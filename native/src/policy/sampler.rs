@@ -136,11 +136,11 @@ impl Sampler {
         let taken = self.weis.iter().zip(&weis).any(|(&(s, _), &k)| s == self.dealer && k == liang);
         let kept = self.kept && unseen[liang] > 0 && !taken;
         if kept {
-            unseen[liang] -= 1;
             let dealer = hidden.iter_mut().find(|h| h.seat == self.dealer).expect("the dealer is hidden");
             if dealer.caps[liang] == 0 {
                 return None; // kept against a cap of 0: no deal fits, the exact way decides
             }
+            unseen[liang] -= 1;
             dealer.size -= 1;
             dealer.caps[liang] -= 1;
         }
