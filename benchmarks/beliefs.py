@@ -1,12 +1,12 @@
 """What better beliefs about the others' hands would buy a search, and what three models buy (D174).
 
 Run: ``python benchmarks/beliefs.py [--deals 1500] [--seed 9100] [--samples 16] [--modes
-shipped,known,discards,ratio,shape] [--workers 2]`` (any of the modes below). Each deal is
-played three times, the searching bot ``learned@SAMPLES`` (a fixed number of samples a search,
-so that only the samples' quality differs) in each seat in turn beside two greedy bots; per mode
-it prints the bot's points a hand and, paired on the same deals, its difference from
-``shipped``, with 95% confidence intervals. The modes change only how the search's samples are
-drawn (each sample's game, on which the candidates are played out as the bot plays them):
+shipped,known,discards,ratio,shape] [--workers 2] [--overlap HANDS]`` (any of the modes below). Each
+deal is played three times, the searching bot ``learned@SAMPLES`` (a fixed number of samples a
+search, so that only the samples' quality differs) in each seat in turn beside two greedy bots; per
+mode it prints the bot's points a hand and, paired on the same deals, its difference from
+``shipped``, with 95% confidence intervals. The modes change only how the search's samples are drawn
+(each sample's game, on which the candidates are played out as the bot plays them):
 
 * ``shipped``: as the bot draws them — the unseen cards dealt within the rules and the caps of
   the others' play (:mod:`paohuzi.bots.beliefs`, D135);
@@ -15,6 +15,13 @@ drawn (each sample's game, on which the candidates are played out as the bot pla
 * ``known-next``, ``known-after``: one other seat's hand known (the next seat's, the one
   after it), the rest drawn as shipped; ``known-discards``: ``known`` on the seat's own
   discards, ``shipped`` on its claims — where perfect beliefs pay;
+* ``noisy-10``, ``noisy-25``, ``noisy-50``: the others' hands as they are, but each of their
+  cards given back to the unseen pool with chance 10%, 25%, 50% and the pool dealt again —
+  how the worth of beliefs falls as they err (``overlap`` counts the cards a deal places
+  right: about 93%, 83% and 73% of the others' hand cards, against 59% as shipped);
+* ``judged-8``, ``judged-64``: the best of 8 or 64 deals drawn as shipped, judged by the
+  most of the others' hand cards right — the most that keeping one of N draws by a model's
+  weight (as the three models below do) could make of the draws;
 * ``discards``: a stated model of the others' discards — a player discards a card its hand
   then rates best by the greedy bot's score (ties equal; the hand then is the sampled hand plus
   what it was seen letting go of since, its face-down 偎 included), a deal where a discard was
@@ -31,9 +38,10 @@ drawn (each sample's game, on which the candidates are played out as the bot pla
   ``ratio`` is (true hands are kept in shape by their players; drawn ones are not).
 
 The figures of D174 are ``--seed 9200``: 13 min 29 s for the first four modes, about 4 minutes a
-known mode more (2 workers, nothing beside it). The searching bot is moved into these modes by
-replacing the function its race draws each sample with (``paohuzi.bots.expert.sampled_rollout``)
-in the worker processes.
+known mode more (2 workers, nothing beside it); those of D176 the same deals (``noisy-*`` about a
+minute a mode, ``judged-64`` about 12) and ``--overlap 100 --seed 9200``. The searching bot is moved
+into these modes by replacing the function its race draws each sample with
+(``paohuzi.bots.expert.sampled_rollout``) in the worker processes.
 """
 
 from __future__ import annotations
@@ -62,6 +70,7 @@ from paohuzi.engine.core import Waits
 from paohuzi.engine.game import EventType, Game
 from paohuzi.engine.groups import PARTNERS, Group
 from paohuzi.engine.observation import Observation, observe
+from paohuzi.engine.position import ClaimWindow
 from paohuzi.engine.rules import HUNAN
 from paohuzi.tools.tournament import deal_deck, mean_ci
 
@@ -121,6 +130,71 @@ def one_known(which: int) -> Drawer:
             return sample(obs, rng, caps=caps)
         except SamplingError:
             return sample(obs, rng, caps={seat: TRUE[0].hands[seat]})
+
+    return draw_game
+
+
+def noisy(share: float) -> Drawer:
+    """The true hands with each card of the others' hands given back to the unseen pool with
+    chance ``share``, the pool then dealt again to the places emptied and the wall (a seat's
+    hand is never left four of a kind, which the rules would have made a 提, nor one that
+    changes who is asked about the card on offer; a seat that has answered it, unseen, keeps
+    its hand): beliefs right on about ``1 − share`` of the others' cards — how the worth of
+    beliefs falls with their error (after 100 tries the true game)."""
+
+    def draw_game(obs: Observation, beliefs: Beliefs | None, rng: random.Random) -> Game:
+        del beliefs
+        assert obs.seat is not None
+        position = TRUE[0].position()
+        phase = position.phase
+        claimed = {s for s, _ in phase.claims} if isinstance(phase, ClaimWindow) else set()
+        for _ in range(100):
+            pool = list(position.wall)
+            kept: dict[int, list[int]] = {}
+            for s, state in enumerate(position.seats):
+                if s == obs.seat or s in claimed:
+                    continue
+                kept[s] = []
+                for k in state.hand_cards():
+                    (pool if rng.random() < share else kept[s]).append(k)
+            rng.shuffle(pool)
+            seats = list(position.seats)
+            for s, cards in kept.items():
+                n = sum(seats[s].hand) - len(cards)
+                cards += pool[:n]
+                del pool[:n]
+                seats[s] = seats[s].but(hand=tuple(cards.count(k) for k in range(NUM_KINDS)))
+            if any(max(seats[s].hand) == 4 for s in kept):
+                continue
+            moved = replace(position, wall=tuple(pool), seats=tuple(seats))
+            try:
+                return Game.from_position(moved, TRUE[0].rules)
+            except ValueError:  # the card on offer would be asked of other seats
+                continue
+        return known(obs, None, rng)
+
+    return draw_game
+
+
+def overlap(obs: Observation, game: Game) -> int:
+    """How many of the others' hand cards ``game`` places right (in the true game's hands)."""
+    true = TRUE[0].hands
+    return sum(
+        min(held, true[s][k])
+        for s in range(len(true))
+        if s != obs.seat
+        for k, held in enumerate(game.hands[s])
+    )
+
+
+def judged(choices: int) -> Drawer:
+    """The best of ``choices`` deals drawn as shipped by a judge that knows the others' hands
+    (the most of their cards right): what the best model of play could make of keeping one
+    of ``choices`` draws, as ``discards``, ``ratio`` and ``shape`` do."""
+
+    def draw_game(obs: Observation, beliefs: Beliefs | None, rng: random.Random) -> Game:
+        games = [drawn(obs, beliefs, rng) for _ in range(choices)]
+        return max(games, key=lambda g: overlap(obs, g))
 
     return draw_game
 
@@ -411,16 +485,47 @@ def shape(obs: Observation, beliefs: Beliefs | None, rng: random.Random) -> Game
     return kept_by_weight(obs, beliefs, rng, log_weight)
 
 
-MODES: dict[str, Rollout] = {
-    "shipped": SHIPPED,
-    "known": played_on(known),
-    "discards": played_on(discards),
-    "ratio": played_on(ratio),
-    "shape": played_on(shape),
-    "known-next": played_on(one_known(0)),
-    "known-after": played_on(one_known(1)),
-    "known-discards": played_on(known_on_discards),
+DRAWERS: dict[str, Drawer] = {
+    "shipped": drawn,
+    "known": known,
+    "discards": discards,
+    "ratio": ratio,
+    "shape": shape,
+    "known-next": one_known(0),
+    "known-after": one_known(1),
+    "known-discards": known_on_discards,
+    **{f"noisy-{p}": noisy(p / 100) for p in (10, 25, 50)},
+    **{f"judged-{n}": judged(n) for n in (8, 64)},
 }
+"""How each mode draws a sample's game."""
+MODES: dict[str, Rollout] = {
+    m: SHIPPED if m == "shipped" else played_on(d) for m, d in DRAWERS.items()
+}
+"""Each mode's sample, as the race calls it (``shipped`` drawn and played in one call to the
+native core, the same game as :func:`drawn` draws)."""
+
+
+def overlaps(modes: Sequence[str], hands: int, seed: int) -> None:
+    """Prints the share of the others' hand cards each mode's deals place right, at a fifth of
+    the decisions with a choice of ``hands`` hands of greedy self-play."""
+    rng = random.Random(seed)
+    greedy = GreedyBot()
+    right = dict.fromkeys(modes, 0)
+    cards = decisions = 0
+    for hand in range(hands):
+        game = Game(dealer=hand % 3, deck=deal_deck(seed, hand))
+        while (seat := game.to_act) is not None:
+            if len(game.legal_actions()) > 1 and rng.random() < 0.2:
+                obs = observe(game, seat)
+                TRUE[:] = [game]
+                decisions += 1
+                cards += sum(sum(h) for s, h in enumerate(game.hands) if s != seat)
+                for m in modes:
+                    right[m] += overlap(obs, DRAWERS[m](obs, Beliefs(obs), rng))
+            game.apply(greedy.game_act(game))
+    print(f"the others' hand cards placed right, {decisions} decisions of {hands} hands")
+    for m in modes:
+        print(f"{m:>14}: {right[m] / cards:.1%}")
 
 
 def setup(theta: Array, shape: Array, choices: int, eps: float) -> None:
@@ -457,17 +562,31 @@ def main() -> None:
     parser.add_argument("--fit-hands", type=int, default=5000)
     parser.add_argument("--fit-seed", type=int, default=31)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument(
+        "--overlap",
+        type=int,
+        default=0,
+        metavar="HANDS",
+        help="print how many of the others' hand cards each mode's deals place right, "
+        "over HANDS hands of greedy self-play, instead of playing",
+    )
     args = parser.parse_args()
     modes = args.modes.split(",")
     if unknown := [m for m in modes if m not in MODES]:
         parser.error(f"unknown modes: {', '.join(unknown)} (choose from {', '.join(MODES)})")
     if args.deals < 2 or args.samples < 1 or args.choices < 1 or not 0 < args.eps <= 1:
         parser.error("--deals 2 or more, --samples and --choices 1 or more, --eps in (0, 1]")
+    if args.overlap < 0:
+        parser.error("--overlap: a number of hands, 0 or more")
     theta, shaped = np.zeros(0), np.zeros(0)
     if "ratio" in modes:
         theta = fit("ratio", args.fit_hands, args.fit_seed, ratio_row)
     if "shape" in modes:
         shaped = fit("shape", args.fit_hands, args.fit_seed, shape_row)
+    if args.overlap:
+        setup(theta, shaped, args.choices, args.eps)
+        overlaps(modes, args.overlap, args.seed)
+        return
     found: dict[str, dict[int, float]] = {m: {} for m in modes}
     started = last = time.monotonic()
     tasks = len(modes) * args.deals
