@@ -8,11 +8,16 @@ search, which stops about 4 ms after the question (D156: a sample begun runs to 
 the slowest decision takes a little longer), and for it the samples its searches played are
 printed too (the mean and the median over the decisions it searched: what its time buys, D159);
 ``learned-deep`` computes the evaluator's waits of each action and a 0.33 M-weight network.
+
+``--copies N`` times ``learned`` alone in N processes at once instead (children of this one, so
+one scheduling group, as a tournament's ``--workers`` are): what a busy machine costs its
+search, whose 4 ms are counted on the wall clock. Each copy prints its own line.
 """
 
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import statistics
 import time
 from typing import Any
@@ -51,9 +56,32 @@ def rate(bot: Bot, observations: list[Observation]) -> tuple[float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--hands", type=int, default=100)
+    parser.add_argument("--copies", type=int, default=0, help="time learned in N processes at once")
     args = parser.parse_args()
+    if args.copies < 0 or args.hands < 1:
+        parser.error("--hands must be at least 1 and --copies at least 0")
     observations = positions(args.hands)
     print(f"{len(observations)} decisions with a choice from {args.hands} hands")
+    if args.copies:
+        POSITIONS[:] = observations  # the copies are forked: each has them, nothing is sent
+        with multiprocessing.get_context("fork").Pool(args.copies) as pool:
+            lines = pool.map(timed, [("learned",)] * args.copies)
+        for copy, found in enumerate(lines, 1):
+            print(f"copy {copy}/{args.copies}: {found[0]}")
+        return
+    POSITIONS[:] = observations
+    for line in timed(("greedy", "learned@0", "learned", "learned-deep")):
+        print(line)
+
+
+POSITIONS: list[Observation] = []
+"""The decisions timed (set before the copies are forked)."""
+
+
+def timed(names: tuple[str, ...]) -> list[str]:
+    """A line for each bot named: its decisions of :data:`POSITIONS` timed (one core)."""
+    observations = POSITIONS
+    lines = []
     samples: list[int] = []
     race = learned.race  # type: ignore[attr-defined]
 
@@ -63,7 +91,7 @@ def main() -> None:
         return rows
 
     learned.race = counted  # type: ignore[attr-defined]
-    for name in ("greedy", "learned@0", "learned", "learned-deep"):
+    for name in names:
         samples.clear()
         per_second, slowest = rate(make_bot(name, seed=1), observations)
         searched = (
@@ -72,10 +100,12 @@ def main() -> None:
             if samples
             else ""
         )
-        print(
+        lines.append(
             f"{name:12} {per_second:9.0f} decisions/s  {1000 / per_second:6.3f} ms a decision"
             f"  slowest {1000 * slowest:6.3f} ms{searched}"
         )
+    learned.race = race  # type: ignore[attr-defined]
+    return lines
 
 
 if __name__ == "__main__":
