@@ -1,12 +1,13 @@
 """Decisions a second of the learned bots beside the greedy bot's, on the same positions.
 
-Run: ``python benchmarks/learned.py [--hands 100]``. It collects every decision with a choice of
-``--hands`` seeded hands played by greedy bots, then times each bot deciding all of them (one
-core), and prints the mean milliseconds a decision and the slowest decision (issue 26: at most
-5 ms). ``learned@0`` reruns the greedy bot's scoring inside its features; ``learned`` adds its
-search, which stops about 4 ms after the question (D156: a sample begun runs to its end, so
-the slowest decision takes a little longer), and for it the samples its searches played are
-printed too (the mean and the median over the decisions it searched: what its time buys, D159);
+Run: ``python benchmarks/learned.py [--hands 100] [--copies N]``. It collects every decision
+with a choice of ``--hands`` seeded hands played by greedy bots, then times each bot deciding
+all of them (one core; each bot's first decision is played once untimed first), and prints the
+mean milliseconds a decision and the slowest decision (issue 26: at most 5 ms). ``learned@0``
+reruns the greedy bot's scoring inside its features; ``learned`` adds its search, which stops
+about 4 ms after the question (D156: a sample begun runs to its end, so the slowest decision
+takes a little longer), and for it the samples its searches played are printed too (the mean and
+the median over the decisions it searched: what its time buys, D159);
 ``learned-deep`` computes the evaluator's waits of each action and a 0.33 M-weight network.
 
 ``--copies N`` times ``learned`` alone in N processes at once instead (children of this one, so
@@ -64,6 +65,7 @@ def main() -> None:
     print(f"{len(observations)} decisions with a choice from {args.hands} hands")
     if args.copies:
         POSITIONS[:] = observations  # the copies are forked: each has them, nothing is sent
+        # (fork: Linux and macOS only, as the measure is of this machine's scheduler)
         with multiprocessing.get_context("fork").Pool(args.copies) as pool:
             lines = pool.map(timed, [("learned",)] * args.copies)
         for copy, found in enumerate(lines, 1):
@@ -91,20 +93,24 @@ def timed(names: tuple[str, ...]) -> list[str]:
         return rows
 
     learned.race = counted  # type: ignore[attr-defined]
-    for name in names:
-        samples.clear()
-        per_second, slowest = rate(make_bot(name, seed=1), observations)
-        searched = (
-            f"  {len(samples)} searched: {statistics.mean(samples):.1f} samples on average,"
-            f" median {statistics.median(samples):g}"
-            if samples
-            else ""
-        )
-        lines.append(
-            f"{name:12} {per_second:9.0f} decisions/s  {1000 / per_second:6.3f} ms a decision"
-            f"  slowest {1000 * slowest:6.3f} ms{searched}"
-        )
-    learned.race = race  # type: ignore[attr-defined]
+    try:
+        for name in names:
+            bot = make_bot(name, seed=1)
+            bot.act(observations[0])  # warmed up (a first call's setup is not timed)
+            samples.clear()
+            per_second, slowest = rate(bot, observations)
+            searched = (
+                f"  {len(samples)} searched: {statistics.mean(samples):.1f} samples on average,"
+                f" median {statistics.median(samples):g}"
+                if samples
+                else ""
+            )
+            lines.append(
+                f"{name:12} {per_second:9.0f} decisions/s  {1000 / per_second:6.3f} ms a decision"
+                f"  slowest {1000 * slowest:6.3f} ms{searched}"
+            )
+    finally:
+        learned.race = race  # type: ignore[attr-defined]
     return lines
 
 
