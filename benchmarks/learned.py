@@ -63,15 +63,14 @@ def main() -> None:
         parser.error("--hands must be at least 1 and --copies at least 0")
     observations = positions(args.hands)
     print(f"{len(observations)} decisions with a choice from {args.hands} hands")
+    POSITIONS[:] = observations  # copies are forked: each has them, nothing is sent
     if args.copies:
-        POSITIONS[:] = observations  # the copies are forked: each has them, nothing is sent
         # (fork: Linux and macOS only, as the measure is of this machine's scheduler)
         with multiprocessing.get_context("fork").Pool(args.copies) as pool:
             lines = pool.map(timed, [("learned",)] * args.copies)
         for copy, found in enumerate(lines, 1):
             print(f"copy {copy}/{args.copies}: {found[0]}")
         return
-    POSITIONS[:] = observations
     for line in timed(("greedy", "learned@0", "learned", "learned-deep")):
         print(line)
 
