@@ -24,6 +24,7 @@ from paohuzi.bots.learned import (
     product,
     settle,
 )
+from paohuzi.bots.rollout import sampled_payments
 from paohuzi.cli import main
 from paohuzi.engine.actions import HU, PASS
 from paohuzi.engine.observation import observe
@@ -37,6 +38,7 @@ from paohuzi.tools.dmc import (
     play_round,
     players,
     train,
+    true_payments,
 )
 from paohuzi.tools.dmc_settings import Settings
 from tests.scenario import deal, on_offer, play, quiet, random_decisions
@@ -329,13 +331,35 @@ def test_the_labels_rollouts_count_the_waits_of_whom_the_settings_say() -> None:
     assert np.isfinite(seat[1]).all()
 
 
-def test_label_waits_is_refused_where_nothing_is_labelled(
+def test_true_deal_labels_see_the_hidden_cards_drawn_ones_do_not() -> None:
+    """D180: ``label_deals="true"`` labels an action by rollouts of the hand's true deal, the
+    wall's order drawn again: the others' hands, which the seat cannot see, move the labels.
+    The drawn labels of D155 depend on the observation alone."""
+    rng = random.Random(18)
+    moved = checked = 0
+    for game, seat, _ in random_decisions(range(3)):
+        legal = game.legal_actions()
+        if len(legal) < 2 or HU in legal:
+            continue
+        other = hidden_reshuffle(game, seat, rng)
+        true = [true_payments(g, legal, seat, 4, random.Random(3), True) for g in (game, other)]
+        drawn = [
+            sampled_payments(observe(g, seat), legal, 2, random.Random(3)) for g in (game, other)
+        ]
+        assert drawn[0] == drawn[1]
+        moved += true[0] != true[1]
+        checked += 1
+    assert checked > 20 and moved > checked // 2
+
+
+def test_the_label_options_are_refused_where_nothing_is_labelled(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    base = ["train", "--hands", "1", "--checkpoint", str(tmp_path / "c.npz"), "--label-waits"]
-    for more in (["--net", "mlp"], ["--net", "deep", "--samples", "2"]):
-        assert main([*base, "seat", *more]) == 2
-        assert "--label-waits" in capsys.readouterr().err
+    base = ["train", "--hands", "1", "--checkpoint", str(tmp_path / "c.npz")]
+    for flag, value in (("--label-waits", "seat"), ("--label-deals", "true")):
+        for more in (["--net", "mlp"], ["--net", "deep", "--samples", "2"]):
+            assert main([*base, flag, value, *more]) == 2
+            assert flag in capsys.readouterr().err
     assert not (tmp_path / "c.npz").exists()
 
 

@@ -287,8 +287,9 @@ SEARCH_CANDIDATES = 4
 """The network's best choices raced at most."""
 SEARCH_MARGIN = 3.0
 """Points below the network's favourite within which a choice is raced."""
-PRIOR_SAMPLES = 20.0
-"""How many samples the network's estimate of a choice counts for beside its rollouts."""
+PRIOR_SAMPLES = 40.0
+"""How many samples the network's estimate of a choice counts for beside its rollouts (20 until
+the weights of D181, which are worth more)."""
 UNBOUNDED = 1_000_000
 """Samples of a search bounded by its time only."""
 ROLLOUT_WAITS: Waits = "seat"

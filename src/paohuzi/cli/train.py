@@ -101,6 +101,14 @@ def add_parser(commands: Any) -> None:
         "or the deciding seat alone, as learned searches (D161; default all)",
     )
     parser.add_argument(
+        "--label-deals",
+        choices=("drawn", "true"),
+        default="drawn",
+        help="mlp with --samples: play the labels' rollouts on deals drawn from what the seat "
+        "knows, or on the hand's true deal with the wall's order drawn again (D180; default "
+        "drawn)",
+    )
+    parser.add_argument(
         "--eval-every",
         type=int,
         default=deep.eval_every,
@@ -220,8 +228,10 @@ def _reason(error: Exception) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.label_waits != "all" and (args.net == "deep" or not args.samples):
-        return _fail("--label-waits labels --net mlp --samples N's rollouts only")
+    for name, default in (("label_waits", "all"), ("label_deals", "drawn")):
+        if getattr(args, name) != default and (args.net == "deep" or not args.samples):
+            flag = "--" + name.replace("_", "-")
+            return _fail(f"{flag} labels --net mlp --samples N's rollouts only")
     if args.net == "deep":
         return run_deep(args)
     try:
@@ -266,6 +276,7 @@ def run(args: argparse.Namespace) -> int:
         buffer=args.buffer,
         samples=args.samples,
         label_waits=True if args.label_waits == "all" else "seat",
+        label_deals=args.label_deals,
     )
     console, progress = _progress()
     task = progress.add_task("hands", total=args.hands, loss=0.0, curve="")

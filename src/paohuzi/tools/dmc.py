@@ -26,9 +26,9 @@ import re
 import time
 import zipfile
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from multiprocessing.pool import Pool
 from pathlib import Path
 
@@ -37,8 +37,9 @@ from numpy.typing import NDArray
 
 from paohuzi.bots.greedy import GreedyBot
 from paohuzi.bots.learned import NUM_FEATURES, SCALE, Array, QNet, action_features, product
-from paohuzi.bots.rollout import sampled_payments
-from paohuzi.engine.actions import HU
+from paohuzi.bots.rollout import rollout_payments, sampled_payments
+from paohuzi.engine.actions import HU, Action
+from paohuzi.engine.core import Waits
 from paohuzi.engine.game import Game
 from paohuzi.engine.observation import observe
 from paohuzi.engine.position import Over
@@ -88,6 +89,22 @@ def backward(net: QNet, inputs: list[Array], delta: Array) -> dict[str, Array]:
     return grads
 
 
+def true_payments(
+    game: Game, legal: Sequence[Action], seat: int, samples: int, rng: random.Random, waits: Waits
+) -> list[float]:
+    """For each action: ``seat``'s mean payment over ``samples`` rollouts of the hand's true
+    position, the wall's order drawn again for each (the others' hands as they are)."""
+    position = game.position()
+    total = [0.0] * len(legal)
+    for _ in range(samples):
+        wall = list(position.wall)
+        rng.shuffle(wall)
+        copy = Game.from_position(replace(position, wall=tuple(wall)), game.rules, check=False)
+        paid = rollout_payments(copy, legal, seat, waits=waits)
+        total = [t + p for t, p in zip(total, paid, strict=True)]
+    return [t / samples for t in total]
+
+
 def play(
     net: QNet | None,
     deck_seed: int,
@@ -116,7 +133,12 @@ def play(
             continue
         x = action_features(obs, legal)
         if settings.samples:
-            paid = sampled_payments(obs, legal, settings.samples, rng, waits=settings.label_waits)
+            if settings.label_deals == "true":
+                paid = true_payments(game, legal, seat, settings.samples, rng, settings.label_waits)
+            else:
+                paid = sampled_payments(
+                    obs, legal, settings.samples, rng, waits=settings.label_waits
+                )
             values = np.array(paid) / SCALE
             labelled.append((x, (values - values.mean()).astype(np.float32)))
         if net is not None and learner[seat]:

@@ -4,6 +4,7 @@ trainer so that the command line knows them without NumPy."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from paohuzi.engine.core import Waits
 
@@ -39,3 +40,7 @@ class Settings:
     """Who counts their waits in the labels' rollouts (``samples`` > 0): True every seat, as
     the greedy bot plays; ``"seat"`` the deciding seat only, the others playing the cheap
     rollout policy, as ``learned`` searches (D161)."""
+    label_deals: Literal["drawn", "true"] = "drawn"
+    """Where the labels' rollouts are played (``samples`` > 0): ``"drawn"``, on deals drawn
+    from what the seat knows (D155); ``"true"``, on the hand's true deal with only the wall's
+    order drawn again (D180)."""
