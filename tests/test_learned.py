@@ -378,6 +378,41 @@ def test_a_tiny_training_run_changes_the_weights_and_resumes(tmp_path: Path) -> 
     assert any(not np.array_equal(saved.net.params[k], more.net.params[k]) for k in start.params)
 
 
+def test_a_resume_with_other_options_is_refused_naming_the_option(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    settings = Settings(hands=3, round_hands=3, warmup=1, steps=1, batch=16, hidden=(6,))
+    checkpoint = tmp_path / "run.npz"
+    train(settings, checkpoint)
+    before = checkpoint.read_bytes()
+    for changed, said in (
+        ({"steps": 2}, "--steps 1, not 2"),
+        ({"samples": 2, "label_waits": "seat"}, "--label-waits all, not seat"),
+        ({"seed": 7}, "--seed 0, not 7"),
+    ):
+        with pytest.raises(ValueError, match=said):
+            train(replace(settings, hands=6, **changed), checkpoint)
+        assert checkpoint.read_bytes() == before
+    # the command line says it in one line, and nothing is written
+    args = ["train", "--net", "mlp", "--hands", "6", "--round-hands", "3", "--warmup", "1"]
+    args += ["--steps", "1", "--batch", "16", "--hidden", "6", "--checkpoint", str(checkpoint)]
+    args += ["--out", str(tmp_path / "w.npz")]
+    assert main([*args, "--epsilon", "0.2"]) == 2
+    assert capsys.readouterr().err == (
+        f"paohuzi train: error: {checkpoint} was made with --epsilon 0.05, not 0.2: resume it "
+        "with the options it was made with, or start afresh with --fresh\n"
+    )
+    assert checkpoint.read_bytes() == before
+    assert not (tmp_path / "w.npz").exists()
+    assert main(args) == 0  # the same options go on
+    assert State.load(checkpoint, settings.lr).hands == 6
+    # a checkpoint written before options were kept resumes as it is
+    arrays = dict(np.load(checkpoint))
+    del arrays["options"]
+    np.savez(checkpoint, **arrays)
+    assert train(replace(settings, hands=9, steps=2), checkpoint).hands == 9
+
+
 def test_train_command_writes_the_weights_the_bot_loads(tmp_path: Path) -> None:
     out = tmp_path / "w.npz"
     args = ["train", "--net", "mlp", "--hands", "4", "--round-hands", "4", "--warmup", "0"]

@@ -5,7 +5,8 @@ current network (with ε-exploration) or by the greedy bot, the first rounds by 
 every decision with a choice adds the feature row of the action taken and, once the hand ends,
 the seat's payment as its target. Fitting: Adam steps on the mean squared error of the
 network's estimate over minibatches from a buffer of the most recent rows. Every round ends
-with a checkpoint that resumes the run (weights, Adam moments, counters).
+with a checkpoint that resumes the run (weights, Adam moments, counters, and the options it
+was started with, so that a resume with other options is refused rather than mixed in).
 
 With ``samples`` (D155) every decision with a choice, whoever plays it, gives a row for each
 of its actions, labelled by the action's mean payment over ``samples`` deals drawn from what
@@ -20,6 +21,7 @@ processes (``workers``) and give the same rows, in the same order, as in one (D1
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import re
@@ -28,7 +30,7 @@ import zipfile
 import zlib
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from multiprocessing.pool import Pool
 from pathlib import Path
 
@@ -166,6 +168,9 @@ class State:
     hands: int = 0
     rounds: int = 0
     loss: float = 0.0
+    options: str = ""
+    """The run's settings but ``hands`` (:func:`run_options`); "" in a checkpoint written
+    before they were kept."""
 
     def save(self, path: Path) -> None:
         arrays: dict[str, Array | int | float] = dict(self.net.params)
@@ -173,7 +178,8 @@ class State:
         arrays.update({f"v_{k}": v for k, v in self.adam.v.items()})
         counters = np.array([self.hands, self.rounds, self.adam.t], dtype=np.int64)
         tmp = path.with_suffix(".tmp.npz")
-        np.savez(tmp, counters=counters, loss=np.float32(self.loss), **arrays)  # type: ignore[arg-type]
+        extra = {"options": np.array(self.options)}
+        np.savez(tmp, counters=counters, loss=np.float32(self.loss), **extra, **arrays)  # type: ignore[arg-type]
         tmp.replace(path)
 
     @classmethod
@@ -200,12 +206,47 @@ class State:
         adam.m = {n: data[f"m_{n}"] for n in names}
         adam.v = {n: data[f"v_{n}"] for n in names}
         hands, rounds, adam.t = (int(c) for c in data["counters"])
-        return cls(net, adam, hands, rounds, float(data["loss"]))
+        options = data.get("options", np.array(""))
+        if options.shape != () or options.dtype.kind != "U":
+            raise ValueError(f"{path}: not a checkpoint of this trainer (options are not text)")
+        return cls(net, adam, hands, rounds, float(data["loss"]), str(options))
 
     @property
     def hidden(self) -> tuple[int, ...]:
         """The network's hidden layer sizes."""
         return tuple(int(self.net.params[f"w{i}"].shape[1]) for i in range(self.net.layers - 1))
+
+
+def run_options(settings: Settings) -> str:
+    """The settings a run is made with, all but ``hands`` (a run may be resumed to play more),
+    as the checkpoint keeps them: JSON."""
+    fields = asdict(settings)
+    del fields["hands"]
+    return json.dumps(fields, sort_keys=True)
+
+
+def _changed(kept: str, settings: Settings) -> str | None:
+    """The first option a resume changes from the checkpoint's, as its command line would say
+    it, or None; a checkpoint that kept no options (written before they were) resumes as is."""
+    if not kept:
+        return None
+    # options added since the checkpoint was written: their defaults, as the deep trainer does
+    before = {**json.loads(run_options(Settings())), **json.loads(kept)}
+    now = json.loads(run_options(settings))
+    for name in sorted(before.keys() | now.keys()):
+        if before.get(name) != now.get(name):
+            was, is_ = (_spelt(name, v) for v in (before.get(name), now.get(name)))
+            return f"--{name.replace('_', '-')} {was}, not {is_}"
+    return None
+
+
+def _spelt(name: str, value: object) -> str:
+    """An option's value as the command line spells it."""
+    if name == "label_waits":
+        return "all" if value is True else str(value)
+    if isinstance(value, list):
+        return ",".join(map(str, value))
+    return str(value)
 
 
 def arrays_of(path: Path) -> dict[str, Array]:
@@ -378,9 +419,15 @@ def train(
                 f"{checkpoint} has hidden layers {kept}: resume it with --hidden {kept}, "
                 "or start afresh with --fresh"
             )
+        changed = _changed(state.options, settings)
+        if changed is not None:
+            raise ValueError(
+                f"{checkpoint} was made with {changed}: resume it with the options it was made "
+                "with, or start afresh with --fresh"
+            )
     else:
         net = QNet.new(settings.hidden, settings.seed)
-        state = State(net, Adam(net.params, settings.lr))
+        state = State(net, Adam(net.params, settings.lr), options=run_options(settings))
     # Rows are regenerated, not stored: a resumed run refills its buffer from fresh hands.
     # Deep Monte-Carlo's rows are decisions of one row each; D155's labels, whole decisions.
     decisions = Buffer(settings.buffer)
