@@ -253,6 +253,29 @@ def test_a_run_of_a_billion_deals_makes_its_jobs_as_they_go(
     assert data["deals"] == 1 and asked[-1] == 1  # one deal: played here, no pool of 40
 
 
+def test_parallel_jobs_hold_one_deal_until_a_rate_is_seen_then_what_a_worker_plays_in_2_s() -> None:
+    # issue 26: each deal written as it is played; with 47 deals a job, an expert run wrote
+    # nothing for its first four minutes and a kill lost up to 94 deals of work
+    now = 0.0
+    slow = tournament.JobSizes(cap=100, workers=2, clock=lambda: now)
+    assert [slow.next() for _ in range(4)] == [1, 1, 1, 1]  # handed out before any came back
+    now = 5.0
+    slow.record(1)
+    assert slow.next() == 1  # 0.1 deal a second a worker: one deal a job
+    now = 6.0
+    slow.record(1)
+    assert slow.next() == 1
+    now = 0.0
+    fast = tournament.JobSizes(cap=100, workers=2, clock=lambda: now)
+    assert fast.next() == 1
+    now = 1.0
+    fast.record(20)
+    assert fast.next() == 20  # 10 deals a second a worker, in JOB_SECONDS = 2
+    now = 2.0
+    fast.record(400)
+    assert fast.next() == 100  # the cap
+
+
 def test_pool_workers_leave_ctrl_c_to_their_parent() -> None:
     handlers = distributed.run_jobs(signal.getsignal, [signal.SIGINT] * 2, workers=2)
     assert list(handlers) == [leave] * 2

@@ -241,6 +241,38 @@ def _play_batch(
     ]
 
 
+JOB_SECONDS = 2.0
+"""About how long one worker's job of deals lasts, once the rate deals are played at is seen
+(:class:`JobSizes`)."""
+
+
+@dataclass
+class JobSizes:
+    """How many deals each job of a parallel run holds: one at first, then as many as one
+    worker plays in about :data:`JOB_SECONDS` at the rate seen so far, at most ``cap``. Fast
+    bots' deals go out in batches (fewer round trips); slow bots' go out one a job, so that each
+    deal is written as soon as it is played and a run killed loses little of its work."""
+
+    cap: int
+    workers: int
+    clock: Callable[[], float] = time.monotonic
+    played: int = 0
+    start: float = -1.0
+
+    def next(self) -> int:
+        """The size of the next job."""
+        if self.start < 0:
+            self.start = self.clock()
+        if not self.played:
+            return 1
+        rate = self.played / max(self.clock() - self.start, 1e-6) / self.workers
+        return max(1, min(self.cap, int(rate * JOB_SECONDS)))
+
+    def record(self, deals: int) -> None:
+        """A job of ``deals`` deals came back."""
+        self.played += deals
+
+
 def run_deals(
     names: Sequence[str],
     deals: int,
@@ -258,27 +290,32 @@ def run_deals(
 ) -> Iterator[list[HandOutcome]]:
     """Play deals 0 … deals − 1 but those in ``skip``, yielding each deal's hands in deal
     order: the hands of every table in ``tables`` (default: the one table ``names``). Deals go
-    out in batches (``batch`` deals a job) to the backend
-    (:func:`paohuzi.tools.distributed.run_jobs`), which hands out no more once ``stop``
-    answers True and finishes those under way; in this process, or with a ``stop``, one deal
-    a job, so that a run stops after the deals in progress."""
+    out in jobs to the backend (:func:`paohuzi.tools.distributed.run_jobs`), which hands out
+    no more once ``stop`` answers True and finishes those under way: ``batch`` deals a job if
+    given; else one deal a job in this process or with a ``stop`` (a run stops after the
+    deals in progress), and in parallel as many as the rate seen so far plays in about
+    :data:`JOB_SECONDS` (:class:`JobSizes`), at most 100 and a quarter of a worker's share."""
     skip = set(skip)
     count = deals - sum(1 for d in skip if 0 <= d < deals)
-    if batch is None:
-        parallel = backend != "local" or workers > 1
-        batch = max(1, min(100, count // (4 * max(1, workers)))) if parallel else 1
-        if stop is not None:
-            batch = 1
-    workers = max(1, min(workers, -(-count // batch)))  # no more processes than jobs
+    parallel = backend != "local" or workers > 1
+    sizes = None
+    if batch is None and parallel and stop is None:
+        workers = max(1, min(workers, count))  # no more processes than deals
+        sizes = JobSizes(max(1, min(100, count // (4 * workers))), workers)
+    else:
+        batch = batch or 1
+        workers = max(1, min(workers, -(-count // batch)))  # no more processes than jobs
     every = tuple(tuple(t) for t in (tables if tables is not None else [names]))
     todo = (d for d in range(deals) if d not in skip)  # made as they go out (a long run)
     jobs = (
         (every, seed, chunk, rules, keep_records)
-        for chunk in iter(lambda: list(islice(todo, batch)), [])
+        for chunk in iter(lambda: list(islice(todo, sizes.next() if sizes else batch)), [])
     )
     for done in run_jobs(
         _play_batch, jobs, backend=backend, workers=workers, address=address, stop=stop
     ):
+        if sizes is not None:
+            sizes.record(len(done))
         yield from done
 
 
