@@ -253,27 +253,48 @@ def test_a_run_of_a_billion_deals_makes_its_jobs_as_they_go(
     assert data["deals"] == 1 and asked[-1] == 1  # one deal: played here, no pool of 40
 
 
-def test_parallel_jobs_hold_one_deal_until_a_rate_is_seen_then_what_a_worker_plays_in_2_s() -> None:
+def test_parallel_jobs_hold_one_deal_until_one_is_back_then_what_is_played_in_2_s() -> None:
     # issue 26: each deal written as it is played; with 47 deals a job, an expert run wrote
-    # nothing for its first four minutes and a kill lost up to 94 deals of work
-    now = 0.0
-    slow = tournament.JobSizes(cap=100, workers=2, clock=lambda: now)
+    # nothing for its first 3 min 45 s and a kill lost the work of up to 94 deals
+    slow = tournament.JobSizes(cap=100)
     assert [slow.next() for _ in range(4)] == [1, 1, 1, 1]  # handed out before any came back
-    now = 5.0
-    slow.record(1)
-    assert slow.next() == 1  # 0.1 deal a second a worker: one deal a job
-    now = 6.0
-    slow.record(1)
-    assert slow.next() == 1
-    now = 0.0
-    fast = tournament.JobSizes(cap=100, workers=2, clock=lambda: now)
-    assert fast.next() == 1
-    now = 1.0
-    fast.record(20)
-    assert fast.next() == 20  # 10 deals a second a worker, in JOB_SECONDS = 2
-    now = 2.0
-    fast.record(400)
+    slow.record(1, 5.0)
+    assert slow.next() == 1  # 5 s a deal: one deal a job
+    slow.record(1, 1.5)
+    assert slow.next() == 1  # 3.25 s a deal
+    fast = tournament.JobSizes(cap=100)
+    fast.record(10, 1.0)
+    assert fast.next() == 20  # 0.1 s a deal, JOB_SECONDS = 2
+    fast.record(400, 1.0)
     assert fast.next() == 100  # the cap
+
+
+@pytest.mark.parametrize("stop", [False, True])
+def test_a_parallel_runs_job_sizes_follow_what_came_back(
+    monkeypatch: pytest.MonkeyPatch, stop: bool
+) -> None:
+    sizes: list[int] = []
+    real = distributed.run_jobs
+
+    def counting(fn: Any, jobs: Any, **kwargs: Any) -> Any:
+        def seen() -> Any:
+            for job in jobs:
+                sizes.append(len(job[2]))
+                yield job
+
+        return real(fn, seen(), **kwargs)
+
+    monkeypatch.setattr("paohuzi.tools.tournament.run_jobs", counting)
+    monkeypatch.setattr(tournament, "JOB_SECONDS", 1e9)  # any deal's time: the cap
+    names = ["greedy", "random", "random"]
+    deals = list(
+        tournament.run_deals(names, 80, 3, workers=2, stop=(lambda: False) if stop else None)
+    )
+    assert [d[0].deal for d in deals] == list(range(80))
+    if stop:  # a run that may stop goes one deal a job
+        assert sizes == [1] * 80
+    else:  # 2 jobs a worker go out before one is back; then the cap, 80 ÷ (4 × 2)
+        assert sizes[:4] == [1, 1, 1, 1] and set(sizes[4:-1]) == {10} and sum(sizes) == 80
 
 
 def test_pool_workers_leave_ctrl_c_to_their_parent() -> None:

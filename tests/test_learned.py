@@ -406,8 +406,17 @@ def test_a_resume_with_other_options_is_refused_naming_the_option(
     assert not (tmp_path / "w.npz").exists()
     assert main(args) == 0  # the same options go on
     assert State.load(checkpoint, settings.lr).hands == 6
-    # a checkpoint written before options were kept resumes as it is
+    with pytest.raises(ValueError, match=r"with learner_share 0\.5, not 0\.25"):  # no flag for it
+        train(replace(settings, hands=9, learner_share=0.25), checkpoint)
+    # options that are not a JSON object are refused in one line naming the file
     arrays = dict(np.load(checkpoint))
+    for bad in ("{", "[]", "null"):
+        np.savez(tmp_path / "bad.npz", **{**arrays, "options": np.array(bad)})
+        with pytest.raises(
+            ValueError, match=r"bad\.npz: not a checkpoint of this trainer \(bad options\)"
+        ):
+            State.load(tmp_path / "bad.npz", settings.lr)
+    # a checkpoint written before options were kept resumes as it is
     del arrays["options"]
     np.savez(checkpoint, **arrays)
     assert train(replace(settings, hands=9, steps=2), checkpoint).hands == 9

@@ -207,8 +207,8 @@ class State:
         adam.v = {n: data[f"v_{n}"] for n in names}
         hands, rounds, adam.t = (int(c) for c in data["counters"])
         options = data.get("options", np.array(""))
-        if options.shape != () or options.dtype.kind != "U":
-            raise ValueError(f"{path}: not a checkpoint of this trainer (options are not text)")
+        if options.shape != () or options.dtype.kind != "U" or not _options_ok(str(options)):
+            raise ValueError(f"{path}: not a checkpoint of this trainer (bad options)")
         return cls(net, adam, hands, rounds, float(data["loss"]), str(options))
 
     @property
@@ -225,6 +225,17 @@ def run_options(settings: Settings) -> str:
     return json.dumps(fields, sort_keys=True)
 
 
+def _options_ok(kept: str) -> bool:
+    """Whether a checkpoint's options are none (written before they were kept) or a JSON
+    object of settings."""
+    if not kept:
+        return True
+    try:
+        return isinstance(json.loads(kept), dict)
+    except ValueError:
+        return False
+
+
 def _changed(kept: str, settings: Settings) -> str | None:
     """The first option a resume changes from the checkpoint's, as its command line would say
     it, or None; a checkpoint that kept no options (written before they were) resumes as is."""
@@ -236,8 +247,13 @@ def _changed(kept: str, settings: Settings) -> str | None:
     for name in sorted(before.keys() | now.keys()):
         if before.get(name) != now.get(name):
             was, is_ = (_spelt(name, v) for v in (before.get(name), now.get(name)))
-            return f"--{name.replace('_', '-')} {was}, not {is_}"
+            option = name if name in NO_FLAG else f"--{name.replace('_', '-')}"
+            return f"{option} {was}, not {is_}"
     return None
+
+
+NO_FLAG = frozenset({"learner_share"})
+"""Settings the command line does not set (``train``'s API does)."""
 
 
 def _spelt(name: str, value: object) -> str:

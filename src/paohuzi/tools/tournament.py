@@ -233,44 +233,46 @@ def play_deal(
 
 def _play_batch(
     args: tuple[tuple[tuple[str, ...], ...], int, Sequence[int], RuleSet, bool],
-) -> list[list[HandOutcome]]:
+) -> tuple[list[list[HandOutcome]], float]:
+    """The hands of each of a job's deals, and the seconds the job took where it was played."""
     tables, seed, deals, rules, keep_records = args
-    return [
+    start = time.perf_counter()
+    played = [
         [hand for table in tables for hand in play_deal(table, seed, deal, rules, keep_records)]
         for deal in deals
     ]
+    return played, time.perf_counter() - start
 
 
 JOB_SECONDS = 2.0
-"""About how long one worker's job of deals lasts, once the rate deals are played at is seen
+"""About how long a job of deals lasts where it is played, once a deal's time is seen
 (:class:`JobSizes`)."""
 
 
 @dataclass
 class JobSizes:
-    """How many deals each job of a parallel run holds: one at first, then as many as one
-    worker plays in about :data:`JOB_SECONDS` at the rate seen so far, at most ``cap``. Fast
-    bots' deals go out in batches (fewer round trips); slow bots' go out one a job, so that each
-    deal is written as soon as it is played and a run killed loses little of its work."""
+    """How many deals each job of a parallel run holds: one until a job has come back, then
+    as many as are played in about :data:`JOB_SECONDS` at the time a deal has taken so far
+    (measured where they were played, so whatever the backend and its number of workers), at
+    most ``cap``. Fast bots' deals go out in batches (fewer round trips); slow bots' go out one
+    a job, so that each deal is written as soon as it is played and a run killed loses little
+    of its work."""
 
     cap: int
-    workers: int
-    clock: Callable[[], float] = time.monotonic
-    played: int = 0
-    start: float = -1.0
+    deals: int = 0
+    seconds: float = 0.0
 
     def next(self) -> int:
         """The size of the next job."""
-        if self.start < 0:
-            self.start = self.clock()
-        if not self.played:
+        if not self.deals:
             return 1
-        rate = self.played / max(self.clock() - self.start, 1e-6) / self.workers
-        return max(1, min(self.cap, int(rate * JOB_SECONDS)))
+        each = max(self.seconds / self.deals, 1e-6)
+        return max(1, min(self.cap, int(JOB_SECONDS / each)))
 
-    def record(self, deals: int) -> None:
-        """A job of ``deals`` deals came back."""
-        self.played += deals
+    def record(self, deals: int, seconds: float) -> None:
+        """A job of ``deals`` deals came back, played in ``seconds``."""
+        self.deals += deals
+        self.seconds += seconds
 
 
 def run_deals(
@@ -293,15 +295,16 @@ def run_deals(
     out in jobs to the backend (:func:`paohuzi.tools.distributed.run_jobs`), which hands out
     no more once ``stop`` answers True and finishes those under way: ``batch`` deals a job if
     given; else one deal a job in this process or with a ``stop`` (a run stops after the
-    deals in progress), and in parallel as many as the rate seen so far plays in about
-    :data:`JOB_SECONDS` (:class:`JobSizes`), at most 100 and a quarter of a worker's share."""
+    deals in progress), and in parallel as many as are played in about :data:`JOB_SECONDS`
+    at the time a deal has taken so far (:class:`JobSizes`), at most 100 and a quarter of a
+    worker's share."""
     skip = set(skip)
     count = deals - sum(1 for d in skip if 0 <= d < deals)
     parallel = backend != "local" or workers > 1
     sizes = None
     if batch is None and parallel and stop is None:
         workers = max(1, min(workers, count))  # no more processes than deals
-        sizes = JobSizes(max(1, min(100, count // (4 * workers))), workers)
+        sizes = JobSizes(max(1, min(100, count // (4 * workers))))
     else:
         batch = batch or 1
         workers = max(1, min(workers, -(-count // batch)))  # no more processes than jobs
@@ -311,11 +314,11 @@ def run_deals(
         (every, seed, chunk, rules, keep_records)
         for chunk in iter(lambda: list(islice(todo, sizes.next() if sizes else batch)), [])
     )
-    for done in run_jobs(
+    for done, seconds in run_jobs(
         _play_batch, jobs, backend=backend, workers=workers, address=address, stop=stop
     ):
         if sizes is not None:
-            sizes.record(len(done))
+            sizes.record(len(done), seconds)
         yield from done
 
 
