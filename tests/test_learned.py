@@ -416,10 +416,57 @@ def test_a_resume_with_other_options_is_refused_naming_the_option(
             ValueError, match=r"bad\.npz: not a checkpoint of this trainer \(bad options\)"
         ):
             State.load(tmp_path / "bad.npz", settings.lr)
-    # a checkpoint written before options were kept resumes as it is
-    del arrays["options"]
+    # a checkpoint written before options (and the learning curve) were kept resumes as it is
+    del arrays["options"], arrays["curve"]
     np.savez(checkpoint, **arrays)
     assert train(replace(settings, hands=9, steps=2), checkpoint).hands == 9
+
+
+def test_the_learning_curve_changes_nothing_of_the_run_and_is_kept(tmp_path: Path) -> None:
+    """Issue 26 point 3: the trainer logs a learning curve. Its points measure the network
+    on deals of their own, so a run with a curve makes the same weights as one without; the
+    checkpoint keeps the curve, a resume goes on with it, and the curve's settings may change
+    on a resume (they are not the run's options)."""
+    settings = Settings(hands=6, round_hands=3, warmup=1, steps=2, batch=16, hidden=(6,), samples=2)
+    plain = train(replace(settings, eval_every=0), tmp_path / "plain.npz")
+    curved = replace(settings, eval_every=1, eval_deals=2, eval_expert_deals=1)
+    checkpoint = tmp_path / "curve.npz"
+    state = train(curved, checkpoint)
+    for name, array in plain.net.params.items():
+        assert np.array_equal(array, state.net.params[name])
+    assert plain.curve == []
+    assert [(p["round"], p["hands"]) for p in state.curve] == [(1, 3), (2, 6)]
+    assert all({"alone", "vs_greedy", "vs_expert"} <= p.keys() for p in state.curve)
+    assert State.load(checkpoint, settings.lr).curve == state.curve
+    more = train(replace(curved, hands=9, eval_every=3, eval_expert_deals=0), checkpoint)
+    assert more.curve[:2] == state.curve
+    assert [(p["round"], "vs_expert" in p) for p in more.curve[2:]] == [(3, False)]
+    arrays = dict(np.load(checkpoint))
+    huge = '[{"hands": 1' + "0" * 400 + "}]"  # more than a float holds
+    for bad in ("{", "{}", '[{"hands": "x"}]', '[{"round": 1}]', '[{"hands": NaN}]', huge):
+        np.savez(tmp_path / "bad.npz", **{**arrays, "curve": np.array(bad)})
+        with pytest.raises(ValueError, match=r"bad\.npz: not a checkpoint .* \(bad curve\)"):
+            State.load(tmp_path / "bad.npz", settings.lr)
+
+
+def test_a_curve_point_is_what_a_tournament_of_the_same_bots_gives(tmp_path: Path) -> None:
+    """The curve's figure of the network alone against two greedy bots is the tournament's
+    (``learned:PATH`` is the network alone) on the same seed's duplicate deals; and the same
+    spread over worker processes."""
+    from paohuzi.tools.dmc import evaluate
+    from paohuzi.tools.tournament import run_deals, summarize
+
+    net = QNet.new((6,), 4)
+    path = tmp_path / "net.npz"
+    np.savez(path, **net.params)  # type: ignore[arg-type]
+    settings = Settings(eval_deals=12, eval_expert_deals=0, eval_seed=31)
+    point = evaluate(net, settings)
+    outcomes = list(run_deals([f"learned:{path}", "greedy", "greedy"], 12, 31))
+    stats = {s.name: s.mean for s in summarize(outcomes)}
+    assert point["alone"] == pytest.approx(stats[f"learned:{path}"], abs=1e-9)
+    assert set(point) == {"alone", "alone_ci95", "vs_greedy", "vs_greedy_ci95"}
+    with players(2) as pool:
+        assert evaluate(net, settings, pool) == point
 
 
 def test_train_command_writes_the_weights_the_bot_loads(tmp_path: Path) -> None:
@@ -427,12 +474,42 @@ def test_train_command_writes_the_weights_the_bot_loads(tmp_path: Path) -> None:
     args = ["train", "--net", "mlp", "--hands", "4", "--round-hands", "4", "--warmup", "0"]
     args += ["--steps", "2"]
     args += ["--hidden", "6", "--checkpoint", str(tmp_path / "c.npz"), "--out", str(out)]
-    assert main(args) == 0
+    plot = tmp_path / "curve.svg"
+    more = ["--eval-every", "1", "--eval-deals", "1", "--eval-expert-deals", "0"]
+    assert main([*args, *more, "--plot", str(plot)]) == 0
     net = QNet.load(out)
     assert net.params["w0"].shape == (NUM_FEATURES, 6)
+    assert State.load(tmp_path / "c.npz", 1e-3).curve[0]["hands"] == 4
+    assert plot.read_text().startswith("<?xml") and "learned@0 (the network" in plot.read_text()
     for game, seat, _ in random_decisions(range(1)):
         obs = observe(game, seat)
         assert LearnedBot(net=net).act(obs) in obs.legal
+
+
+def test_the_curve_options_are_checked_before_a_hand_is_played(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    base = ["train", "--hands", "1", "--checkpoint", str(tmp_path / "c.npz")]
+    for more, said in (
+        (["--net", "deep", "--eval-expert-deals", "5"], "--eval-expert-deals measures --net mlp"),
+        (["--net", "mlp", "--eval-deals", "-1"], "must be 0 or more"),
+        (["--net", "mlp", "--plot", str(tmp_path / "c.txt")], "--plot draws a .png or .svg"),
+    ):
+        assert main([*base, *more]) == 2
+        assert said in capsys.readouterr().err
+    # without matplotlib (the train extra), --plot is refused before the run, not after it
+    import importlib.util
+
+    real = importlib.util.find_spec
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(
+            importlib.util,
+            "find_spec",
+            lambda name, *a: None if name == "matplotlib" else real(name, *a),
+        )
+        assert main([*base, "--net", "mlp", "--plot", str(tmp_path / "c.svg")]) == 2
+    assert "--plot needs matplotlib" in capsys.readouterr().err
+    assert not (tmp_path / "c.npz").exists()
 
 
 def test_train_help_explains_its_options() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import math
 import sys
 from pathlib import Path
@@ -111,18 +112,22 @@ def add_parser(commands: Any) -> None:
     parser.add_argument(
         "--eval-every",
         type=int,
-        default=deep.eval_every,
-        help=f"deep: rounds between learning-curve points, 0 none (default {deep.eval_every})",
+        help="rounds between learning-curve points, 0 none "
+        f"(default {deep.eval_every}; mlp {d.eval_every})",
     )
     parser.add_argument(
         "--eval-deals",
         type=int,
-        default=deep.eval_deals,
-        help=f"deep: duplicate deals of a curve point (default {deep.eval_deals})",
+        help="duplicate deals of a curve point against two greedy bots "
+        f"(default {deep.eval_deals}; mlp: 0 none)",
     )
     parser.add_argument(
-        "--plot", help="deep: draw the learning curve to this PNG or SVG file at the end"
+        "--eval-expert-deals",
+        type=int,
+        help="mlp: duplicate deals of a curve point against two experts (expert@32), 0 none "
+        f"(default {d.eval_expert_deals})",
     )
+    parser.add_argument("--plot", help="draw the learning curve to this PNG or SVG file at the end")
     parser.add_argument(
         "--warmup", type=int, default=d.warmup, help=f"mlp: rounds of greedy play ({d.warmup})"
     )
@@ -215,6 +220,29 @@ def _progress() -> tuple[Console, Progress]:
     return console, progress
 
 
+def _plot_problem(plot: str | None) -> str | None:
+    """What is wrong with ``--plot``, if anything."""
+    if not plot:
+        return None
+    path = Path(plot)
+    problem = _unwritable("--plot", path)
+    if problem is None and path.suffix.lower() not in (".png", ".svg"):
+        problem = f"--plot draws a .png or .svg file, not {path.name!r}"
+    if problem is None and importlib.util.find_spec("matplotlib") is None:
+        # checked before a hand is played: a run is not to end in an import error
+        problem = "--plot needs matplotlib (not installed): pip install 'paohuzi[train]'"
+    return problem
+
+
+def _point_text(point: dict[str, float] | None) -> str:
+    """A learning-curve point in a few words (nothing for none)."""
+    if point is None:
+        return ""
+    names = (("vs_greedy", "vs greedy"), ("alone", "alone"), ("vs_expert", "vs expert"))
+    shown = ", ".join(f"{text} {point[key]:+.2f}" for key, text in names if key in point)
+    return f"{shown} at {int(point['hands'])}" if shown else ""
+
+
 def _fail(message: str) -> int:
     print(f"paohuzi train: error: {message}", file=sys.stderr)
     return 2
@@ -235,14 +263,24 @@ def run(args: argparse.Namespace) -> int:
     if args.net == "deep":
         return run_deep(args)
     try:
-        from paohuzi.tools.dmc import State, export, train  # NumPy: only to train
+        from paohuzi.tools.curve import plot
+        from paohuzi.tools.dmc import CURVE_LABELS, State, export, train  # NumPy: to train
     except ModuleNotFoundError as missing:
         return _fail(
             f"--net mlp needs NumPy ({missing.name} is not installed): pip install 'paohuzi[train]'"
         )
 
     d = Settings()
-    for name in ("hands", "round_hands", "batch", "lr", "epsilon"):
+    for name in (
+        "hands",
+        "round_hands",
+        "batch",
+        "lr",
+        "epsilon",
+        "eval_every",
+        "eval_deals",
+        "eval_expert_deals",
+    ):
         if getattr(args, name) is None:
             setattr(args, name, getattr(d, name))
 
@@ -260,7 +298,9 @@ def run(args: argparse.Namespace) -> int:
         return _fail("--lr must be above 0 and at most 1")
     if not 0 <= args.epsilon <= 1:
         return _fail("--epsilon must be between 0 and 1")
-    problem = check_run_arguments(args)
+    if min(args.eval_every, args.eval_deals, args.eval_expert_deals) < 0:
+        return _fail("--eval-every, --eval-deals and --eval-expert-deals must be 0 or more")
+    problem = check_run_arguments(args) or _plot_problem(args.plot)
     if problem is not None:
         return _fail(problem)
     settings = Settings(
@@ -277,14 +317,22 @@ def run(args: argparse.Namespace) -> int:
         samples=args.samples,
         label_waits=True if args.label_waits == "all" else "seat",
         label_deals=args.label_deals,
+        eval_every=args.eval_every,
+        eval_deals=args.eval_deals,
+        eval_expert_deals=args.eval_expert_deals,
     )
     console, progress = _progress()
     task = progress.add_task("hands", total=args.hands, loss=0.0, curve="")
 
     def on_round(state: State) -> None:
-        progress.update(task, completed=state.hands, loss=state.loss)
+        curve = _point_text(state.curve[-1] if state.curve else None)
+        progress.update(task, completed=state.hands, loss=state.loss, curve=curve)
         if not console.is_terminal:
-            print(f"round {state.rounds}: {state.hands} hands, loss {state.loss:.4f}", flush=True)
+            print(
+                f"round {state.rounds}: {state.hands} hands, loss {state.loss:.4f}"
+                + (f", {curve}" if curve else ""),
+                flush=True,
+            )
 
     try:
         with progress:
@@ -297,9 +345,13 @@ def run(args: argparse.Namespace) -> int:
                 minutes=args.minutes,
             )
         export(state, Path(args.out))
+        if args.plot:
+            plot(state.curve, Path(args.plot), CURVE_LABELS)
     except (OSError, ValueError, KeyError) as error:
         return _fail(_reason(error))
     print(f"{state.hands} hands in {state.rounds} rounds; weights written to {args.out}")
+    if args.plot:
+        print(f"learning curve drawn in {args.plot}")
     if state.hands < args.hands:
         print(
             f"stopped after {args.minutes:g} minutes; the same command without --fresh goes "
@@ -315,15 +367,12 @@ def run_deep(args: argparse.Namespace) -> int:
     d = _deep_defaults()
     given = {
         name: getattr(args, name)
-        for name in ("hands", "round_hands", "batch", "lr", "epsilon")
+        for name in ("hands", "round_hands", "batch", "lr", "epsilon", "eval_every", "eval_deals")
         if getattr(args, name) is not None
     }
-    problem = check_run_arguments(args)
-    if problem is None and args.plot:
-        plot = Path(args.plot)
-        problem = _unwritable("--plot", plot)
-        if problem is None and plot.suffix.lower() not in (".png", ".svg"):
-            problem = f"--plot draws a .png or .svg file, not {plot.name!r}"
+    if args.eval_expert_deals is not None:
+        return _fail("--eval-expert-deals measures --net mlp's curve only")
+    problem = check_run_arguments(args) or _plot_problem(args.plot)
     if problem is not None:
         return _fail(problem)
     settings = replace(
@@ -333,8 +382,6 @@ def run_deep(args: argparse.Namespace) -> int:
         passes=args.passes,
         greedy_share=args.greedy_share,
         samples=args.samples,
-        eval_every=args.eval_every,
-        eval_deals=args.eval_deals,
         seed=args.seed,
     )
     problem = settings.problem()
@@ -351,12 +398,12 @@ def run_deep(args: argparse.Namespace) -> int:
     task = progress.add_task("hands", total=settings.hands, loss=0.0, curve="")
 
     def on_round(state: deep_train.State) -> None:
-        point = state.curve[-1] if state.curve else None
-        curve = f"vs greedy {point['vs_greedy']:+.2f} at {point['hands']}" if point else ""
+        curve = _point_text(state.curve[-1] if state.curve else None)
         progress.update(task, completed=state.hands, loss=state.loss, curve=curve)
         if not console.is_terminal:
             print(
-                f"round {state.rounds}: {state.hands} hands, loss {state.loss:.4f} {curve}",
+                f"round {state.rounds}: {state.hands} hands, loss {state.loss:.4f}"
+                + (f", {curve}" if curve else ""),
                 flush=True,
             )
 
@@ -372,7 +419,9 @@ def run_deep(args: argparse.Namespace) -> int:
             )
         deep_train.export(state, Path(args.out))
         if args.plot:
-            deep_train.plot(state.curve, Path(args.plot))
+            from paohuzi.tools.curve import plot
+
+            plot(state.curve, Path(args.plot))
     except (OSError, ValueError, KeyError) as error:
         return _fail(_reason(error))
     print(f"{state.hands} hands in {state.rounds} rounds; weights written to {args.out}")

@@ -538,31 +538,3 @@ def _train(
         if on_round is not None:
             on_round(state)
     return state
-
-
-def plot(curve: list[dict[str, float]], path: Path) -> None:
-    """The learning curve (points a hand against two greedy bots by hands trained) as an
-    image (PNG or SVG by the suffix)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(6, 3.5), dpi=120)
-    hands = [p["hands"] for p in curve]
-    ax.plot(hands, [p["vs_greedy"] for p in curve], marker="o", label="vs greedy, greedy")
-    if any("vs_expert" in p for p in curve):
-        pts = [p for p in curve if "vs_expert" in p]
-        ax.plot(
-            [p["hands"] for p in pts],
-            [p["vs_expert"] for p in pts],
-            marker="s",
-            label="vs expert, expert",
-        )
-    ax.axhline(0, color="grey", linewidth=0.8)
-    ax.set_xlabel("hands of training")
-    ax.set_ylabel("points a hand")
-    ax.legend()
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)

@@ -22,6 +22,7 @@ processes (``workers``) and give the same rows, in the same order, as in one (D1
 from __future__ import annotations
 
 import json
+import math
 import os
 import random
 import re
@@ -30,15 +31,25 @@ import zipfile
 import zlib
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, field, replace
 from multiprocessing.pool import Pool
 from pathlib import Path
 
 import numpy as np
 from numpy.typing import NDArray
 
+from paohuzi.bots.base import Bot, play_hand
+from paohuzi.bots.expert import ExpertBot
 from paohuzi.bots.greedy import GreedyBot
-from paohuzi.bots.learned import NUM_FEATURES, SCALE, Array, QNet, action_features, product
+from paohuzi.bots.learned import (
+    NUM_FEATURES,
+    SCALE,
+    Array,
+    LearnedBot,
+    QNet,
+    action_features,
+    product,
+)
 from paohuzi.bots.rollout import rollout_payments, sampled_payments
 from paohuzi.engine.actions import HU, Action
 from paohuzi.engine.core import Waits
@@ -47,8 +58,8 @@ from paohuzi.engine.observation import observe
 from paohuzi.engine.position import Over
 from paohuzi.engine.rules import HUNAN, RuleSet
 from paohuzi.tools.distributed import batches
-from paohuzi.tools.dmc_settings import Settings
-from paohuzi.tools.tournament import deal_deck
+from paohuzi.tools.dmc_settings import EVAL_FIELDS, Settings
+from paohuzi.tools.tournament import deal_deck, mean_ci
 from paohuzi.tools.workers import worker_pool
 
 
@@ -171,6 +182,8 @@ class State:
     options: str = ""
     """The run's settings but ``hands`` (:func:`run_options`); "" in a checkpoint written
     before they were kept."""
+    curve: list[dict[str, float]] = field(default_factory=list)
+    """The learning curve so far: a point every ``eval_every`` rounds (:func:`evaluate`)."""
 
     def save(self, path: Path) -> None:
         arrays: dict[str, Array | int | float] = dict(self.net.params)
@@ -178,7 +191,7 @@ class State:
         arrays.update({f"v_{k}": v for k, v in self.adam.v.items()})
         counters = np.array([self.hands, self.rounds, self.adam.t], dtype=np.int64)
         tmp = path.with_suffix(".tmp.npz")
-        extra = {"options": np.array(self.options)}
+        extra = {"options": np.array(self.options), "curve": np.array(json.dumps(self.curve))}
         np.savez(tmp, counters=counters, loss=np.float32(self.loss), **extra, **arrays)  # type: ignore[arg-type]
         tmp.replace(path)
 
@@ -209,7 +222,10 @@ class State:
         options = data.get("options", np.array(""))
         if options.shape != () or options.dtype.kind != "U" or not _options_ok(str(options)):
             raise ValueError(f"{path}: not a checkpoint of this trainer (bad options)")
-        return cls(net, adam, hands, rounds, float(data["loss"]), str(options))
+        curve = _curve_of(data.get("curve", np.array("[]")))
+        if curve is None:
+            raise ValueError(f"{path}: not a checkpoint of this trainer (bad curve)")
+        return cls(net, adam, hands, rounds, float(data["loss"]), str(options), curve)
 
     @property
     def hidden(self) -> tuple[int, ...]:
@@ -218,11 +234,40 @@ class State:
 
 
 def run_options(settings: Settings) -> str:
-    """The settings a run is made with, all but ``hands`` (a run may be resumed to play more),
-    as the checkpoint keeps them: JSON."""
-    fields = asdict(settings)
-    del fields["hands"]
+    """The settings a run is made with, all but ``hands`` (a run may be resumed to play more)
+    and the learning curve's (:data:`EVAL_FIELDS`, which change no weight), as the checkpoint
+    keeps them: JSON."""
+    fields = {k: v for k, v in asdict(settings).items() if k != "hands" and k not in EVAL_FIELDS}
     return json.dumps(fields, sort_keys=True)
+
+
+def _curve_of(kept: Array) -> list[dict[str, float]] | None:
+    """A checkpoint's learning curve (JSON: a list of points, each of numbers by name, with
+    ``hands``), or None if it is not one."""
+    if kept.shape != () or kept.dtype.kind != "U":
+        return None
+    try:
+        curve = json.loads(str(kept))
+    except ValueError:
+        return None
+    if not isinstance(curve, list):
+        return None
+    for point in curve:
+        if not isinstance(point, dict) or "hands" not in point:
+            return None
+        if not all(_finite(v) for v in point.values()):
+            return None
+    return curve
+
+
+def _finite(value: object) -> bool:
+    """Whether ``value`` is a finite number as a float (JSON's integers are unbounded)."""
+    if type(value) not in (int, float):
+        return False
+    try:
+        return math.isfinite(float(value))  # type: ignore[arg-type]
+    except OverflowError:
+        return False
 
 
 def _options_ok(kept: str) -> bool:
@@ -466,9 +511,91 @@ def train(
                 losses.append(loss)
             state.loss = float(np.mean(losses)) if losses else 0.0
             state.rounds += 1
-            state.save(checkpoint)
+            state.save(checkpoint)  # the round is kept, whatever happens to its point
+            measured = settings.eval_deals or settings.eval_expert_deals
+            if measured and settings.eval_every and state.rounds % settings.eval_every == 0:
+                point = evaluate(state.net, settings, pool)
+                state.curve.append({"round": state.rounds, "hands": state.hands, **point})
+                state.save(checkpoint)
             if on_round is not None:
                 on_round(state)
             if deadline is not None and time.monotonic() >= deadline:
                 break
     return state
+
+
+EVAL_SAMPLES = 24
+"""Samples a decision of the learning curve's searching bot, ``learned@24``: somewhat fewer
+than the 4-ms search plays on a quiet machine (median 30, D159), about what it plays on a busy
+one (D179), and fixed, so that a point does not move with the load."""
+EVAL_EXPERT_SAMPLES = 32
+"""The learning curve's experts: ``expert@32``, reproducible and far faster than the default
+level (15 ms a decision in ``benchmarks/picks.py``, D155, against a budget of 0.5 s), so
+weaker than it."""
+EVAL_JOB_DEALS = 10
+"""Deals of the learning curve a worker process plays at a time."""
+EvalJob = tuple[dict[str, Array], str, int, range]
+
+
+def evaluation_payments(job: EvalJob) -> list[float]:
+    """The learned seat's mean payment on each of the job's ``deals`` of seed ``seed``
+    (:func:`paohuzi.tools.tournament.deal_deck`, dealer ``deal`` mod 3, as a tournament deals
+    them), the seat at each place of the table in turn, for the measure ``kind``: ``"alone"``
+    (the network alone, ``learned@0``, against two greedy bots), ``"search"``
+    (``learned@`` :data:`EVAL_SAMPLES` against two greedy bots) or ``"expert"`` (the same
+    against two ``expert@`` :data:`EVAL_EXPERT_SAMPLES`); a job for a worker process."""
+    params, kind, seed, deals = job
+    net = QNet(params)
+    rules = HUNAN
+    found = []
+    for deal in deals:
+        deck = deal_deck(seed, deal)
+        total = 0.0
+        for seat in range(rules.players):
+            first = ((seed * 1_000_003 + deal) * rules.players + seat) * rules.players
+            bots: list[Bot] = [
+                ExpertBot(first + s, samples=EVAL_EXPERT_SAMPLES)
+                if kind == "expert"
+                else GreedyBot()
+                for s in range(rules.players)
+            ]
+            samples = 0 if kind == "alone" else EVAL_SAMPLES
+            bots[seat] = LearnedBot(first + seat, net=net, samples=samples)
+            game = Game(rules, dealer=deal % rules.players, deck=deck)
+            total += play_hand(game, bots).payments[seat]
+        found.append(total / rules.players)
+    return found
+
+
+def evaluate(net: QNet, settings: Settings, pool: Pool | None = None) -> dict[str, float]:
+    """A point of the learning curve: points a hand of the network on duplicate deals of
+    ``settings.eval_seed`` — alone (``alone``) and searching (``vs_greedy``) against two
+    greedy bots over ``eval_deals`` deals, searching against two experts (``vs_expert``) over
+    ``eval_expert_deals`` (none if 0) — each deal played once with the network at each seat;
+    with each, ``<measure>_ci95``, half its 95% confidence interval over the deals. The same
+    figures in this process or spread over ``pool``'s, and nothing of the run changes."""
+    point = {}
+    measures = (
+        ("alone", "alone", settings.eval_deals),
+        ("vs_greedy", "search", settings.eval_deals),
+        ("vs_expert", "expert", settings.eval_expert_deals),
+    )
+    for key, kind, deals in measures:
+        if deals:
+            jobs = [
+                (net.params, kind, settings.eval_seed, r) for r in batches(deals, EVAL_JOB_DEALS)
+            ]
+            done = pool.map(evaluation_payments, jobs) if pool else map(evaluation_payments, jobs)
+            mean, (_, high) = mean_ci([v for values in done for v in values])
+            point[key] = mean
+            if deals > 1:  # one deal shows no spread
+                point[f"{key}_ci95"] = high - mean
+    return point
+
+
+CURVE_LABELS = {
+    "vs_greedy": f"learned@{EVAL_SAMPLES} vs greedy, greedy",
+    "alone": "learned@0 (the network alone) vs greedy, greedy",
+    "vs_expert": f"learned@{EVAL_SAMPLES} vs two expert@{EVAL_EXPERT_SAMPLES}",
+}
+"""What the learning curve's measures are, as its plot says."""

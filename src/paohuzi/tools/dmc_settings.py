@@ -44,3 +44,18 @@ class Settings:
     """Where the labels' rollouts are played (``samples`` > 0): ``"drawn"``, on deals drawn
     from what the seat knows (D155); ``"true"``, on the hand's true deal with only the wall's
     order drawn again (D180)."""
+    eval_every: int = 8
+    """Rounds between points of the learning curve (0: none). A point measures the network
+    as ``learned`` plays it on duplicate deals (:func:`paohuzi.tools.dmc.evaluate`); it
+    changes nothing of the run, so the curve's settings are not the run's options."""
+    eval_deals: int = 200
+    """Deals of a point against two greedy bots (the network alone and with the search)."""
+    eval_expert_deals: int = 100
+    """Deals of a point against two experts (0: none)."""
+    eval_seed: int = 900
+    """The seed of the curve's deals."""
+
+
+EVAL_FIELDS = frozenset({"eval_every", "eval_deals", "eval_expert_deals", "eval_seed"})
+"""The settings of the learning curve, which change nothing of the weights: a run may be
+resumed with others."""
