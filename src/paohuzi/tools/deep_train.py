@@ -35,7 +35,7 @@ import jax.numpy as jnp
 import numpy as np
 import optax
 
-from paohuzi.bots.base import Bot, play_hand
+from paohuzi.bots.base import Bot
 from paohuzi.bots.deep import ACTION_FEATURES, LAYERS, SCALE, DeepBot, DeepNet, action_rows
 from paohuzi.bots.greedy import GreedyBot
 from paohuzi.bots.planes import observation_arrays, planes
@@ -47,7 +47,7 @@ from paohuzi.engine.observation import observe
 from paohuzi.engine.rules import HUNAN, RuleSet
 from paohuzi.tools.deep_settings import Settings
 from paohuzi.tools.dmc import arrays_of
-from paohuzi.tools.tournament import deal_deck
+from paohuzi.tools.tournament import deal_deck, seat_payments
 
 Params = dict[str, dict[str, jax.Array]]
 
@@ -456,16 +456,11 @@ def evaluate(params: Params, deals: int, seed: int, rules: RuleSet = HUNAN) -> f
     """Points a hand of the network against two greedy bots over duplicate deals (the network
     at each seat of each deal in turn)."""
     net = DeepNet(numpy_params(params))
-    total = 0.0
-    for deal in range(deals):
-        deck = deal_deck(seed, deal)
-        for seat in range(rules.players):
-            game = Game(rules, dealer=deal % rules.players, deck=deck, core="auto")
-            bots: list[Bot] = [GreedyBot() for _ in range(rules.players)]
-            bots[seat] = DeepBot(net=net)
-            play_hand(game, bots)
-            assert game.result is not None
-            total += game.result.payments[seat]
+
+    def bots_for(seat: int) -> list[Bot]:
+        return [DeepBot(net=net) if s == seat else GreedyBot() for s in range(rules.players)]
+
+    total = sum(sum(seat_payments(seed, deal, bots_for, rules)) for deal in range(deals))
     return total / (deals * rules.players)
 
 

@@ -38,7 +38,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from paohuzi.bots.base import Bot, play_hand
+from paohuzi.bots.base import Bot
 from paohuzi.bots.expert import ExpertBot
 from paohuzi.bots.greedy import GreedyBot
 from paohuzi.bots.learned import (
@@ -59,7 +59,7 @@ from paohuzi.engine.position import Over
 from paohuzi.engine.rules import HUNAN, RuleSet
 from paohuzi.tools.distributed import batches
 from paohuzi.tools.dmc_settings import EVAL_FIELDS, Settings
-from paohuzi.tools.tournament import deal_deck, mean_ci
+from paohuzi.tools.tournament import deal_deck, mean_ci, seat_payments
 from paohuzi.tools.workers import worker_pool
 
 
@@ -262,10 +262,10 @@ def _curve_of(kept: Array) -> list[dict[str, float]] | None:
 
 def _finite(value: object) -> bool:
     """Whether ``value`` is a finite number as a float (JSON's integers are unbounded)."""
-    if type(value) not in (int, float):
+    if isinstance(value, bool) or not isinstance(value, int | float):
         return False
     try:
-        return math.isfinite(float(value))  # type: ignore[arg-type]
+        return math.isfinite(float(value))
     except OverflowError:
         return False
 
@@ -538,32 +538,31 @@ EvalJob = tuple[dict[str, Array], str, int, range]
 
 
 def evaluation_payments(job: EvalJob) -> list[float]:
-    """The learned seat's mean payment on each of the job's ``deals`` of seed ``seed``
-    (:func:`paohuzi.tools.tournament.deal_deck`, dealer ``deal`` mod 3, as a tournament deals
-    them), the seat at each place of the table in turn, for the measure ``kind``: ``"alone"``
-    (the network alone, ``learned@0``, against two greedy bots), ``"search"``
-    (``learned@`` :data:`EVAL_SAMPLES` against two greedy bots) or ``"expert"`` (the same
-    against two ``expert@`` :data:`EVAL_EXPERT_SAMPLES`); a job for a worker process."""
+    """The learned seat's mean payment on each of the job's ``deals`` of seed ``seed``, the
+    seat at each place of the table in turn (:func:`paohuzi.tools.tournament.seat_payments`,
+    dealt as a tournament deals them), for the measure ``kind``: ``"alone"`` (the network
+    alone, ``learned@0``, against two greedy bots), ``"vs_greedy"`` (``learned@``
+    :data:`EVAL_SAMPLES` against two greedy bots) or ``"vs_expert"`` (the same against two
+    ``expert@`` :data:`EVAL_EXPERT_SAMPLES`); a job for a worker process."""
     params, kind, seed, deals = job
     net = QNet(params)
-    rules = HUNAN
+    players = HUNAN.players
     found = []
     for deal in deals:
-        deck = deal_deck(seed, deal)
-        total = 0.0
-        for seat in range(rules.players):
-            first = ((seed * 1_000_003 + deal) * rules.players + seat) * rules.players
+
+        def bots_for(seat: int, deal: int = deal) -> list[Bot]:
+            first = ((seed * 1_000_003 + deal) * players + seat) * players
             bots: list[Bot] = [
                 ExpertBot(first + s, samples=EVAL_EXPERT_SAMPLES)
-                if kind == "expert"
+                if kind == "vs_expert"
                 else GreedyBot()
-                for s in range(rules.players)
+                for s in range(players)
             ]
             samples = 0 if kind == "alone" else EVAL_SAMPLES
             bots[seat] = LearnedBot(first + seat, net=net, samples=samples)
-            game = Game(rules, dealer=deal % rules.players, deck=deck)
-            total += play_hand(game, bots).payments[seat]
-        found.append(total / rules.players)
+            return bots
+
+        found.append(sum(seat_payments(seed, deal, bots_for)) / players)
     return found
 
 
@@ -576,14 +575,14 @@ def evaluate(net: QNet, settings: Settings, pool: Pool | None = None) -> dict[st
     figures in this process or spread over ``pool``'s, and nothing of the run changes."""
     point = {}
     measures = (
-        ("alone", "alone", settings.eval_deals),
-        ("vs_greedy", "search", settings.eval_deals),
-        ("vs_expert", "expert", settings.eval_expert_deals),
+        ("alone", settings.eval_deals),
+        ("vs_greedy", settings.eval_deals),
+        ("vs_expert", settings.eval_expert_deals),
     )
-    for key, kind, deals in measures:
+    for key, deals in measures:
         if deals:
             jobs = [
-                (net.params, kind, settings.eval_seed, r) for r in batches(deals, EVAL_JOB_DEALS)
+                (net.params, key, settings.eval_seed, r) for r in batches(deals, EVAL_JOB_DEALS)
             ]
             done = pool.map(evaluation_payments, jobs) if pool else map(evaluation_payments, jobs)
             mean, (_, high) = mean_ci([v for values in done for v in values])

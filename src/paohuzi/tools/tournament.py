@@ -185,6 +185,21 @@ def deal_deck(seed: int, deal: int) -> list[int]:
     return deck
 
 
+def seat_payments(
+    seed: int, deal: int, bots_for: Callable[[int], Sequence[Bot]], rules: RuleSet = HUNAN
+) -> list[int]:
+    """Deal ``deal`` of ``seed``, dealt as a tournament deals it (:func:`deal_deck`, dealer
+    ``deal`` mod the seats), played once for each seat *s* by the bots ``bots_for(s)`` (one a
+    seat): each time, seat *s*'s payment. How the trainers measure a network at each seat of
+    a duplicate deal."""
+    deck = deal_deck(seed, deal)
+    paid = []
+    for seat in range(rules.players):
+        game = Game(rules, dealer=deal % rules.players, deck=deck)
+        paid.append(play_hand(game, bots_for(seat)).payments[seat])
+    return paid
+
+
 def play_deal(
     names: Sequence[str],
     seed: int,
