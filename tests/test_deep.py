@@ -123,10 +123,12 @@ def test_a_stopped_run_resumes_to_the_same_weights(tmp_path: Path) -> None:
     straight = deep_train.train(TINY, tmp_path / "a.npz", resume=False)
     first = deep_train.train(replace(TINY), tmp_path / "b.npz", resume=False, minutes=0.0)
     assert first.rounds == 0  # a time limit already spent: nothing played, nothing lost
-    half = deep_train.train(TINY, tmp_path / "b.npz", resume=False, stop_after=1)
+    # stopped by its --hands, resumed with more and a learning curve: the same run (D185)
+    half = deep_train.train(replace(TINY, hands=20), tmp_path / "b.npz", resume=False)
     assert half.rounds == 1
-    resumed = deep_train.train(TINY, tmp_path / "b.npz")
+    resumed = deep_train.train(replace(TINY, eval_every=2, eval_deals=1), tmp_path / "b.npz")
     assert (resumed.rounds, resumed.hands) == (straight.rounds, straight.hands) == (2, 40)
+    assert [point["round"] for point in resumed.curve] == [2] and not straight.curve
     fresh = deep_train.new_state(TINY).params
     for layer in LAYERS:
         assert np.array_equal(straight.params[layer]["w"], resumed.params[layer]["w"])
@@ -175,7 +177,7 @@ def test_a_run_labelled_by_samples_trains_and_resumes_old_checkpoints(tmp_path: 
 
 def test_a_checkpoint_of_other_settings_is_refused(tmp_path: Path) -> None:
     deep_train.train(replace(TINY, hands=20), tmp_path / "c.npz", resume=False)
-    with pytest.raises(ValueError, match="other settings"):
+    with pytest.raises(ValueError, match=r"other settings \(lr 0.0005, not 0.1\)"):
         deep_train.train(replace(TINY, lr=0.1), tmp_path / "c.npz")
 
 

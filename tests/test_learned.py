@@ -9,6 +9,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
+from typing import cast
 
 import numpy as np
 import pytest
@@ -17,9 +18,11 @@ from paohuzi import native
 from paohuzi.bots import is_bot_name, make_bot
 from paohuzi.bots.learned import (
     CHECKPOINT,
+    FIRST_FEATURES,
     NUM_FEATURES,
     LearnedBot,
     QNet,
+    _growth_part,
     action_features,
     product,
     settle,
@@ -27,7 +30,7 @@ from paohuzi.bots.learned import (
 from paohuzi.bots.rollout import sampled_payments
 from paohuzi.cli import main
 from paohuzi.engine.actions import HU, PASS
-from paohuzi.engine.observation import observe
+from paohuzi.engine.observation import Observation, observe
 from paohuzi.engine.rules import HUNAN
 from paohuzi.server.botrunner import _decide
 from paohuzi.tools.dmc import (
@@ -192,6 +195,43 @@ def test_features_describe_each_choice_in_bounds() -> None:
         assert rows[:, 5].max() == 0  # the greedy bot's choice is 0 below the best
         checked += 1
     assert checked > 50
+
+
+def test_the_growth_features_say_what_one_more_card_would_do() -> None:
+    """D185's features 37–44, worked out by hand from R3 for a hand of small 1, small 2, a
+    pair of small 5 and big 9 (kinds 0, 1, 4, 4, 18), no table, two unseen copies of every
+    kind."""
+    hand = [0] * 20
+    for kind in (0, 1, 4, 4, 18):
+        hand[kind] += 1
+    row = np.zeros(NUM_FEATURES, dtype=np.float32)
+    obs = cast(Observation, SimpleNamespace(rules=HUNAN))
+    _growth_part(row, hand, [], obs, [2] * 20)
+    # a small 3 makes 1-2-3 (3 hu-xi), a small 5 a 坎 (3); a big 5 makes a 绞 (0 hu-xi)
+    expected = (
+        (2 * 3 + 2 * 3) / 40 / 3,  # hu-xi a drawn card adds, on average over 40 unseen cards
+        3 / 6,  # the most one card adds
+        4 / 20,  # unseen cards that add some
+        6 / 30,  # unseen cards that make a group of three: small 3, small 5, big 5
+        3 / 10,  # their kinds
+        2 / 8,  # unseen copies of the pair's kind
+        (3 + 6 + 4) * 2 / 40,  # partners: small 1 has 3, small 2 has 6, big 9 has 4
+        2 / 8,  # the missing card of the 1-2-3 held two of
+    )
+    assert row[37:45] == pytest.approx(expected)
+    assert hand == [1, 1, 0, 0, 2] + [0] * 13 + [1, 0]  # left as it was
+
+
+def test_a_network_made_before_the_growth_features_reads_the_first_37() -> None:
+    old = QNet.new((4,), seed=5)
+    old.params["w0"] = old.params["w0"][:FIRST_FEATURES]
+    old = QNet(old.params)
+    rows = np.random.default_rng(2).standard_normal((3, NUM_FEATURES)).astype(np.float32)
+    changed = rows.copy()
+    changed[:, FIRST_FEATURES:] += 5
+    assert old.inputs == FIRST_FEATURES
+    assert (old(rows) == old(changed)).all()
+    assert (old(rows) == old(rows[:, :FIRST_FEATURES])).all()
 
 
 def test_the_shipped_checkpoint_is_small_and_loads_with_numpy_only() -> None:
@@ -376,6 +416,14 @@ def test_a_tiny_training_run_changes_the_weights_and_resumes(tmp_path: Path) -> 
     more = train(replace(settings, hands=18), checkpoint)
     assert (more.hands, more.rounds) == (18, 3)
     assert any(not np.array_equal(saved.net.params[k], more.net.params[k]) for k in start.params)
+    # a checkpoint made before D185 (37 inputs) resumes, and its network keeps reading 37
+    with np.load(checkpoint) as data:
+        arrays = dict(data)
+    for name in ("w0", "m_w0", "v_w0"):
+        arrays[name] = arrays[name][:FIRST_FEATURES]
+    np.savez(checkpoint, **arrays)
+    old = train(replace(settings, hands=24), checkpoint)
+    assert (old.hands, old.net.inputs, old.net.params["w0"].shape) == (24, FIRST_FEATURES, (37, 8))
 
 
 def test_a_resume_with_other_options_is_refused_naming_the_option(

@@ -19,7 +19,7 @@ def _needs_numpy(missing: ModuleNotFoundError) -> ValueError:
 
 
 def learned_bot(seed: int | None = None, samples: int | None = None) -> Bot:
-    """The learned bot (:mod:`paohuzi.bots.learned`, 37 chosen features and a few milliseconds
+    """The learned bot (:mod:`paohuzi.bots.learned`, 45 chosen features and a few milliseconds
     of search, D156; ``samples`` as ``learned@N``); NumPy only (D55)."""
     try:
         from paohuzi.bots.learned import LearnedBot  # NumPy only when asked for

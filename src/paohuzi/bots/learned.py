@@ -3,16 +3,16 @@ and a few milliseconds of search on top of it (D156).
 
 For each legal choice the bot describes the hand it would leave (:func:`action_features`: the
 greedy bot's hand-value components, hu-xi, live waits and what they would pay, the greedy score
-itself) next to what the seat sees of the table, and a multilayer perceptron (:class:`QNet`)
-estimates the payment the seat will end the hand with (docs/learned.md). The choices within
-:data:`SEARCH_MARGIN` points of the network's favourite (:data:`SEARCH_CANDIDATES` at most) are
-then raced as the expert races its own (:func:`paohuzi.bots.expert.race`: deals drawn from what
-the seat knows, weighted by the others' play, played out by the greedy bot, the seat counting
-its waits and the others not: :data:`ROLLOUT_WAITS`) until
-:data:`SEARCH_BUDGET` is spent, and each one's mean payment is pulled towards the network's
-estimate as if that were :data:`PRIOR_SAMPLES` samples (:func:`settle`). The bot always wins
-when it can, like the greedy bot. Everything comes from the seat's
-:class:`~paohuzi.engine.observation.Observation`.
+itself, what one more card would do for the hand, D185) next to what the seat sees of the
+table, and a multilayer perceptron (:class:`QNet`) estimates the payment the seat will end the
+hand with (docs/learned.md). The choices within :data:`SEARCH_MARGIN` points of the network's
+favourite (:data:`SEARCH_CANDIDATES` at most) are then raced as the expert races its own
+(:func:`paohuzi.bots.expert.race`: deals drawn from what the seat knows, weighted by the others'
+play, played out by the greedy bot, the seat counting its waits and the others not:
+:data:`ROLLOUT_WAITS`) until :data:`SEARCH_BUDGET` is spent, and each one's mean payment is
+pulled towards the network's estimate as if that were :data:`PRIOR_SAMPLES` samples
+(:func:`settle`). The bot always wins when it can, like the greedy bot. Everything comes from
+the seat's :class:`~paohuzi.engine.observation.Observation`.
 
 ``learned@N`` searches N samples a decision whatever the time (reproducible with a seed);
 ``learned@0`` is the network alone (deterministic, D56). Without the native core (or for a
@@ -40,7 +40,7 @@ from paohuzi.engine.actions import HU, Action, ActionType
 from paohuzi.engine.cards import NUM_KINDS, RED_KINDS, is_big
 from paohuzi.engine.core import Waits
 from paohuzi.engine.evaluator import current_huxi, prepare_counts
-from paohuzi.engine.groups import PARTNERS, Group, GroupType
+from paohuzi.engine.groups import PARTNERS, SCORING_SEQUENCES, SEQUENCES, Group, GroupType
 from paohuzi.engine.observation import Observation
 from paohuzi.engine.position import Source
 from paohuzi.engine.rules import holding_limit
@@ -86,10 +86,25 @@ FEATURES = (
     "the one after's table groups",
     "dealer",
     "deciding a claim",
+    "hu-xi a drawn card adds",
+    "most hu-xi one card adds",
+    "cards that add hu-xi",
+    "cards that complete a group",
+    "kinds that complete a group",
+    "unseen copies of the pairs",
+    "unseen partners of the singles",
+    "cards that complete a 1-2-3 or 2-7-10",
 )
-"""What each input of the network means, in order (docs/learned.md)."""
+"""What each input of the network means, in order (docs/learned.md). The last
+:data:`NUM_FEATURES` − :data:`FIRST_FEATURES` (D185) describe what one more card would do for
+the hand a choice leaves."""
 
 NUM_FEATURES = len(FEATURES)
+FIRST_FEATURES = 37
+"""The features of the networks made before D185, the first of :data:`FEATURES`: such a
+network reads those alone (:class:`QNet`), so that its checkpoint still plays as it did."""
+INPUTS = (FIRST_FEATURES, NUM_FEATURES)
+"""The inputs a network of this bot may have."""
 _TYPES = {ActionType.DISCARD: 0, ActionType.CHI: 1, ActionType.PENG: 2, ActionType.PASS: 3}
 SCALE = 10.0
 """The network predicts payments divided by this."""
@@ -150,6 +165,68 @@ def _hand_part(
     )
 
 
+def _growth_part(
+    out: Array, hand: list[int], table: list[Group], obs: Observation, unseen: list[int]
+) -> None:
+    """Fill features 37–44 (D185): what one more card would do for the hand a choice leaves,
+    over the cards the seat has not seen. For each kind with unseen copies that the hand
+    holds fewer than three of: the hu-xi its hand and table would then count
+    (:meth:`~paohuzi.engine.evaluator.PreparedHand.current_huxi`) less what they count now —
+    on average over the unseen cards, at most, and how many unseen cards add any — and
+    whether it would make a group of three with two cards of the hand (a 坎 with a pair, a
+    sequence, a 绞). Then the unseen copies of the pairs' kinds, of the singles' partners
+    (:data:`~paohuzi.engine.groups.PARTNERS`, counted once a single), and of the missing card
+    of each 1-2-3 or 2-7-10 the hand holds two cards of."""
+    rules = obs.rules
+    base = prepare_counts(hand, table, rules).current_huxi()
+    gained = most = adding = completing = kinds = 0
+    for k in range(NUM_KINDS):
+        copies = unseen[k]
+        if not copies or hand[k] >= 3:
+            continue
+        hand[k] += 1
+        gain = prepare_counts(hand, table, rules).current_huxi() - base
+        hand[k] -= 1
+        gained += copies * gain
+        most = max(most, gain)
+        adding += copies if gain > 0 else 0
+        if _completes(hand, k):
+            completing += copies
+            kinds += 1
+    pairs = sum(unseen[k] for k in range(NUM_KINDS) if hand[k] == 2)
+    partners = sum(unseen[p] for k in range(NUM_KINDS) if hand[k] == 1 for p in PARTNERS[k])
+    scoring = 0
+    for run in SCORING_SEQUENCES:
+        missing = [k for k in run if not hand[k]]
+        if len(missing) == 1:
+            scoring += unseen[missing[0]]
+    out[37:45] = (
+        gained / max(1, sum(unseen)) / 3,
+        most / 6,
+        adding / 20,
+        completing / 30,
+        kinds / 10,
+        pairs / 8,
+        partners / 40,
+        scoring / 8,
+    )
+
+
+def _completes(hand: list[int], kind: int) -> bool:
+    """Whether a card of ``kind`` would make a group of three with two cards of ``hand``: a
+    坎 with a pair, a sequence (R3), or a 绞 (R3: one rank, both sizes)."""
+    if hand[kind] == 2:
+        return True
+    if any(all(hand[k] for k in run if k != kind) for run in _RUNS_WITH[kind]):
+        return True
+    other = (kind + 10) % NUM_KINDS
+    return hand[other] >= 2 or (hand[kind] >= 1 and hand[other] >= 1)
+
+
+_RUNS_WITH = tuple(tuple(run for run in SEQUENCES if k in run) for k in range(NUM_KINDS))
+"""Per kind, the sequences (R3) it belongs to."""
+
+
 def after_action(obs: Observation, action: Action) -> tuple[list[int], list[Group]]:
     """The seat's hand and table once ``action`` is taken (before any discard it obliges)."""
     hand = list(obs.hand)
@@ -176,8 +253,10 @@ def _table_huxi(groups: list[Group], obs: Observation) -> int:
     return current_huxi((), groups, obs.rules) if groups else 0
 
 
-def action_features(obs: Observation, actions: tuple[Action, ...]) -> Array:
-    """One row of :data:`FEATURES` per action (none of them 胡), from ``obs`` alone."""
+def action_features(obs: Observation, actions: tuple[Action, ...], *, growth: bool = True) -> Array:
+    """One row of :data:`FEATURES` per action (none of them 胡), from ``obs`` alone; without
+    ``growth`` D185's features (what one more card would do) are left 0, for a network made
+    before them that does not read them."""
     assert obs.seat is not None
     unseen = obs.unseen()
     scores = GreedyBot().scores(obs)
@@ -206,6 +285,8 @@ def action_features(obs: Observation, actions: tuple[Action, ...]) -> Array:
         row[6] = scores[action] / 20
         hand, table = after_action(obs, action)
         _hand_part(row, hand, table, obs, unseen, huxi_now)
+        if growth:
+            _growth_part(row, hand, table, obs, unseen)
         if action.type is ActionType.DISCARD:
             assert action.card is not None
             row[22] = action.card not in obs.discarded[nxt]
@@ -233,6 +314,9 @@ class QNet:
     def __init__(self, params: dict[str, Array]) -> None:
         self.params = params
         self.layers = sum(1 for name in params if name.startswith("w"))
+        self.inputs = int(params["w0"].shape[0])
+        """The features it reads: the first ones of a row (:data:`FIRST_FEATURES` for a
+        network made before D185)."""
 
     @classmethod
     def new(cls, hidden: tuple[int, ...], seed: int) -> QNet:
@@ -252,13 +336,14 @@ class QNet:
         """The weights of a checkpoint (.npz, no pickled objects)."""
         with np.load(path, allow_pickle=False) as data:
             params = {k: data[k].astype(np.float32) for k in data.files if k[0] in "wb"}
-        if params["w0"].shape[0] != NUM_FEATURES:
+        if params["w0"].shape[0] not in INPUTS:
             raise ValueError(f"{path}: the checkpoint does not fit {NUM_FEATURES} features")
         return cls(params)
 
     def forward(self, x: Array) -> tuple[Array, list[Array]]:
         """The estimates of a batch of rows, and each layer's input (for backpropagation)."""
         inputs = []
+        x = x[:, : self.inputs]
         for i in range(self.layers):
             inputs.append(x)
             x = product(x, self.params[f"w{i}"]) + self.params[f"b{i}"]
@@ -343,7 +428,8 @@ class LearnedBot:
             return HU
         if len(legal) == 1:
             return legal[0]
-        estimates = self.net(action_features(observation, legal))
+        growth = self.net.inputs > FIRST_FEATURES  # an older network reads none of them
+        estimates = self.net(action_features(observation, legal, growth=growth))
         order = [int(i) for i in np.argsort(-estimates, kind="stable")]  # ties: F3 order
         values = SCALE * estimates.astype(np.float64)
         top = values[order[0]]

@@ -214,7 +214,7 @@ def _checkpoint(path: str, mtime: int, size: int) -> Any:
     try:
         import numpy as np
 
-        from paohuzi.bots.learned import NUM_FEATURES, LearnedBot, QNet
+        from paohuzi.bots.learned import INPUTS, NUM_FEATURES, LearnedBot, QNet
     except ModuleNotFoundError as missing:
         raise ValueError(
             f"a checkpoint needs NumPy ({missing.name} is not installed): "
@@ -233,7 +233,9 @@ def _checkpoint(path: str, mtime: int, size: int) -> Any:
     if "w0" in arrays and "b0" in arrays:
         from paohuzi.bots.deep import real_array
 
-        layers = _layers(path, arrays, NUM_FEATURES)
+        w0 = arrays["w0"]
+        inputs = w0.shape[0] if w0.ndim == 2 else 0
+        layers = _layers(path, arrays, inputs if inputs in INPUTS else NUM_FEATURES)
         net = QNet({k: real_array(f"learned:{path}", k, arrays[k]) for k in layers})
         return lambda: LearnedBot(net=net, samples=0)  # the network alone (D156)
     held = ", ".join(sorted(arrays)[:8]) or "no arrays"

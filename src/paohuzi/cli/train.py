@@ -32,7 +32,7 @@ def add_parser(commands: Any) -> None:
         "every legal action of every network decision with the seat's payment when it takes "
         "it and every seat then plays the rollout policy from the true deal; fit the network "
         "to each action's label against its decision's mean; repeat. --net mlp: the learned "
-        "bot's network (37 chosen features, NumPy; Deep Monte-Carlo, or with --samples the "
+        "bot's network (45 chosen features, NumPy; Deep Monte-Carlo, or with --samples the "
         "expert's values, D155). --samples N labels every action by its mean payment over N "
         "deals drawn from what the seat knows instead of one rollout from the true deal. "
         "Resumes from "

@@ -6,6 +6,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+FREE_FIELDS = frozenset({"hands", "eval_every", "eval_deals", "eval_seed"})
+"""Settings a resume may change: where the run stops and its learning curve's, which change no
+weight (a round depends on the seed, its number and the weights before it)."""
+
 
 @dataclass(frozen=True)
 class Settings:

@@ -45,7 +45,7 @@ from paohuzi.engine.cards import NUM_KINDS
 from paohuzi.engine.game import Game
 from paohuzi.engine.observation import observe
 from paohuzi.engine.rules import HUNAN, RuleSet
-from paohuzi.tools.deep_settings import Settings
+from paohuzi.tools.deep_settings import FREE_FIELDS, Settings
 from paohuzi.tools.dmc import arrays_of
 from paohuzi.tools.tournament import deal_deck, seat_payments
 
@@ -199,9 +199,10 @@ def save(state: State, path: Path) -> None:
 
 
 def load(path: Path, settings: Settings, rules: RuleSet = HUNAN) -> State:
-    """A checkpoint made with the same settings (others are refused: a resumed run must be
-    the run it continues); ValueError in one line for any other file (the other trainer's
-    checkpoint included)."""
+    """A checkpoint made with the same settings but those a resume may change
+    (:data:`~paohuzi.tools.deep_settings.FREE_FIELDS`: ``--hands`` and the curve's; others are
+    refused, naming the first: a resumed run must be the run it continues); ValueError in one
+    line for any other file (the other trainer's checkpoint included)."""
     data = arrays_of(path)
     if "meta" not in data:
         if "m_w0" in data:
@@ -213,9 +214,16 @@ def load(path: Path, settings: Settings, rules: RuleSet = HUNAN) -> State:
     meta = _meta(data["meta"])
     if meta is None:
         raise ValueError(f"{path}: not a checkpoint of this trainer (bad meta)")
-    made = {**asdict(Settings()), **meta["settings"]}  # settings added since: their defaults
-    if json.dumps(made, sort_keys=True) != _settings_json(settings):
-        raise ValueError(f"{path} was made with other settings: {meta['settings']}")
+    # settings added since: their defaults; both as JSON keeps them (tuples as lists)
+    made = json.loads(json.dumps({**asdict(Settings()), **meta["settings"]}))
+    now = json.loads(_settings_json(settings))
+    for name in sorted(made.keys() | now.keys()):
+        if name not in FREE_FIELDS and made.get(name) != now.get(name):
+            raise ValueError(
+                f"{path} was made with other settings ({name} {made.get(name)}, not "
+                f"{now.get(name)}): resume it with the settings it was made with, "
+                "or start afresh with --fresh"
+            )
     fresh = new_state(settings, rules)
     expected, tree = jax.tree_util.tree_flatten((fresh.params, fresh.opt_state))
     leaves = []
