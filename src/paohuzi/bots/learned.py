@@ -337,7 +337,9 @@ class QNet:
         with np.load(path, allow_pickle=False) as data:
             params = {k: data[k].astype(np.float32) for k in data.files if k[0] in "wb"}
         if params["w0"].shape[0] not in INPUTS:
-            raise ValueError(f"{path}: the checkpoint does not fit {NUM_FEATURES} features")
+            raise ValueError(
+                f"{path}: the checkpoint does not fit {FIRST_FEATURES} or {NUM_FEATURES} features"
+            )
         return cls(params)
 
     def forward(self, x: Array) -> tuple[Array, list[Array]]:
