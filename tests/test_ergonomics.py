@@ -69,6 +69,52 @@ def test_learned_path_plays_the_weights_of_the_checkpoint(tmp_path: Path) -> Non
     assert differ  # its own weights, not the shipped ones
 
 
+def test_learned_at_n_path_searches_with_the_checkpoints_weights(tmp_path: Path) -> None:
+    """D186: ``learned@N:PATH`` is the checkpoint's network searching N samples, as
+    ``learned@N`` searches with the shipped one; ``learned@0:PATH`` is ``learned:PATH``."""
+    path = tmp_path / "mine.npz"
+    net = _weights(path)
+    spec = f"learned@3:{path}"
+    check_spec(spec)
+    bot = load_bot(spec, seed=7)
+    assert bot.name == spec
+    reference = LearnedBot(7, net=net, samples=3)
+    alone = LearnedBot(net=net, samples=0)
+    zero = load_bot(f"learned@0:{path}")
+    differ = 0
+    for game, seat, _ in random_decisions(range(4)):
+        obs = observe(game, seat)
+        choice = bot.act(obs)
+        assert choice == reference.act(obs)
+        assert zero.act(obs) == alone.act(obs)
+        differ += choice != alone.act(obs)
+    assert differ  # it searched: the network alone chose otherwise somewhere
+    timed = load_bot(f"learned@search:{path}")
+    assert isinstance(bot, LearnedBot) and isinstance(timed, LearnedBot)
+    assert timed.samples is None and timed.net is bot.net
+    assert main(["tournament", "--bots", f"{spec},greedy,greedy", "--deals", "1"]) == 0
+
+
+def test_a_bad_search_setting_of_a_checkpoint_is_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "mine.npz"
+    _weights(path)
+    deep = ROOT / "src" / "paohuzi" / "bots" / "deep.npz"
+    cases = {
+        f"learned@x:{path}": "bad learned setting 'x'",
+        f"learned@1001:{path}": "bad learned setting '1001'",
+        f"learned@:{path}": "bad learned setting ''",
+        f"learned@8:{deep}": "the deep network (learned-deep) has no search",
+        f"learned@search:{tmp_path / 'missing.npz'}": "No such file",
+    }
+    for spec, problem in cases.items():
+        with pytest.raises(ValueError, match=problem.replace("(", r"\(").replace(")", r"\)")):
+            check_spec(spec)
+    result = _paohuzi("tournament", "--bots", f"learned@x:{path},greedy,greedy", "--deals", "1")
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "learned@search:PATH" in lines[0], result.stderr
+
+
 def test_learned_path_takes_the_trainers_resumable_checkpoint(tmp_path: Path) -> None:
     from paohuzi.tools.dmc import State, train
     from paohuzi.tools.dmc_settings import Settings

@@ -76,7 +76,7 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
         raise ValueError(f"a bot name has at most {MAX_NAME} characters")
     level, _, setting = name.partition("@")
     if level == "learned" and setting:
-        return learned_bot(seed, _learned_setting(setting))
+        return learned_bot(seed, learned_samples(setting))
     if level in EXPERTS and setting:
         budget, samples = _expert_setting(setting)
         if samples is not None:
@@ -108,8 +108,8 @@ def _expert_setting(setting: str) -> tuple[float, int | None]:
         raise ValueError(bad) from None
 
 
-def _learned_setting(setting: str) -> int:
-    """``learned@N``'s N, checked against the bounds."""
+def learned_samples(setting: str) -> int:
+    """``learned@N``'s N (also ``learned@N:PATH``'s), checked against the bounds."""
     if setting.isascii() and setting.isdigit() and 0 <= int(setting) <= SAMPLES[1]:
         return int(setting)
     raise ValueError(
@@ -137,6 +137,7 @@ __all__ = [
     "GreedyBot",
     "RandomBot",
     "is_bot_name",
+    "learned_samples",
     "make_bot",
     "play_hand",
 ]

@@ -7,6 +7,8 @@ A *bot spec* is a string, so it pickles and crosses process and machine boundari
 * a built-in name (:data:`paohuzi.bots.BOTS`, ``expert@N``, ``expert@Xs``);
 * ``learned:PATH`` — the learned bot's network alone (as ``learned@0``, D156) playing the
   weights of a checkpoint (a NumPy ``.npz``, :func:`checkpoint_bot`; D130);
+  ``learned@N:PATH`` the same weights searching N samples a decision as ``learned@N`` does,
+  ``learned@search:PATH`` with the search of ``learned`` (about 4 ms a decision, D186);
 * ``module:factory`` — ``factory(seed)`` from a module importable here or from the current
   directory (as ``python -m`` finds it) returns the bot (an object with ``name`` and
   ``act(observation)``, :class:`paohuzi.bots.Bot`);
@@ -30,11 +32,15 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from paohuzi.bots import BOTS, Bot, make_bot
+from paohuzi.bots import BOTS, Bot, learned_samples, make_bot
 from paohuzi.bots.protocol import SubprocessBot
 
 CMD = "cmd:"
 LEARNED = "learned:"
+SEARCH = "search"
+"""The setting of ``learned@search:PATH``: the time-bound search of the built-in ``learned``."""
+_SEARCHING = re.compile(r"learned@([^:]*):")
+"""The start of ``learned@N:PATH`` and ``learned@search:PATH`` (D186)."""
 _MODULE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
 
 
@@ -42,7 +48,7 @@ def spec_kind(spec: str) -> str:
     """``builtin``, ``checkpoint``, ``module`` or ``cmd``."""
     if spec.startswith(CMD):
         return "cmd"
-    if spec.startswith(LEARNED):
+    if spec.startswith(LEARNED) or _SEARCHING.match(spec):
         return "checkpoint"
     if ":" in spec:
         return "module"
@@ -60,7 +66,7 @@ def load_bot(spec: str, seed: int | None = None) -> Bot:
         program.seed = seed
         return program
     if kind == "checkpoint":
-        return checkpoint_bot(spec[len(LEARNED) :], spec)
+        return _checkpoint_spec(spec, seed)
     factory = _factory(spec)
     try:
         bot: Any = factory(seed)
@@ -83,7 +89,7 @@ def check_spec(spec: str) -> None:
     elif kind == "cmd":
         _command(spec)
     elif kind == "checkpoint":
-        checkpoint_bot(spec[len(LEARNED) :], spec)
+        _checkpoint_spec(spec)
     else:  # the factory is called once, so that one that cannot make a bot says so now
         close_bot(load_bot(spec, 0))
 
@@ -140,8 +146,9 @@ class Programs:
 def describe_specs() -> str:
     """The kinds of bot names, for help texts."""
     return (
-        f"{', '.join(BOTS)} (expert@N, learned@N: N samples a decision), learned:CHECKPOINT.npz, "
-        "module:factory or cmd:PROGRAM"
+        f"{', '.join(BOTS)} (expert@N, learned@N: N samples a decision), learned:CHECKPOINT.npz "
+        "(the network alone; learned@N:CHECKPOINT.npz or learned@search:CHECKPOINT.npz "
+        "searching), module:factory or cmd:PROGRAM"
     )
 
 
@@ -190,19 +197,41 @@ def _look_here() -> None:
         sys.path.append(here)
 
 
-def checkpoint_bot(path: str, name: str | None = None) -> Bot:
+def _checkpoint_spec(spec: str, seed: int | None = None) -> Bot:
+    """The bot of ``learned:PATH``, ``learned@N:PATH`` or ``learned@search:PATH``."""
+    if spec.startswith(LEARNED):
+        return checkpoint_bot(spec[len(LEARNED) :], spec, seed=seed)
+    match = _SEARCHING.match(spec)
+    assert match is not None  # spec_kind said so
+    setting = match.group(1)
+    if setting == SEARCH:
+        samples = None
+    else:
+        try:
+            samples = learned_samples(setting)
+        except ValueError as error:
+            raise ValueError(f"{error}; or learned@{SEARCH}:PATH, the search of learned") from None
+    return checkpoint_bot(spec[match.end() :], spec, seed=seed, samples=samples)
+
+
+def checkpoint_bot(
+    path: str, name: str | None = None, *, seed: int | None = None, samples: int | None = 0
+) -> Bot:
     """The bot playing the weights of the checkpoint at ``path`` (a NumPy ``.npz`` of arrays,
     no pickled objects), chosen by the arrays it holds: ``w0, b0, w1, b1, …`` are the learned
     first learned bot's value network (:class:`paohuzi.bots.learned.QNet`), ``s0_w, s0_b, …``
     the deep network's (:class:`paohuzi.bots.deep.DeepNet`): the weights ``paohuzi train``
-    exports, or its resumable checkpoint. ValueError in one line for a file that is missing
-    or holds no bot's weights."""
+    exports, or its resumable checkpoint. ``samples`` as in ``learned@N`` (0: the network
+    alone; None: the search of ``learned``, about 4 ms); the deep network has no search.
+    ValueError in one line for a file that is missing, holds no bot's weights, or is asked
+    for a search it does not have."""
     file = Path(path)
     try:
         stat = file.stat()
     except OSError as error:
         raise ValueError(f"learned:{path}: {error.strerror}") from None
-    bot: Any = _checkpoint(str(file.resolve()), stat.st_mtime_ns, stat.st_size)()
+    make = _checkpoint(str(file.resolve()), stat.st_mtime_ns, stat.st_size)
+    bot: Any = make(seed, samples)
     bot.name = name or f"{LEARNED}{path}"
     return bot  # type: ignore[no-any-return]
 
@@ -229,7 +258,15 @@ def _checkpoint(path: str, mtime: int, size: int) -> Any:
         from paohuzi.bots.deep import DeepBot, DeepNet
 
         deep = DeepNet.of(arrays, path)
-        return lambda: DeepBot(net=deep)
+
+        def deep_bot(seed: int | None, samples: int | None) -> Bot:
+            if samples != 0:
+                raise ValueError(
+                    f"{path}: the deep network (learned-deep) has no search: name it learned:{path}"
+                )
+            return DeepBot(net=deep)
+
+        return deep_bot
     if "w0" in arrays and "b0" in arrays:
         from paohuzi.bots.deep import real_array
 
@@ -237,7 +274,7 @@ def _checkpoint(path: str, mtime: int, size: int) -> Any:
         inputs = w0.shape[0] if w0.ndim == 2 else 0
         layers = _layers(path, arrays, inputs if inputs in INPUTS else NUM_FEATURES)
         net = QNet({k: real_array(f"learned:{path}", k, arrays[k]) for k in layers})
-        return lambda: LearnedBot(net=net, samples=0)  # the network alone (D156)
+        return lambda seed, samples: LearnedBot(seed, net=net, samples=samples)
     held = ", ".join(sorted(arrays)[:8]) or "no arrays"
     raise ValueError(f"learned:{path}: holds no bot's weights ({held})")
 
