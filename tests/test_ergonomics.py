@@ -91,7 +91,8 @@ def test_learned_at_n_path_searches_with_the_checkpoints_weights(tmp_path: Path)
     assert differ  # it searched: the network alone chose otherwise somewhere
     timed = load_bot(f"learned@search:{path}")
     assert isinstance(bot, LearnedBot) and isinstance(timed, LearnedBot)
-    assert timed.samples is None and timed.net is bot.net
+    assert timed.samples is None
+    assert all(np.array_equal(timed.net.params[k], net.params[k]) for k in net.params)
     assert main(["tournament", "--bots", f"{spec},greedy,greedy", "--deals", "1"]) == 0
 
 
@@ -105,6 +106,9 @@ def test_a_bad_search_setting_of_a_checkpoint_is_one_line(tmp_path: Path) -> Non
         f"learned@:{path}": "bad learned setting ''",
         f"learned@8:{deep}": "the deep network (learned-deep) has no search",
         f"learned@search:{tmp_path / 'missing.npz'}": "No such file",
+        f"learned@8:{tmp_path / 'missing.npz'}": f"learned@8:{tmp_path / 'missing.npz'}: No such",
+        "learned@8:": "learned@8: names no checkpoint: write learned@8:PATH",
+        "learned:": "learned: names no checkpoint: write learned:PATH",
     }
     for spec, problem in cases.items():
         with pytest.raises(ValueError, match=problem.replace("(", r"\(").replace(")", r"\)")):
@@ -112,7 +116,8 @@ def test_a_bad_search_setting_of_a_checkpoint_is_one_line(tmp_path: Path) -> Non
     result = _paohuzi("tournament", "--bots", f"learned@x:{path},greedy,greedy", "--deals", "1")
     assert result.returncode == 2
     lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and "learned@search:PATH" in lines[0], result.stderr
+    assert len(lines) == 1 and "learned@N:PATH" in lines[0], result.stderr
+    assert "learned@search:PATH" in lines[0]
 
 
 def test_learned_path_takes_the_trainers_resumable_checkpoint(tmp_path: Path) -> None:

@@ -40,6 +40,9 @@ def test_offered_module_and_program_bots_play_by_name_in_worker_processes(tmp_pa
     assert searches("learned@8") and searches("learned@1000")  # samples whatever the time
     assert not searches("learned")  # its search stops 4 ms after the question (D156)
     assert not searches("learned@0") and not searches("learned@000")  # the network alone
+    for checkpoint in ("learned:x.npz", "learned@0:x.npz", "learned@8:x.npz"):
+        assert searches(checkpoint)  # an operator's checkpoint: a worker, whatever it asks (D186)
+    assert searches("learned@search:x.npz")
     with app_client(tmp_path / "db", offered_bots=offered) as client:
         assert client.get("/api/bots").json() == {"bots": ["greedy", "mine", "prog"]}
         for name in ("random", PROGRAM, "tests.policy_bots:first_legal_bot"):

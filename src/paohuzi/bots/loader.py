@@ -32,7 +32,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from paohuzi.bots import BOTS, Bot, learned_samples, make_bot
+from paohuzi.bots import BOTS, SAMPLES, Bot, learned_samples, make_bot
 from paohuzi.bots.protocol import SubprocessBot
 
 CMD = "cmd:"
@@ -209,8 +209,12 @@ def _checkpoint_spec(spec: str, seed: int | None = None) -> Bot:
     else:
         try:
             samples = learned_samples(setting)
-        except ValueError as error:
-            raise ValueError(f"{error}; or learned@{SEARCH}:PATH, the search of learned") from None
+        except ValueError:
+            raise ValueError(
+                f"bad learned setting {setting!r}: learned@N:PATH with N samples a decision "
+                f"(0–{SAMPLES[1]}; 0: the network alone) or learned@{SEARCH}:PATH (the search "
+                "of learned)"
+            ) from None
     return checkpoint_bot(spec[match.end() :], spec, seed=seed, samples=samples)
 
 
@@ -225,20 +229,24 @@ def checkpoint_bot(
     alone; None: the search of ``learned``, about 4 ms); the deep network has no search.
     ValueError in one line for a file that is missing, holds no bot's weights, or is asked
     for a search it does not have."""
+    label = name or f"{LEARNED}{path}"
+    if not path:
+        raise ValueError(f"{label} names no checkpoint: write {label}PATH")
     file = Path(path)
     try:
         stat = file.stat()
     except OSError as error:
-        raise ValueError(f"learned:{path}: {error.strerror}") from None
-    make = _checkpoint(str(file.resolve()), stat.st_mtime_ns, stat.st_size)
+        raise ValueError(f"{label}: {error.strerror}") from None
+    make = _checkpoint(str(file.resolve()), stat.st_mtime_ns, stat.st_size, label)
     bot: Any = make(seed, samples)
-    bot.name = name or f"{LEARNED}{path}"
+    bot.name = label
     return bot  # type: ignore[no-any-return]
 
 
 @cache
-def _checkpoint(path: str, mtime: int, size: int) -> Any:
-    """A maker of the bot for a checkpoint file, read once a version of the file."""
+def _checkpoint(path: str, mtime: int, size: int, label: str) -> Any:
+    """A maker of the bot for a checkpoint file, read once a version of the file; ``label``
+    (the bot's name) begins its errors."""
     del mtime, size  # in the key: a rewritten file is read again
     try:
         import numpy as np
@@ -253,16 +261,16 @@ def _checkpoint(path: str, mtime: int, size: int) -> Any:
         with np.load(path, allow_pickle=False) as data:
             arrays = {k: data[k] for k in data.files}
     except (OSError, ValueError, EOFError, zipfile.BadZipFile) as error:
-        raise ValueError(f"learned:{path}: not a NumPy .npz checkpoint ({error})") from None
+        raise ValueError(f"{label}: not a NumPy .npz checkpoint ({error})") from None
     if "s0_w" in arrays:  # the deep network (D126): exported weights or a training checkpoint
         from paohuzi.bots.deep import DeepBot, DeepNet
 
-        deep = DeepNet.of(arrays, path)
+        deep = DeepNet.of(arrays, label)
 
         def deep_bot(seed: int | None, samples: int | None) -> Bot:
             if samples != 0:
                 raise ValueError(
-                    f"{path}: the deep network (learned-deep) has no search: name it learned:{path}"
+                    f"{label}: the deep network (learned-deep) has no search: name it {LEARNED}PATH"
                 )
             return DeepBot(net=deep)
 
@@ -272,16 +280,16 @@ def _checkpoint(path: str, mtime: int, size: int) -> Any:
 
         w0 = arrays["w0"]
         inputs = w0.shape[0] if w0.ndim == 2 else 0
-        layers = _layers(path, arrays, inputs if inputs in INPUTS else NUM_FEATURES)
-        net = QNet({k: real_array(f"learned:{path}", k, arrays[k]) for k in layers})
+        layers = _layers(label, arrays, inputs if inputs in INPUTS else NUM_FEATURES)
+        net = QNet({k: real_array(label, k, arrays[k]) for k in layers})
         return lambda seed, samples: LearnedBot(seed, net=net, samples=samples)
     held = ", ".join(sorted(arrays)[:8]) or "no arrays"
-    raise ValueError(f"learned:{path}: holds no bot's weights ({held})")
+    raise ValueError(f"{label}: holds no bot's weights ({held})")
 
 
-def _layers(path: str, arrays: dict[str, Any], features: int) -> list[str]:
+def _layers(label: str, arrays: dict[str, Any], features: int) -> list[str]:
     """The names of a value network's arrays, checked to chain from ``features`` inputs to
-    one output."""
+    one output (``label`` begins the error)."""
     names: list[str] = []
     width = features
     i = 0
@@ -289,12 +297,12 @@ def _layers(path: str, arrays: dict[str, Any], features: int) -> list[str]:
         w, b = arrays[f"w{i}"], arrays.get(f"b{i}")
         if w.ndim != 2 or w.shape[0] != width or b is None or b.shape != (w.shape[1],):
             raise ValueError(
-                f"learned:{path}: layer {i} does not fit ({width} inputs expected, "
+                f"{label}: layer {i} does not fit ({width} inputs expected, "
                 f"w{i} {w.shape}, b{i} {None if b is None else b.shape})"
             )
         names += [f"w{i}", f"b{i}"]
         width = w.shape[1]
         i += 1
     if width != 1:
-        raise ValueError(f"learned:{path}: the last layer has {width} outputs, not 1")
+        raise ValueError(f"{label}: the last layer has {width} outputs, not 1")
     return names

@@ -63,10 +63,11 @@ def stop(pool: ProcessPoolExecutor) -> None:
 def searches(spec: str) -> bool:
     """Whether the bot of this spec runs in a worker process: either expert searches, a
     ``learned@N`` searches N samples whatever the time (D156), and a bot from an operator's
-    module or program may cost anything. ``learned`` (its search stops about 4 ms after the
-    question, D156) and ``learned@0`` (the network alone) decide in the event loop."""
+    module, program or checkpoint (``learned:PATH``, ``learned@N:PATH``, D186) may cost
+    anything. The built-in ``learned`` (its search stops about 4 ms after the question, D156)
+    and ``learned@0`` (the network alone) decide in the event loop."""
     level, _, setting = spec.partition("@")
-    if level == "learned":
+    if level == "learned" and spec_kind(spec) == "builtin":
         return setting.strip("0") != ""
     return spec_kind(spec) != "builtin" or level in EXPERTS
 
