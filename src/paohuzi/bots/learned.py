@@ -105,6 +105,15 @@ FIRST_FEATURES = 37
 network reads those alone (:class:`QNet`), so that its checkpoint still plays as it did."""
 INPUTS = (FIRST_FEATURES, NUM_FEATURES)
 """The inputs a network of this bot may have."""
+
+
+def input_width(w0: Array) -> int:
+    """The features a network whose first layer's weights are ``w0`` reads: its rows when they
+    are one of :data:`INPUTS`, else :data:`NUM_FEATURES` (what a check of the layers then
+    expects, and names)."""
+    return int(w0.shape[0]) if w0.ndim == 2 and w0.shape[0] in INPUTS else NUM_FEATURES
+
+
 _TYPES = {ActionType.DISCARD: 0, ActionType.CHI: 1, ActionType.PENG: 2, ActionType.PASS: 3}
 SCALE = 10.0
 """The network predicts payments divided by this."""

@@ -251,7 +251,7 @@ def _checkpoint(path: str, mtime: int, size: int, label: str) -> Any:
     try:
         import numpy as np
 
-        from paohuzi.bots.learned import INPUTS, NUM_FEATURES, LearnedBot, QNet
+        from paohuzi.bots.learned import LearnedBot, QNet, input_width
     except ModuleNotFoundError as missing:
         raise ValueError(
             f"a checkpoint needs NumPy ({missing.name} is not installed): "
@@ -278,9 +278,7 @@ def _checkpoint(path: str, mtime: int, size: int, label: str) -> Any:
     if "w0" in arrays and "b0" in arrays:
         from paohuzi.bots.deep import real_array
 
-        w0 = arrays["w0"]
-        inputs = w0.shape[0] if w0.ndim == 2 else 0
-        layers = _layers(label, arrays, inputs if inputs in INPUTS else NUM_FEATURES)
+        layers = _layers(label, arrays, input_width(arrays["w0"]))
         net = QNet({k: real_array(label, k, arrays[k]) for k in layers})
         return lambda seed, samples: LearnedBot(seed, net=net, samples=samples)
     held = ", ".join(sorted(arrays)[:8]) or "no arrays"

@@ -42,13 +42,13 @@ from paohuzi.bots.base import Bot
 from paohuzi.bots.expert import ExpertBot
 from paohuzi.bots.greedy import GreedyBot
 from paohuzi.bots.learned import (
-    INPUTS,
     NUM_FEATURES,
     SCALE,
     Array,
     LearnedBot,
     QNet,
     action_features,
+    input_width,
     product,
 )
 from paohuzi.bots.rollout import rollout_payments, sampled_payments
@@ -326,8 +326,7 @@ def arrays_of(path: Path) -> dict[str, Array]:
 def _problem(data: dict[str, Array], layers: int) -> str | None:
     """What does not fit in a checkpoint's arrays, if anything: weights that chain from the
     features to one output, moments of their shapes, finite numbers, three counters."""
-    first = data["w0"]  # a network made before D185 reads the first 37 features
-    width = first.shape[0] if first.ndim == 2 and first.shape[0] in INPUTS else NUM_FEATURES
+    width = input_width(data["w0"])  # a network made before D185 reads the first 37 features
     for i in range(layers):
         w, b = data[f"w{i}"], data[f"b{i}"]
         if w.ndim != 2 or w.shape[0] != width or b.shape != (w.shape[1],):
