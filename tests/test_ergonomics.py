@@ -15,7 +15,7 @@ import pytest
 
 from paohuzi.bots import GreedyBot, RandomBot, play_hand
 from paohuzi.bots.learned import NUM_FEATURES, LearnedBot, QNet
-from paohuzi.bots.loader import Programs, check_spec, load_bot, spec_note
+from paohuzi.bots.loader import Programs, check_spec, load_bot, spec_notes
 from paohuzi.bots.protocol import SubprocessBot, observation_from_json
 from paohuzi.cli import main
 from paohuzi.engine.game import Game
@@ -97,25 +97,29 @@ def test_learned_at_n_path_searches_with_the_checkpoints_weights(tmp_path: Path)
 
 
 def test_a_run_says_that_learned_path_plays_the_network_alone(tmp_path: Path) -> None:
-    """D188: ``learned:PATH`` of a network that can search is named in a note on stderr, with
-    the name that searches; no note for the searching names, the deep network or bad specs."""
+    """D188: ``learned:PATH`` of a network that can search is named in a note on stderr, once,
+    with the name that searches; no note for the searching names, the deep network or bad
+    specs, nor before a refusal (which stays one line)."""
     path = tmp_path / "mine.npz"
     _weights(path)
-    note = spec_note(f"learned:{path}")
-    assert note is not None and "network alone" in note
-    assert f"learned@search:{path}" in note
+    alone = f"learned:{path}"
+    [note] = spec_notes([alone, "greedy", alone])
+    assert "network alone" in note and f"learned@search:{path}" in note
     deep = ROOT / "src" / "paohuzi" / "bots" / "deep.npz"
     quiet = [f"learned@search:{path}", f"learned@0:{path}", f"learned:{deep}", "learned"]
     quiet += [f"learned:{tmp_path / 'missing.npz'}", "greedy", "expert@8"]
-    assert [spec_note(spec) for spec in quiet] == [None] * len(quiet)
-    bots = f"learned:{path},greedy,learned:{path}"
-    result = _paohuzi("tournament", "--bots", bots, "--deals", "1")
-    assert result.returncode == 0, result.stderr
-    notes = [line for line in result.stderr.splitlines() if "network alone" in line]
-    assert notes == [f"paohuzi tournament: {note}"]  # once, however many seats it takes
+    assert spec_notes(quiet) == []
+    for command, bots in (("tournament", f"{alone},greedy,{alone}"), ("ladder", f"{alone},greedy")):
+        result = _paohuzi(command, "--bots", bots, "--deals", "1")
+        assert result.returncode == 0, result.stderr
+        notes = [line for line in result.stderr.splitlines() if "network alone" in line]
+        assert notes == [f"paohuzi {command}: {note}"]
     result = _paohuzi("ladder", "--bots", f"learned@search:{path},greedy", "--deals", "1")
     assert result.returncode == 0, result.stderr
     assert "network alone" not in result.stderr
+    result = _paohuzi("tournament", "--bots", f"{alone},greedy,greedy", "--deals", "0")
+    assert result.returncode == 2
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
 
 
 def test_a_bad_search_setting_of_a_checkpoint_is_one_line(tmp_path: Path) -> None:

@@ -28,6 +28,7 @@ import re
 import shlex
 import sys
 import zipfile
+from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -94,26 +95,27 @@ def check_spec(spec: str) -> None:
         close_bot(load_bot(spec, 0))
 
 
-def spec_note(spec: str) -> str | None:
-    """A line a run prints about a spec that plays otherwise than its name may suggest, or
-    None: ``learned:PATH`` of a network that could search plays it alone (D130, D188; a
+def spec_notes(specs: Iterable[str]) -> list[str]:
+    """Lines a run prints, once each, about specs that play otherwise than their names may
+    suggest: ``learned:PATH`` of a network that could search plays it alone (D130, D188; a
     tournament meant to compare searching bots once compared a network alone). Reads the
-    checkpoint (cached) only for ``learned:PATH``; a spec that names no bot has no note."""
-    if not spec.startswith(LEARNED):
-        return None
-    try:
-        bot = _checkpoint_spec(spec)
-    except ValueError:
-        return None
-    from paohuzi.bots.learned import LearnedBot  # NumPy is there: the checkpoint was read
+    checkpoints (cached) of ``learned:PATH`` only; a spec that names no bot has no note."""
+    notes = []
+    for spec in dict.fromkeys(specs):
+        if not spec.startswith(LEARNED):
+            continue
+        try:
+            bot = _checkpoint_spec(spec)
+        except ValueError:
+            continue
+        from paohuzi.bots.learned import LearnedBot  # NumPy is there: the checkpoint was read
 
-    if not isinstance(bot, LearnedBot):  # the deep network: it has no search to leave out
-        return None
-    path = spec[len(LEARNED) :]
-    return (
-        f"note: {spec} plays the checkpoint's network alone (as learned@0); "
-        f"learned@{SEARCH}:{path} plays it with the search of learned"
-    )
+        if isinstance(bot, LearnedBot):  # not the deep network: it has no search to leave out
+            notes.append(
+                f"note: {spec} plays the checkpoint's network alone (as learned@0); "
+                f"learned@{SEARCH}:{spec[len(LEARNED) :]} plays it with the search of learned"
+            )
+    return notes
 
 
 def close_bot(bot: Bot) -> None:

@@ -11,7 +11,7 @@ from typing import Any
 
 from rich.table import Table
 
-from paohuzi.bots.loader import check_spec, describe_specs, spec_note
+from paohuzi.bots.loader import check_spec, describe_specs, spec_notes
 from paohuzi.cli.render import out_console
 from paohuzi.cli.runs import Reporter, add_run_arguments, open_log
 from paohuzi.cli.simulate import add_backend_arguments, add_players_argument, rules_of
@@ -58,10 +58,6 @@ def run(args: argparse.Namespace) -> int:
             check_spec(name)
     except ValueError as error:
         return _fail(str(error))
-    for name in dict.fromkeys(names):
-        note = spec_note(name)
-        if note is not None:
-            print(f"paohuzi ladder: {note}", file=sys.stderr)
     if len(names) < 2 or len(set(names)) != len(names):
         return _fail("--bots takes two or more different bots")
     if args.deals < 1 or args.workers < 1:
@@ -85,6 +81,8 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as error:
         return _fail(str(error))
     done = log.done[: args.deals] if log is not None else []
+    for note in spec_notes(names):  # D188
+        print(f"paohuzi ladder: {note}", file=sys.stderr)
 
     def on_deal(hands: list[HandOutcome]) -> None:
         reporter.deal(hands)

@@ -10,7 +10,7 @@ from typing import Any
 
 from rich.table import Table
 
-from paohuzi.bots.loader import check_spec, describe_specs, spec_note
+from paohuzi.bots.loader import check_spec, describe_specs, spec_notes
 from paohuzi.cli.render import out_console
 from paohuzi.cli.runs import Reporter, add_run_arguments, open_log
 from paohuzi.cli.simulate import add_backend_arguments, add_players_argument, rules_of
@@ -67,10 +67,6 @@ def run(args: argparse.Namespace) -> int:
             check_spec(name)
     except ValueError as error:
         return _fail(str(error))
-    for name in dict.fromkeys(names):
-        note = spec_note(name)
-        if note is not None:
-            print(f"paohuzi tournament: {note}", file=sys.stderr)
     if args.deals < 1 or args.workers < 1:
         return _fail("--deals and --workers must be at least 1")
     save = Path(args.save) if args.save else None
@@ -91,6 +87,8 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as error:
         return _fail(str(error))
     done = log.done if log is not None else []
+    for note in spec_notes(names):  # D188
+        print(f"paohuzi tournament: {note}", file=sys.stderr)
     if len(done) > args.deals:
         done = done[: args.deals]
     per_deal = len(seatings(names))
