@@ -1,5 +1,5 @@
 """The expert's search with `learned`'s network naming its favourite and more candidates: the
-bot of D189, kept so that its runs reproduce from their commands (not a shipped level).
+bot of D189, kept so that its runs can be run again from their commands (not a shipped level).
 
 Run from this directory, as a ``module:factory`` bot (the loader finds modules in the
 current directory): ``cd benchmarks && paohuzi tournament --bots netexpert:make,expert,greedy
@@ -58,9 +58,15 @@ class NetExpertBot(ExpertBot):
             return legal[picks[0]]
         candidates = [legal[i] for i in picks]
         seed = self._rng.randrange(2**32)
-        beliefs = Beliefs(observation)
+        deadline = self._deadline()  # taken before the beliefs are read, as the expert takes it
         rows = race(
-            observation, candidates, *self._bounds(), seed, self._deadline(), beliefs, waits=True
+            observation,
+            candidates,
+            *self._bounds(),
+            seed,
+            deadline,
+            Beliefs(observation),
+            waits=True,
         )
         return candidates[self.pick(rows, [float(values[i]) for i in picks])]
 
