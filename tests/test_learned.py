@@ -27,7 +27,7 @@ from paohuzi.bots.learned import (
     product,
     settle,
 )
-from paohuzi.bots.rollout import sampled_payments
+from paohuzi.bots.rollout import sampled_payments, weigh_losses
 from paohuzi.cli import main
 from paohuzi.engine.actions import HU, PASS
 from paohuzi.engine.observation import Observation, observe
@@ -371,6 +371,17 @@ def test_the_labels_rollouts_count_the_waits_of_whom_the_settings_say() -> None:
     assert np.isfinite(seat[1]).all()
 
 
+def test_the_labels_weigh_losses_as_the_settings_say() -> None:
+    """D190: ``label_losses`` reaches the labels of a round: the same hands and rows, other
+    labels."""
+    settings = Settings(hands=3, round_hands=3, warmup=1, steps=1, batch=64, hidden=(6,), samples=2)
+    rows, plain, sizes = play_round(None, settings, 40, 3)
+    weighed = play_round(None, replace(settings, label_losses=1.5), 40, 3)
+    assert np.array_equal(rows, weighed[0]) and np.array_equal(sizes, weighed[2])
+    assert not np.array_equal(plain, weighed[1])
+    assert np.isfinite(weighed[1]).all()
+
+
 def test_true_deal_labels_see_the_hidden_cards_drawn_ones_do_not() -> None:
     """D180: ``label_deals="true"`` labels an action by rollouts of the hand's true deal, the
     wall's order drawn again: the others' hands, which the seat cannot see, move the labels.
@@ -392,14 +403,44 @@ def test_true_deal_labels_see_the_hidden_cards_drawn_ones_do_not() -> None:
     assert checked > 20 and moved > checked // 2
 
 
+def test_weighed_losses_count_each_loss_so_many_times() -> None:
+    """D190: a payment below zero counts ``losses`` times, a win or a draw as it is."""
+    assert weigh_losses([6, -3, 0, -12], 1.5) == [6.0, -4.5, 0.0, -18.0]
+    assert weigh_losses([4, -2], 1.0) == [4.0, -2.0]
+
+
+def test_labels_with_weighed_losses_count_each_rollouts_loss_so_many_times() -> None:
+    """D190: ``losses`` weighs each rollout's payment before the mean: with one sample a
+    label is the payment, a loss doubled with ``losses=2``; the same deals are drawn."""
+    changed = checked = 0
+    for game, seat, _ in random_decisions(range(2)):
+        legal = game.legal_actions()
+        if len(legal) < 2 or HU in legal:
+            continue
+        obs = observe(game, seat, events=True)
+        plain = sampled_payments(obs, legal, 1, random.Random(5))
+        doubled = sampled_payments(obs, legal, 1, random.Random(5), losses=2.0)
+        assert doubled == [2 * p if p < 0 else p for p in plain]
+        changed += any(p < 0 for p in plain)
+        checked += 1
+    assert checked > 20 and changed > 0
+
+
 def test_the_label_options_are_refused_where_nothing_is_labelled(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     base = ["train", "--hands", "1", "--checkpoint", str(tmp_path / "c.npz")]
-    for flag, value in (("--label-waits", "seat"), ("--label-deals", "true")):
+    for flag, value in (
+        ("--label-waits", "seat"),
+        ("--label-deals", "true"),
+        ("--label-losses", "1.5"),
+    ):
         for more in (["--net", "mlp"], ["--net", "deep", "--samples", "2"]):
             assert main([*base, flag, value, *more]) == 2
             assert flag in capsys.readouterr().err
+    for value in ("0.5", "11", "nan", "inf"):  # D190: between 1 and 10
+        assert main([*base, "--net", "mlp", "--samples", "2", "--label-losses", value]) == 2
+        assert "--label-losses must be between 1 and 10" in capsys.readouterr().err
     assert not (tmp_path / "c.npz").exists()
 
 
@@ -436,6 +477,7 @@ def test_a_resume_with_other_options_is_refused_naming_the_option(
     for changed, said in (
         ({"steps": 2}, "--steps 1, not 2"),
         ({"samples": 2, "label_waits": "seat"}, "--label-waits all, not seat"),
+        ({"samples": 2, "label_losses": 1.5}, "--label-losses 1.0, not 1.5"),
         ({"seed": 7}, "--seed 0, not 7"),
     ):
         with pytest.raises(ValueError, match=said):

@@ -79,17 +79,26 @@ def sampled_payments(
     rng: random.Random,
     *,
     waits: Waits = True,
+    losses: float = 1.0,
 ) -> list[float]:
     """For each candidate (legal in ``obs``): the seat's mean payment over ``samples`` deals
     drawn from what it knows, weighted by the others' play as the expert draws them
     (:func:`paohuzi.bots.beliefs.draw`), each candidate played on the same deals and then
     every seat the rollout policy (with ``waits``, :data:`WAITS_POLICY`; ``"seat"``: the seat
     deciding alone). What the seat cannot see averages out: the values depend on ``obs`` and
-    ``rng`` alone (the labels of D155, and the yardstick of ``benchmarks/picks.py``)."""
+    ``rng`` alone (the labels of D155, and the yardstick of ``benchmarks/picks.py``). A
+    rollout's payment below zero counts ``losses`` times (:func:`weigh_losses`, D190)."""
     assert obs.seat is not None and samples >= 1
     beliefs = Beliefs(obs)
     total = [0.0] * len(candidates)
     for _ in range(samples):
-        paid = sampled_rollout(obs, beliefs, rng, candidates, waits)
+        paid = weigh_losses(sampled_rollout(obs, beliefs, rng, candidates, waits), losses)
         total = [t + p for t, p in zip(total, paid, strict=True)]
     return [t / samples for t in total]
+
+
+def weigh_losses(paid: Sequence[float], losses: float) -> list[float]:
+    """The payments ``paid`` with each one below zero multiplied by ``losses``: 1 leaves
+    them as they are; above 1 values a choice as if the others won more often than the
+    rollouts' greedy players do (D190)."""
+    return [p * losses if p < 0 else float(p) for p in paid]

@@ -110,6 +110,14 @@ def add_parser(commands: Any) -> None:
         "drawn)",
     )
     parser.add_argument(
+        "--label-losses",
+        type=float,
+        default=1.0,
+        metavar="X",
+        help="mlp with --samples: how many times a loss counts in the labels' rollouts, as "
+        "if the others won more often than greedy bots do (D190; default 1)",
+    )
+    parser.add_argument(
         "--eval-every",
         type=int,
         help="rounds between learning-curve points, 0 none "
@@ -256,7 +264,7 @@ def _reason(error: Exception) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    for name, default in (("label_waits", "all"), ("label_deals", "drawn")):
+    for name, default in (("label_waits", "all"), ("label_deals", "drawn"), ("label_losses", 1.0)):
         if getattr(args, name) != default and (args.net == "deep" or not args.samples):
             flag = "--" + name.replace("_", "-")
             return _fail(f"{flag} labels --net mlp --samples N's rollouts only")
@@ -298,6 +306,8 @@ def run(args: argparse.Namespace) -> int:
         return _fail("--lr must be above 0 and at most 1")
     if not 0 <= args.epsilon <= 1:
         return _fail("--epsilon must be between 0 and 1")
+    if not 1 <= args.label_losses <= 10:  # NaN fails too
+        return _fail("--label-losses must be between 1 and 10")
     if min(args.eval_every, args.eval_deals, args.eval_expert_deals) < 0:
         return _fail("--eval-every, --eval-deals and --eval-expert-deals must be 0 or more")
     problem = check_run_arguments(args) or _plot_problem(args.plot)
@@ -317,6 +327,7 @@ def run(args: argparse.Namespace) -> int:
         samples=args.samples,
         label_waits=True if args.label_waits == "all" else "seat",
         label_deals=args.label_deals,
+        label_losses=args.label_losses,
         eval_every=args.eval_every,
         eval_deals=args.eval_deals,
         eval_expert_deals=args.eval_expert_deals,

@@ -51,7 +51,7 @@ from paohuzi.bots.learned import (
     input_width,
     product,
 )
-from paohuzi.bots.rollout import rollout_payments, sampled_payments
+from paohuzi.bots.rollout import rollout_payments, sampled_payments, weigh_losses
 from paohuzi.engine.actions import HU, Action
 from paohuzi.engine.core import Waits
 from paohuzi.engine.game import Game
@@ -104,17 +104,24 @@ def backward(net: QNet, inputs: list[Array], delta: Array) -> dict[str, Array]:
 
 
 def true_payments(
-    game: Game, legal: Sequence[Action], seat: int, samples: int, rng: random.Random, waits: Waits
+    game: Game,
+    legal: Sequence[Action],
+    seat: int,
+    samples: int,
+    rng: random.Random,
+    waits: Waits,
+    losses: float = 1.0,
 ) -> list[float]:
     """For each action: ``seat``'s mean payment over ``samples`` rollouts of the hand's true
-    position, the wall's order drawn again for each (the others' hands as they are)."""
+    position, the wall's order drawn again for each (the others' hands as they are), a loss
+    counting ``losses`` times (:func:`paohuzi.bots.rollout.weigh_losses`)."""
     position = game.position()
     total = [0.0] * len(legal)
     for _ in range(samples):
         wall = list(position.wall)
         rng.shuffle(wall)
         copy = Game.from_position(replace(position, wall=tuple(wall)), game.rules, check=False)
-        paid = rollout_payments(copy, legal, seat, waits=waits)
+        paid = weigh_losses(rollout_payments(copy, legal, seat, waits=waits), losses)
         total = [t + p for t, p in zip(total, paid, strict=True)]
     return [t / samples for t in total]
 
@@ -148,10 +155,23 @@ def play(
         x = action_features(obs, legal)
         if settings.samples:
             if settings.label_deals == "true":
-                paid = true_payments(game, legal, seat, settings.samples, rng, settings.label_waits)
+                paid = true_payments(
+                    game,
+                    legal,
+                    seat,
+                    settings.samples,
+                    rng,
+                    settings.label_waits,
+                    settings.label_losses,
+                )
             else:
                 paid = sampled_payments(
-                    obs, legal, settings.samples, rng, waits=settings.label_waits
+                    obs,
+                    legal,
+                    settings.samples,
+                    rng,
+                    waits=settings.label_waits,
+                    losses=settings.label_losses,
                 )
             values = np.array(paid) / SCALE
             labelled.append((x, (values - values.mean()).astype(np.float32)))

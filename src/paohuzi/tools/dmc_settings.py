@@ -44,6 +44,10 @@ class Settings:
     """Where the labels' rollouts are played (``samples`` > 0): ``"drawn"``, on deals drawn
     from what the seat knows (D155); ``"true"``, on the hand's true deal with only the wall's
     order drawn again (D180)."""
+    label_losses: float = 1.0
+    """How many times a rollout's payment counts in a label when it is below zero (``samples``
+    > 0): 1 as it is; more values the actions as if the others won more often than the
+    rollouts' greedy players do (D190)."""
     eval_every: int = 8
     """Rounds between points of the learning curve (0: none). A point measures the network
     as ``learned`` plays it on duplicate deals (:func:`paohuzi.tools.dmc.evaluate`); it
