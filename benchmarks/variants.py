@@ -12,7 +12,7 @@ current directory)::
         --workers 2 --minutes 38
 
 * ``variants:greedy_claims`` is `learned` but for its claims (a 吃, 碰 or pass: every decision
-  with a pass among its choices), which are the greedy bot's;
+  with a pass among its choices and no 胡), which are the greedy bot's;
 * ``variants:learned_claims`` is `expert` but for its claims, which are `learned`'s;
 * ``variants:losses`` is `learned` with the network of ``paohuzi train --net mlp …
   --label-losses 1.5 --out learned-losses.npz`` (read from this directory) and its search's
@@ -21,6 +21,7 @@ current directory)::
 ``python variants.py --hands 60`` plays hands of greedy self-play (seed 4242) and prints, by
 kind of decision (a discard or a claim), how often `learned` and `expert` pick what the greedy
 bot picks and what each other picks, and on the claims where they differ, which took what.
+Both searches are bounded by the clock, so the figures move a little from one run to the next.
 """
 
 from __future__ import annotations
@@ -124,7 +125,8 @@ def losses(seed: int | None = None) -> LossesBot:
 
 
 def agreement(hands: int, seed: int) -> None:
-    """Prints how often `learned` and `expert` pick the greedy bot's choice (module docstring)."""
+    """Prints how often `learned` and `expert` pick the greedy bot's choice (module docstring;
+    both searches are timed, so the figures vary a little between runs)."""
     greedy, learned, searcher = GreedyBot(), LearnedBot(1), ExpertBot(1)
     counts: dict[str, Counter[str]] = {}
     split: Counter[str] = Counter()

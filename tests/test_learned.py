@@ -3,13 +3,14 @@ name; the trainer's backpropagation, a tiny run that changes the weights and res
 
 from __future__ import annotations
 
+import json
 import random
 import subprocess
 import sys
 from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
-from typing import cast
+from typing import Literal, cast
 
 import numpy as np
 import pytest
@@ -371,15 +372,47 @@ def test_the_labels_rollouts_count_the_waits_of_whom_the_settings_say() -> None:
     assert np.isfinite(seat[1]).all()
 
 
-def test_the_labels_weigh_losses_as_the_settings_say() -> None:
-    """D190: ``label_losses`` reaches the labels of a round: the same hands and rows, other
-    labels."""
-    settings = Settings(hands=3, round_hands=3, warmup=1, steps=1, batch=64, hidden=(6,), samples=2)
+@pytest.mark.parametrize("deals", ["drawn", "true"])
+def test_the_labels_weigh_losses_as_the_settings_say(deals: Literal["drawn", "true"]) -> None:
+    """D190: ``label_losses`` reaches the labels of a round, drawn (D155) or true (D180): the
+    same hands and rows, other labels."""
+    settings = Settings(
+        hands=3,
+        round_hands=3,
+        warmup=1,
+        steps=1,
+        batch=64,
+        hidden=(6,),
+        samples=2,
+        label_deals=deals,
+    )
     rows, plain, sizes = play_round(None, settings, 40, 3)
     weighed = play_round(None, replace(settings, label_losses=1.5), 40, 3)
     assert np.array_equal(rows, weighed[0]) and np.array_equal(sizes, weighed[2])
     assert not np.array_equal(plain, weighed[1])
     assert np.isfinite(weighed[1]).all()
+
+
+def test_the_command_line_keeps_label_losses_and_an_older_checkpoint_resumes_with_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """D190: ``--label-losses`` reaches the run and its checkpoint's options; a checkpoint
+    written before the option resumes as made with 1, and refuses another value."""
+    checkpoint = tmp_path / "run.npz"
+    args = ["train", "--net", "mlp", "--samples", "1", "--round-hands", "2", "--warmup", "1"]
+    args += ["--steps", "1", "--batch", "16", "--hidden", "6", "--eval-every", "0"]
+    args += ["--checkpoint", str(checkpoint), "--out", str(tmp_path / "w.npz")]
+    assert main([*args, "--hands", "2", "--label-losses", "1.5"]) == 0
+    kept = json.loads(State.load(checkpoint, 1e-3).options)
+    assert kept["label_losses"] == 1.5
+    del kept["label_losses"]  # as a checkpoint written before D190 keeps its options
+    arrays = dict(np.load(checkpoint))
+    np.savez(checkpoint, **{**arrays, "options": np.array(json.dumps(kept))})
+    capsys.readouterr()
+    assert main([*args, "--hands", "4", "--label-losses", "1.5"]) == 2
+    assert "was made with --label-losses 1.0, not 1.5" in capsys.readouterr().err
+    assert main([*args, "--hands", "4"]) == 0
+    assert State.load(checkpoint, 1e-3).hands == 4
 
 
 def test_true_deal_labels_see_the_hidden_cards_drawn_ones_do_not() -> None:
